@@ -1,0 +1,398 @@
+//! Clean: HTML to a well-formed tree whose elements carry their depth-first order (`dfs`).
+//!
+//! The page is parsed once with html5ever (through scraper), which repairs any markup the way a
+//! browser would. The result is copied into [`Doc`], a flat arena in document (pre-)order:
+//! every node knows its parent and where its subtree ends, so the whole pipeline walks trees
+//! with plain loops and never recurses (a page nested 100 000 deep is just a long `Vec`).
+//!
+//! What is dropped: comments, doctypes, processing instructions, and the elements in
+//! [`DROPPED`] (scripts, styles, embedded objects, …) with everything inside them; in `<head>`
+//! only `<title>` is kept. What is renamed: element and attribute names that are not XML names
+//! (see [`xml_name`]). What is removed: characters XML 1.0 forbids. An attribute named `dfs`
+//! that the page itself carries is dropped, so `@dfs` always means ours.
+//!
+//! Elements are numbered 0, 1, 2, … in pre-order (`html` is 0): that number is the `dfs` of the
+//! Forest paper, written as an attribute when the tree is serialized to XML ([`Doc::to_xml`]).
+
+mod text;
+mod xml;
+
+pub use text::TextBuilder;
+
+use std::collections::HashMap;
+
+/// Elements removed with their whole subtree: they hold no readable article text.
+pub const DROPPED: &[&str] = &[
+    "script", "style", "noscript", "template", "iframe", "object", "embed", "applet", "svg",
+    "math", "canvas", "link", "meta", "base", "param", "source", "track",
+];
+
+/// Index of a node in [`Doc::nodes`].
+pub type NodeId = u32;
+
+/// One node of a cleaned page.
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// Parent node; `None` only for the root element.
+    pub parent: Option<NodeId>,
+    /// One past the last node of this node's subtree: the subtree is `nodes[id..end]`.
+    pub end: NodeId,
+    /// Depth of the node: the root element is level 1 (the paper's `level`).
+    pub level: u32,
+    /// What the node is.
+    pub data: NodeData,
+}
+
+/// Element or text.
+#[derive(Debug, Clone)]
+pub enum NodeData {
+    /// An element, with its sanitized name and attributes.
+    Element(Element),
+    /// A text node (never empty; adjacent texts are merged).
+    Text(String),
+}
+
+/// An element of the cleaned tree.
+#[derive(Debug, Clone)]
+pub struct Element {
+    /// Lower-case, XML-safe tag name.
+    pub name: String,
+    /// XML-safe attributes in source order, without duplicates and without `dfs`.
+    pub attrs: Vec<(String, String)>,
+    /// Depth-first (pre-order) number among elements.
+    pub dfs: u32,
+}
+
+impl Element {
+    /// The value of attribute `name`, if present.
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+}
+
+/// A cleaned page: a flat pre-order arena of nodes plus a few page facts.
+#[derive(Debug, Clone, Default)]
+pub struct Doc {
+    /// All nodes, in document order; `nodes[0]` is the root element (`html`).
+    pub nodes: Vec<Node>,
+    /// Node index of each element, by `dfs`.
+    by_dfs: Vec<NodeId>,
+    /// The text of `<title>`, whitespace collapsed.
+    pub title: String,
+    /// The `lang` attribute of `<html>`, if any.
+    pub lang: Option<String>,
+    /// The `<body>` element (the root when there is none).
+    pub body: NodeId,
+}
+
+impl Doc {
+    /// The element at `id`, if that node is an element.
+    pub fn element(&self, id: NodeId) -> Option<&Element> {
+        match &self.nodes.get(id as usize)?.data {
+            NodeData::Element(e) => Some(e),
+            NodeData::Text(_) => None,
+        }
+    }
+
+    /// The node holding the element numbered `dfs`.
+    pub fn by_dfs(&self, dfs: u32) -> Option<NodeId> {
+        self.by_dfs.get(dfs as usize).copied()
+    }
+
+    /// Number of elements in the page.
+    pub fn element_count(&self) -> usize {
+        self.by_dfs.len()
+    }
+
+    /// Children of `id`, in order.
+    pub fn children(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        let end = self.nodes.get(id as usize).map_or(id, |n| n.end);
+        let mut next = id + 1;
+        std::iter::from_fn(move || {
+            if next >= end {
+                return None;
+            }
+            let here = next;
+            next = self.nodes[here as usize].end;
+            Some(here)
+        })
+    }
+
+    /// Ancestors of `id`, nearest first, excluding `id` itself.
+    pub fn ancestors(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        let mut cur = self.nodes.get(id as usize).and_then(|n| n.parent);
+        std::iter::from_fn(move || {
+            let here = cur?;
+            cur = self.nodes[here as usize].parent;
+            Some(here)
+        })
+    }
+
+    /// Is `a` an ancestor of (or equal to) `b`?
+    pub fn contains(&self, a: NodeId, b: NodeId) -> bool {
+        let n = &self.nodes[a as usize];
+        a <= b && b < n.end
+    }
+}
+
+/// Clean one HTML page.
+///
+/// Never fails: any byte soup parses to some tree. Input must already be decoded text
+/// (see [`crate::fetch::decode`]).
+///
+/// # Example
+/// ```
+/// let doc = forest::clean::page("<p class=x>Hello <b>world</b><script>x()</script>");
+/// assert_eq!(doc.to_xml(), "<html dfs=\"0\"><head dfs=\"1\"/><body dfs=\"2\">\
+///     <p class=\"x\" dfs=\"3\">Hello <b dfs=\"4\">world</b></p></body></html>");
+/// ```
+pub fn page(html: &str) -> Doc {
+    let parsed = scraper::Html::parse_document(html);
+    from_parsed(&parsed)
+}
+
+/// Build the cleaned arena from an html5ever tree (iteratively).
+pub fn from_parsed(parsed: &scraper::Html) -> Doc {
+    use ego_tree::iter::Edge;
+    use scraper::Node as P;
+
+    let mut doc = Doc::default();
+    // Open elements: (source node id, our node index).
+    let mut open: Vec<(ego_tree::NodeId, NodeId)> = Vec::new();
+    let mut open_ids: std::collections::HashSet<ego_tree::NodeId> = std::collections::HashSet::new();
+    // A dropped subtree being skipped: its source node id.
+    let mut skipping: Option<ego_tree::NodeId> = None;
+    let mut in_head = false;
+    let mut title: Option<String> = None;
+
+    for edge in parsed.tree.root().traverse() {
+        match edge {
+            Edge::Open(node) => {
+                if skipping.is_some() {
+                    continue;
+                }
+                match node.value() {
+                    P::Element(el) => {
+                        let name = el.name();
+                        let keep = !DROPPED.contains(&name)
+                            && !(in_head && name != "title")
+                            && !(open.is_empty() && !doc.nodes.is_empty());
+                        if !keep {
+                            if node.has_children() {
+                                skipping = Some(node.id());
+                            }
+                            continue;
+                        }
+                        let id = doc.nodes.len() as NodeId;
+                        let dfs = doc.by_dfs.len() as u32;
+                        doc.by_dfs.push(id);
+                        let element = Element {
+                            name: xml_name(name),
+                            attrs: clean_attrs(el.attrs()),
+                            dfs,
+                        };
+                        if id == 0 {
+                            doc.lang = element.attr("lang").map(str::to_string);
+                        }
+                        match name {
+                            "head" => in_head = true,
+                            "body" if doc.body == 0 => doc.body = id,
+                            "title" if title.is_none() => title = Some(String::new()),
+                            _ => {}
+                        }
+                        doc.nodes.push(Node {
+                            parent: open.last().map(|&(_, i)| i),
+                            end: id + 1,
+                            level: open.len() as u32 + 1,
+                            data: NodeData::Element(element),
+                        });
+                        if node.has_children() {
+                            open_ids.insert(node.id());
+                            open.push((node.id(), id));
+                        }
+                    }
+                    P::Text(t) => {
+                        let Some(&(_, parent)) = open.last() else { continue };
+                        let in_title = matches!(&doc.nodes[parent as usize].data,
+                            NodeData::Element(e) if e.name == "title");
+                        if in_head && in_title {
+                            if let Some(title) = title.as_mut() {
+                                title.push_str(t);
+                            }
+                        }
+                        push_text(&mut doc, parent, open.len() as u32 + 1, t);
+                    }
+                    _ => {}
+                }
+            }
+            Edge::Close(node) => {
+                // html5ever's adoption-agency reparenting can leave stale parent links in
+                // ego-tree (rust-scraper/ego-tree#44), so a Close edge may be skipped: the Close
+                // of any open ancestor closes everything opened inside it, skips included.
+                if skipping == Some(node.id()) {
+                    skipping = None;
+                    continue;
+                }
+                if !open_ids.contains(&node.id()) {
+                    continue;
+                }
+                skipping = None;
+                while let Some((src, id)) = open.pop() {
+                    open_ids.remove(&src);
+                    doc.nodes[id as usize].end = doc.nodes.len() as NodeId;
+                    if let NodeData::Element(e) = &doc.nodes[id as usize].data {
+                        if e.name == "head" {
+                            in_head = false;
+                        }
+                    }
+                    if src == node.id() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    // Anything left open (a truncated or inconsistent tree) ends with the document.
+    let len = doc.nodes.len() as NodeId;
+    for (_, id) in open {
+        doc.nodes[id as usize].end = len;
+    }
+    doc.title = collapse_ws(title.as_deref().unwrap_or(""));
+    doc
+}
+
+/// Append text under `parent`, merging with a preceding text sibling.
+fn push_text(doc: &mut Doc, parent: NodeId, level: u32, raw: &str) {
+    let text = xml_text(raw);
+    if text.is_empty() {
+        return;
+    }
+    if let Some(last) = doc.nodes.last_mut() {
+        if last.parent == Some(parent) {
+            if let NodeData::Text(prev) = &mut last.data {
+                prev.push_str(&text);
+                return;
+            }
+        }
+    }
+    let id = doc.nodes.len() as NodeId;
+    doc.nodes.push(Node { parent: Some(parent), end: id + 1, level, data: NodeData::Text(text.into_owned()) });
+}
+
+/// Collapse runs of white space to one space and trim.
+pub fn collapse_ws(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Is `c` allowed in XML 1.0 character data?
+fn xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
+}
+
+/// `s` without the characters XML 1.0 forbids (controls, U+FFFE, U+FFFF).
+pub fn xml_text(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.chars().all(xml_char) {
+        std::borrow::Cow::Borrowed(s)
+    } else {
+        std::borrow::Cow::Owned(s.chars().filter(|&c| xml_char(c)).collect())
+    }
+}
+
+fn name_start_char(c: char) -> bool {
+    matches!(c,
+        'A'..='Z' | '_' | 'a'..='z' | '\u{C0}'..='\u{D6}' | '\u{D8}'..='\u{F6}'
+        | '\u{F8}'..='\u{2FF}' | '\u{370}'..='\u{37D}' | '\u{37F}'..='\u{1FFF}'
+        | '\u{200C}'..='\u{200D}' | '\u{2070}'..='\u{218F}' | '\u{2C00}'..='\u{2FEF}'
+        | '\u{3001}'..='\u{D7FF}' | '\u{F900}'..='\u{FDCF}' | '\u{FDF0}'..='\u{FFFD}'
+        | '\u{10000}'..='\u{EFFFF}')
+}
+
+fn name_char(c: char) -> bool {
+    name_start_char(c)
+        || matches!(c, '-' | '.' | '0'..='9' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
+}
+
+/// An HTML element or attribute name made a valid, namespace-free XML name.
+///
+/// Rule: every character that may not appear in an XML name, and `:`, becomes `_`; a name
+/// whose first character may not start an XML name gets a `_` in front; an empty name is `_`.
+/// So `@click` → `_click`, `v-on:click` → `v-on_click`, `xmlns:fb` → `xmlns_fb`, `1x` → `_1x`.
+///
+/// # Example
+/// ```
+/// assert_eq!(forest::clean::xml_name("v-on:click"), "v-on_click");
+/// assert_eq!(forest::clean::xml_name("@click"), "_click");
+/// ```
+pub fn xml_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 1);
+    for (i, c) in name.chars().enumerate() {
+        let ok = if i == 0 { name_start_char(c) } else { name_char(c) };
+        if i == 0 && !ok && name_char(c) {
+            out.push('_');
+            out.push(c);
+        } else {
+            out.push(if ok { c } else { '_' });
+        }
+    }
+    if out.is_empty() {
+        out.push('_');
+    }
+    out
+}
+
+/// Sanitize attributes: XML names, no duplicates after renaming, no `dfs`, no namespace
+/// declarations (`xmlns` becomes `_xmlns`), values without forbidden characters.
+fn clean_attrs<'a>(attrs: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut seen: HashMap<String, ()> = HashMap::new();
+    for (k, v) in attrs {
+        let mut name = xml_name(k);
+        if name == "dfs" {
+            continue;
+        }
+        if name == "xmlns" {
+            name = "_xmlns".to_string();
+        }
+        if seen.insert(name.clone(), ()).is_some() {
+            continue;
+        }
+        out.push((name, xml_text(v).into_owned()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dfs_is_preorder_and_drops_non_content() {
+        let doc = page(
+            "<html><head><title>T  x</title><style>a{}</style></head><body><!-- c -->\
+             <div id=a><p>one</p><script>no()</script><p>two</p></div></body></html>",
+        );
+        let names: Vec<(u32, &str)> = (0..doc.nodes.len() as u32)
+            .filter_map(|i| doc.element(i).map(|e| (e.dfs, e.name.as_str())))
+            .collect();
+        assert_eq!(names, [(0, "html"), (1, "head"), (2, "title"), (3, "body"), (4, "div"), (5, "p"), (6, "p")]);
+        assert_eq!(doc.title, "T x");
+        let div = doc.by_dfs(4).unwrap();
+        assert_eq!(doc.children(div).count(), 2);
+        assert_eq!(doc.nodes[div as usize].level, 3);
+    }
+
+    #[test]
+    fn names_are_made_xml_safe() {
+        assert_eq!(xml_name("xmlns:fb"), "xmlns_fb");
+        assert_eq!(xml_name("1x"), "_1x");
+        assert_eq!(xml_name("a\"b"), "a_b");
+        assert_eq!(xml_name(""), "_");
+    }
+
+    #[test]
+    fn duplicate_and_dfs_attributes_are_dropped() {
+        let doc = page("<div a=1 A=2 dfs=9 xmlns=zz>x</div>");
+        let div = doc.element(doc.by_dfs(3).unwrap()).unwrap();
+        assert_eq!(div.attrs, vec![("a".to_string(), "1".to_string()), ("_xmlns".to_string(), "zz".to_string())]);
+    }
+}

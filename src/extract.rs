@@ -1,0 +1,225 @@
+//! Extract: apply a wrapper to any page of its site, with fallbacks for pages it never saw.
+//!
+//! The wrapper's XPath is evaluated with sxd-xpath on the page's cleaned XML ([`Rule::Exact`]).
+//! A page outside the sample has other `dfs` numbers, so when the XPath selects nothing with
+//! text, these rules are tried in order and the one that fired is reported:
+//!
+//! 1. [`Rule::SameTypeSameLevel`]: elements of the winning pattern's type (tag and tolerant
+//!    id/class; for a type known only by its dfs, the tag under a parent of the recorded
+//!    parent type) at the pattern's level;
+//! 2. [`Rule::SameType`]: the same type at any level;
+//! 3. [`Rule::Candidate`]: the next-ranked patterns kept in the wrapper, each tried exactly
+//!    (type and dfs) and then by type at its level;
+//! 4. [`Rule::WholePage`]: the page's body, when nothing else matched.
+//!
+//! When a rule selects several elements, nested ones are merged into the outermost and the
+//! text of each is output in document order; for the type rules (1–3) only the element with
+//! the most text is kept, since on a new page a type may also match unrelated blocks.
+
+use crate::clean::{Doc, NodeData, NodeId};
+use crate::patterns::ElementType;
+use crate::wrapper::{Choice, Wrapper};
+use crate::{Error, Page, Result};
+
+/// Which rule selected the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case", tag = "rule", content = "candidate")]
+pub enum Rule {
+    /// The wrapper's XPath matched.
+    Exact,
+    /// Same element type at the same level.
+    SameTypeSameLevel,
+    /// Same element type at any level.
+    SameType,
+    /// The n-th kept candidate (1 = runner-up).
+    Candidate(usize),
+    /// Nothing matched: the whole body.
+    WholePage,
+}
+
+impl Rule {
+    /// Short name: `exact`, `same-type-same-level`, `same-type`, `candidate-2`, `whole-page`.
+    pub fn name(&self) -> String {
+        match self {
+            Rule::Exact => "exact".into(),
+            Rule::SameTypeSameLevel => "same-type-same-level".into(),
+            Rule::SameType => "same-type".into(),
+            Rule::Candidate(n) => format!("candidate-{}", n + 1),
+            Rule::WholePage => "whole-page".into(),
+        }
+    }
+
+    /// Is this a fallback (anything but the exact XPath)?
+    pub fn is_fallback(&self) -> bool {
+        *self != Rule::Exact
+    }
+}
+
+/// What an extractor took from one page.
+#[derive(Debug, Clone)]
+pub struct Extraction {
+    /// The selected elements, in document order.
+    pub nodes: Vec<NodeId>,
+    /// Their readable text.
+    pub text: String,
+    /// The rule that selected them.
+    pub rule: Rule,
+}
+
+/// Anything that takes the article out of a page: the wrapper and every baseline.
+pub trait Extractor {
+    /// The method's name (`forest`, `boilerpipe`, …).
+    fn name(&self) -> &str;
+    /// Extract the article of one page.
+    ///
+    /// # Errors
+    /// Implementation-specific; the wrapper fails only on an invalid XPath.
+    fn extract(&self, page: &Page) -> Result<Extraction>;
+}
+
+/// A wrapper made ready to apply: its XPath compiled once.
+pub struct Applier {
+    wrapper: Wrapper,
+    xpath: sxd_xpath::XPath,
+}
+
+impl Applier {
+    /// Compile the wrapper's XPath.
+    ///
+    /// # Errors
+    /// [`Error::XPath`] when the XPath does not parse.
+    pub fn new(wrapper: Wrapper) -> Result<Applier> {
+        let xpath = sxd_xpath::Factory::new()
+            .build(&wrapper.xpath)
+            .map_err(|e| Error::XPath { xpath: wrapper.xpath.clone(), message: e.to_string() })?
+            .ok_or_else(|| Error::XPath { xpath: wrapper.xpath.clone(), message: "empty expression".into() })?;
+        Ok(Applier { wrapper, xpath })
+    }
+
+    /// The wrapper applied.
+    pub fn wrapper(&self) -> &Wrapper {
+        &self.wrapper
+    }
+
+    /// The elements the XPath selects on `doc` (by evaluating it on the page's XML).
+    ///
+    /// # Errors
+    /// [`Error::XPath`] when evaluation fails (e.g. the expression is not a node set).
+    pub fn select_exact(&self, doc: &Doc) -> Result<Vec<NodeId>> {
+        let xml = doc.to_xml();
+        let package = sxd_document::parser::parse(&xml)
+            .map_err(|e| Error::XPath { xpath: self.wrapper.xpath.clone(), message: format!("cleaned page is not XML: {e:?}") })?;
+        let document = package.as_document();
+        let value = self
+            .xpath
+            .evaluate(&sxd_xpath::Context::new(), document.root())
+            .map_err(|e| Error::XPath { xpath: self.wrapper.xpath.clone(), message: e.to_string() })?;
+        let sxd_xpath::Value::Nodeset(set) = value else {
+            return Err(Error::XPath { xpath: self.wrapper.xpath.clone(), message: "does not select elements".into() });
+        };
+        let mut nodes: Vec<NodeId> = set
+            .iter()
+            .filter_map(|n| n.element())
+            .filter_map(|e| e.attribute_value("dfs")?.parse::<u32>().ok())
+            .filter_map(|d| doc.by_dfs(d))
+            .collect();
+        nodes.sort_unstable();
+        Ok(outermost(doc, nodes))
+    }
+}
+
+impl Extractor for Applier {
+    fn name(&self) -> &str {
+        "forest"
+    }
+
+    fn extract(&self, page: &Page) -> Result<Extraction> {
+        let doc = &page.doc;
+        let done = |nodes: Vec<NodeId>, rule| Extraction { text: doc.text_of(&nodes), nodes, rule };
+        let exact = self.select_exact(doc)?;
+        if has_text(doc, &exact) {
+            return Ok(done(exact, Rule::Exact));
+        }
+        let main = &self.wrapper.pattern;
+        if let Some(n) = by_type(doc, main, true) {
+            return Ok(done(vec![n], Rule::SameTypeSameLevel));
+        }
+        if let Some(n) = by_type(doc, main, false) {
+            return Ok(done(vec![n], Rule::SameType));
+        }
+        for (i, c) in self.wrapper.candidates.iter().enumerate().skip(1) {
+            let exact = by_dfs(doc, c);
+            if has_text(doc, &exact) {
+                return Ok(done(exact, Rule::Candidate(i)));
+            }
+            if let Some(n) = by_type(doc, c, true) {
+                return Ok(done(vec![n], Rule::Candidate(i)));
+            }
+        }
+        Ok(done(vec![doc.body], Rule::WholePage))
+    }
+}
+
+/// Keep only nodes not inside another (input sorted in document order).
+fn outermost(doc: &Doc, nodes: Vec<NodeId>) -> Vec<NodeId> {
+    let mut out: Vec<NodeId> = Vec::with_capacity(nodes.len());
+    for n in nodes {
+        if out.last().is_none_or(|&last| !doc.contains(last, n)) {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// Non-white-space characters of text in the subtree at `id`.
+fn text_size(doc: &Doc, id: NodeId) -> usize {
+    let end = doc.nodes.get(id as usize).map_or(id, |n| n.end);
+    doc.nodes[id as usize..end as usize]
+        .iter()
+        .map(|n| match &n.data {
+            NodeData::Text(t) => t.chars().filter(|c| !c.is_whitespace()).count(),
+            NodeData::Element(_) => 0,
+        })
+        .sum()
+}
+
+fn has_text(doc: &Doc, nodes: &[NodeId]) -> bool {
+    nodes.iter().any(|&n| text_size(doc, n) > 0)
+}
+
+/// The pattern's exact elements: its type at one of its recorded dfs numbers.
+fn by_dfs(doc: &Doc, c: &Choice) -> Vec<NodeId> {
+    let ty = &c.pattern.ty;
+    let nodes: Vec<NodeId> = c
+        .dfs
+        .iter()
+        .filter_map(|&d| doc.by_dfs(d))
+        .filter(|&n| ty.matches_portable(doc, n))
+        .collect();
+    outermost(doc, nodes)
+}
+
+/// The element with the most text among those of the choice's type (at its level when
+/// `same_level`). A type known only by dfs is matched by tag, no id/class, and parent type.
+fn by_type(doc: &Doc, c: &Choice, same_level: bool) -> Option<NodeId> {
+    let ty: ElementType = c.pattern.ty.portable();
+    let by_dfs_only = c.pattern.ty.dfs.is_some();
+    if by_dfs_only && c.parent.is_none() && !same_level {
+        return None; // a bare tag anywhere in the page says nothing
+    }
+    (0..doc.nodes.len() as NodeId)
+        .filter(|&n| !same_level || doc.nodes[n as usize].level == c.pattern.level)
+        .filter(|&n| ty.matches_portable(doc, n))
+        .filter(|&n| {
+            !by_dfs_only
+                || match (&c.parent, doc.nodes[n as usize].parent) {
+                    (Some(pt), Some(p)) => pt.matches_portable(doc, p),
+                    (None, _) => true,
+                    (Some(_), None) => false,
+                }
+        })
+        .map(|n| (text_size(doc, n), n))
+        .filter(|&(size, _)| size > 0)
+        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
+        .map(|(_, n)| n)
+}

@@ -1,0 +1,229 @@
+//! Feed: which pages make up a site's sample, and what the feed says about each.
+//!
+//! A SOURCE is a feed URL, a feed file, or a folder of `.html` pages. [`read`] turns it into
+//! [`Item`]s, each naming where its page lives:
+//!
+//! - folder: every `*.html`/`*.htm` file, in name order; a `feed.xml` beside them supplies the
+//!   title and description of the item whose `<guid>` is the file's stem (or whose link ends
+//!   with the file's name);
+//! - feed file (works offline): an item whose `<guid>` names a `<guid>.html` beside the feed
+//!   uses that page; else a relative `<link>` resolves against the feed's folder; else an
+//!   absolute http(s) link is fetched;
+//! - feed URL: links are resolved against the feed URL and always fetched, never mapped to
+//!   local files; only http and https links are followed.
+//!
+//! Feeds are parsed with feed-rs: RSS 0.9x/1.0/2.0, Atom and JSON Feed.
+
+use crate::fetch::{self, Location};
+use crate::{Error, Result};
+use std::path::{Path, PathBuf};
+
+/// One page of a site's sample, with what its feed item says.
+#[derive(Debug, Clone)]
+pub struct Item {
+    /// Stable id: the feed's guid, else the file stem.
+    pub id: String,
+    /// Where the page lives.
+    pub page: Location,
+    /// The item's title (plain text), empty when unknown.
+    pub title: String,
+    /// The item's description or summary (plain text), empty when unknown.
+    pub description: String,
+    /// The item's link as the feed wrote it.
+    pub link: Option<String>,
+}
+
+/// Items of a feed that could not become pages, with the reason.
+#[derive(Debug, Clone)]
+pub struct Skipped {
+    /// The item's id or link.
+    pub what: String,
+    /// Why it was left out.
+    pub why: String,
+}
+
+/// The sample of a site: its items and those left out.
+#[derive(Debug, Clone, Default)]
+pub struct Sample {
+    /// A name for the site: the feed's title, the folder's name or the host.
+    pub site: String,
+    /// Pages to read, in feed or name order.
+    pub items: Vec<Item>,
+    /// Items that could not be mapped to a page.
+    pub skipped: Vec<Skipped>,
+}
+
+/// Read a SOURCE (feed URL, feed file or folder of pages) into the site's sample.
+///
+/// # Errors
+/// [`Error::Io`] for a missing path, [`Error::Fetch`] for a feed URL that cannot be fetched,
+/// [`Error::Feed`] for a feed that does not parse.
+pub fn read(source: &str) -> Result<Sample> {
+    match Location::parse(source) {
+        Location::Url(url) => {
+            let fetched = fetch::get(&Location::Url(url))?;
+            parse(&fetched.bytes, &fetched.location)
+        }
+        Location::File(path) if path.is_dir() => read_dir(&path),
+        Location::File(path) => {
+            let bytes = std::fs::read(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
+            parse(&bytes, &Location::File(path))
+        }
+    }
+}
+
+/// Parse feed bytes found at `at` into a sample (see the module docs for link rules).
+///
+/// # Errors
+/// [`Error::Feed`] when the bytes are not a feed.
+pub fn parse(bytes: &[u8], at: &Location) -> Result<Sample> {
+    let feed = feed_rs::parser::parse(bytes)
+        .map_err(|e| Error::Feed { what: at.to_string(), message: e.to_string() })?;
+    let mut sample = Sample {
+        site: feed.title.as_ref().map(|t| plain(&t.content)).filter(|t| !t.is_empty()).unwrap_or_else(|| site_name(at)),
+        ..Sample::default()
+    };
+    for entry in feed.entries {
+        let link = entry
+            .links
+            .iter()
+            .find(|l| l.rel.as_deref().is_none_or(|r| r == "alternate"))
+            .or(entry.links.first())
+            .map(|l| l.href.trim().to_string());
+        let id = if entry.id.trim().is_empty() { link.clone().unwrap_or_default() } else { entry.id.trim().to_string() };
+        let title = entry.title.as_ref().map(|t| plain(&t.content)).unwrap_or_default();
+        let description = entry
+            .summary
+            .as_ref()
+            .map(|t| plain(&t.content))
+            .or_else(|| entry.content.as_ref().and_then(|c| c.body.as_deref()).map(plain))
+            .unwrap_or_default();
+        match page_of(&id, link.as_deref(), at) {
+            Ok(page) => sample.items.push(Item { id, page, title, description, link }),
+            Err(why) => sample.skipped.push(Skipped { what: link.unwrap_or(id), why }),
+        }
+    }
+    Ok(sample)
+}
+
+/// Where the page of an item lives, by the rules in the module docs.
+fn page_of(id: &str, link: Option<&str>, feed_at: &Location) -> std::result::Result<Location, String> {
+    match feed_at {
+        Location::File(feed_path) => {
+            let dir = feed_path.parent().unwrap_or(Path::new("."));
+            if is_plain_name(id) {
+                let local = dir.join(format!("{id}.html"));
+                if local.is_file() {
+                    return Ok(Location::File(local));
+                }
+            }
+            let link = link.ok_or("no link and no local page named by its guid")?;
+            match url::Url::parse(link) {
+                Ok(u) if matches!(u.scheme(), "http" | "https") => Ok(Location::Url(u)),
+                Ok(u) => Err(format!("link scheme {:?} is not http or https", u.scheme())),
+                Err(_) => {
+                    let rel = Path::new(link);
+                    if rel.is_absolute() || rel.components().any(|c| matches!(c, std::path::Component::ParentDir)) {
+                        return Err(format!("relative link {link:?} leaves the feed's folder"));
+                    }
+                    Ok(Location::File(dir.join(rel)))
+                }
+            }
+        }
+        Location::Url(base) => {
+            let link = link.ok_or("item has no link")?;
+            let u = base.join(link).map_err(|e| format!("bad link {link:?}: {e}"))?;
+            if matches!(u.scheme(), "http" | "https") {
+                Ok(Location::Url(u))
+            } else {
+                Err(format!("link scheme {:?} is not http or https", u.scheme()))
+            }
+        }
+    }
+}
+
+/// A name that is one plain path component (no separators, not `.`/`..`, no NUL).
+fn is_plain_name(s: &str) -> bool {
+    !s.is_empty() && s.len() < 200 && s != "." && s != ".." && !s.contains(['/', '\\', '\0', ':'])
+}
+
+fn read_dir(dir: &Path) -> Result<Sample> {
+    let io = |source| Error::Io { path: dir.to_path_buf(), source };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(io)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x.eq_ignore_ascii_case("html") || x.eq_ignore_ascii_case("htm")))
+        .collect();
+    files.sort();
+    let feed_path = dir.join("feed.xml");
+    let feed = if feed_path.is_file() { read(&feed_path.to_string_lossy()).ok() } else { None };
+    let mut sample = Sample {
+        site: feed.as_ref().map(|f| f.site.clone()).unwrap_or_else(|| site_name(&Location::File(dir.to_path_buf()))),
+        ..Sample::default()
+    };
+    for path in files {
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = path.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let known = feed.as_ref().and_then(|f| {
+            f.items.iter().find(|i| i.id == stem || i.link.as_deref().is_some_and(|l| l.ends_with(&name)))
+        });
+        sample.items.push(Item {
+            id: stem,
+            page: Location::File(path.clone()),
+            title: known.map(|i| i.title.clone()).unwrap_or_default(),
+            description: known.map(|i| i.description.clone()).unwrap_or_default(),
+            link: known.and_then(|i| i.link.clone()),
+        });
+    }
+    Ok(sample)
+}
+
+/// A site name from where its feed or pages live.
+fn site_name(at: &Location) -> String {
+    match at {
+        Location::Url(u) => u.host_str().unwrap_or("site").to_string(),
+        Location::File(p) => {
+            let p = if p.is_dir() { p.as_path() } else { p.parent().unwrap_or(p) };
+            std::fs::canonicalize(p)
+                .ok()
+                .and_then(|c| c.file_name().map(|s| s.to_string_lossy().into_owned()))
+                .unwrap_or_else(|| "site".to_string())
+        }
+    }
+}
+
+/// Plain text of a feed field that may hold HTML markup or entities.
+pub fn plain(s: &str) -> String {
+    if !s.contains(['<', '&']) {
+        return crate::clean::collapse_ws(s);
+    }
+    let frag = scraper::Html::parse_fragment(s);
+    let text: String = frag.root_element().text().collect::<Vec<_>>().join(" ");
+    crate::clean::collapse_ws(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn feed_links_resolve_and_unsafe_ones_are_skipped() {
+        let rss = br#"<rss version="2.0"><channel><title>T</title>
+            <item><title>A &amp; B</title><link>/a.html</link><guid>a</guid><description>&lt;p&gt;Hi &lt;b&gt;there&lt;/b&gt;&lt;/p&gt;</description></item>
+            <item><title>C</title><link>file:///etc/passwd</link><guid>c</guid></item>
+            </channel></rss>"#;
+        let base = Location::Url(url::Url::parse("http://127.0.0.1:9/feed.xml").unwrap());
+        let s = parse(rss, &base).unwrap();
+        assert_eq!(s.items.len(), 1);
+        assert_eq!(s.items[0].page.to_string(), "http://127.0.0.1:9/a.html");
+        assert_eq!(s.items[0].title, "A & B");
+        assert_eq!(s.items[0].description, "Hi there");
+        assert_eq!(s.skipped.len(), 1);
+    }
+
+    #[test]
+    fn not_a_feed_is_an_error() {
+        let at = Location::File("x.xml".into());
+        assert!(matches!(parse(b"<html>hello</html>", &at), Err(Error::Feed { .. })));
+    }
+}

@@ -1,0 +1,230 @@
+//! # forest
+//!
+//! Finds the main article of web pages. Forest learns, per web site, one generic XPath
+//! wrapper from a handful of that site's pages, unsupervised, then applies it to any page of
+//! the site. It implements *Forest* (M. Oita and P. Senellart, "Focused Object Retrieval by
+//! Exploiting Significant Tag Paths"), one module per stage of the paper, in pipeline order:
+//!
+//! | stage | module | entry |
+//! |---|---|---|
+//! | 1. get a sample of pages sharing a template | [`feed`], [`fetch`] | [`feed::read`], [`fetch::get`] |
+//! | 2. clean each page into a tree; `dfs` on every element | [`clean`] | [`clean::page`] |
+//! | 3. signifiers: top-k tf-idf terms, or the feed item's terms | [`signifiers`] (words: [`tokens`]) | [`signifiers::select`] |
+//! | 4. significant nodes, terminal paths, structural patterns | [`patterns`] | [`patterns::collect`] |
+//! | 5. relevance of each pattern: J, U, I = J·U, R = Σ I·p·level | [`rank`] | [`rank::rank`] |
+//! | 6. the best pattern as an XPath wrapper | [`wrapper`] | [`Wrapper::induce`] |
+//! | 7. apply the wrapper to any page of the site, with fallbacks | [`extract`] | [`extract::Applier`] |
+//!
+//! The whole flow, on the demo site bundled with the crate:
+//!
+//! ```
+//! let sample = forest::feed::read("feeds/demo-news/feed.xml")?;      // 1. which pages
+//! let (pages, _skipped) = forest::load_pages(&sample.items);         // 2. fetch + clean
+//! let induction = forest::Wrapper::induce(&sample.site, &pages, &forest::Config::default())?; // 3–6
+//! println!("{}", induction.wrapper.xpath);
+//! let applier = forest::Applier::new(induction.wrapper)?;             // 7. apply
+//! use forest::Extractor;
+//! let article = applier.extract(&pages[0])?;
+//! assert!(article.text.contains("bridge"));
+//! # Ok::<(), forest::Error>(())
+//! ```
+//!
+//! Every tree walk is a loop over a flat, document-ordered arena ([`clean::Doc`]): no stage
+//! recurses, so no page can overflow the stack. Errors are one enum, [`Error`].
+
+pub mod clean;
+pub mod extract;
+pub mod feed;
+pub mod fetch;
+pub mod patterns;
+pub mod rank;
+pub mod signifiers;
+pub mod tokens;
+pub mod wrapper;
+
+pub use extract::{Applier, Extraction, Extractor, Rule};
+pub use wrapper::{Induction, Wrapper};
+
+use fetch::Location;
+use std::path::PathBuf;
+
+/// Everything that can go wrong, with a message that says what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file or folder could not be read or written.
+    #[error("cannot read or write {}: {source}", path.display())]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A URL could not be fetched.
+    #[error("cannot fetch {url}: {message}")]
+    Fetch {
+        /// The URL.
+        url: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// Input over a size limit.
+    #[error("{what} is larger than the {limit}-byte limit")]
+    TooLarge {
+        /// What was too large.
+        what: String,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// The bytes are not an HTML page.
+    #[error("{what} is not an HTML page ({why})")]
+    NotHtml {
+        /// Which input.
+        what: String,
+        /// Why we think so.
+        why: String,
+    },
+    /// A feed did not parse.
+    #[error("{what} is not a feed forest can read (RSS, Atom or JSON Feed): {message}")]
+    Feed {
+        /// Which feed.
+        what: String,
+        /// The parser's message.
+        message: String,
+    },
+    /// Fewer than two usable pages.
+    #[error("Forest needs at least 2 pages that share a template; got {got} usable page(s){detail}")]
+    TooFewPages {
+        /// How many pages were usable.
+        got: usize,
+        /// Why the others were not (may be empty).
+        detail: String,
+    },
+    /// No page had a significant node.
+    #[error("no element of {site}'s pages holds a signifier: are these pages text articles?")]
+    NoPattern {
+        /// The site.
+        site: String,
+    },
+    /// A wrapper file that is not ours.
+    #[error("{} is not a forest wrapper: {message}", path.display())]
+    BadWrapper {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// An XPath that does not parse or evaluate.
+    #[error("XPath {xpath:?} cannot be used: {message}")]
+    XPath {
+        /// The expression.
+        xpath: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A bad option value.
+    #[error("{0}")]
+    Usage(String),
+}
+
+/// The crate's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Choices of the induction, with the paper's defaults.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Where signifiers come from (default: tf-idf).
+    pub signifiers: signifiers::Source,
+    /// Signifiers per page (default: 10).
+    pub k: usize,
+    /// Ranking strategy: `forest` (default) or `coverage`.
+    pub rank: String,
+    /// Leave out all-digit signifiers (dates, counts). Default: off, as published.
+    pub skip_numeric: bool,
+    /// Language code for stemming and stop words; `None` = from the pages.
+    pub language: Option<String>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { signifiers: signifiers::Source::Tfidf, k: 10, rank: "forest".into(), skip_numeric: false, language: None }
+    }
+}
+
+/// A cleaned page, with where it came from and what its feed item says.
+#[derive(Debug, Clone)]
+pub struct Page {
+    /// The page's id (feed guid or file stem).
+    pub id: String,
+    /// Where it was read from (URL or path).
+    pub location: String,
+    /// Its feed item, when known.
+    pub item: Option<feed::Item>,
+    /// The cleaned tree.
+    pub doc: clean::Doc,
+}
+
+impl Page {
+    /// A page from HTML text already in memory.
+    pub fn from_html(id: impl Into<String>, html: &str) -> Page {
+        let id = id.into();
+        Page { location: id.clone(), id, item: None, doc: clean::page(html) }
+    }
+
+    /// Read, decode and clean the page at `loc`.
+    ///
+    /// # Errors
+    /// Read/fetch errors, [`Error::NotHtml`] for bytes that are not a page.
+    pub fn read(loc: &Location) -> Result<Page> {
+        let fetched = fetch::get(loc)?;
+        check_html(&fetched, &loc.to_string())?;
+        let html = fetched.text();
+        Ok(Page { id: loc.stem(), location: fetched.location.to_string(), item: None, doc: clean::page(&html) })
+    }
+
+    /// Read the page of a feed item.
+    ///
+    /// # Errors
+    /// As [`Page::read`].
+    pub fn load(item: &feed::Item) -> Result<Page> {
+        let mut page = Page::read(&item.page)?;
+        page.id = item.id.clone();
+        page.item = Some(item.clone());
+        Ok(page)
+    }
+}
+
+/// Refuse bytes that are plainly not HTML: a non-text content type, binary data, no tag.
+fn check_html(f: &fetch::Fetched, what: &str) -> Result<()> {
+    let not = |why: &str| Err(Error::NotHtml { what: what.to_string(), why: why.to_string() });
+    if let Some(ct) = &f.content_type {
+        let ct = ct.to_ascii_lowercase();
+        if !(ct.contains("html") || ct.contains("xml") || ct.starts_with("text/")) {
+            return not(&format!("content type {ct}"));
+        }
+    }
+    let head = &f.bytes[..f.bytes.len().min(4096)];
+    let utf16 = head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]);
+    if head.is_empty() {
+        return not("empty");
+    }
+    if !utf16 && head.iter().filter(|&&b| b == 0).count() > head.len() / 100 {
+        return not("binary data");
+    }
+    if !utf16 && !f.bytes[..f.bytes.len().min(1 << 20)].contains(&b'<') {
+        return not("no markup");
+    }
+    Ok(())
+}
+
+/// Load the pages of feed items; pages that fail are returned with their error, not fatal.
+pub fn load_pages(items: &[feed::Item]) -> (Vec<Page>, Vec<(String, Error)>) {
+    let mut pages = Vec::new();
+    let mut failed = Vec::new();
+    for item in items {
+        match Page::load(item) {
+            Ok(p) => pages.push(p),
+            Err(e) => failed.push((item.page.to_string(), e)),
+        }
+    }
+    (pages, failed)
+}

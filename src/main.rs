@@ -1,0 +1,287 @@
+//! The `forest` command line: flags and subcommands only; the work is in the library.
+
+use anyhow::{bail, Context};
+use clap::{Parser, Subcommand, ValueEnum};
+use forest::fetch::Location;
+use forest::{Applier, Config, Extractor, Page, Wrapper};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+const EXIT_CODES: &str = "\
+Exit codes: 0 success; 1 error (nothing done); 2 bad usage; 3 done, but some inputs were skipped (listed on stderr).";
+
+/// Find the main article of web pages: learn one XPath wrapper per site from a few of its
+/// pages, then apply it to any page of that site.
+#[derive(Parser)]
+#[command(name = "forest", version, after_help = EXIT_CODES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Learn a site's wrapper from sample pages; prints its XPath.
+    #[command(after_help = "Examples:\n  forest induce feeds/demo-news/feed.xml --out demo.json\n  \
+        forest induce feeds/demo-news/ --explain\n  forest induce https://example.org/feed.xml --out site.json")]
+    Induce(InduceArgs),
+    /// Apply a wrapper to pages of its site; prints the article text.
+    #[command(after_help = "Examples:\n  forest apply --wrapper demo.json feeds/demo-news/bridge-repair.html\n  \
+        forest apply --wrapper demo.json feeds/demo-news/ --out-dir out/\n  \
+        forest apply --wrapper demo.json page.html --format json")]
+    Apply(ApplyArgs),
+    /// Print a page's cleaned, dfs-numbered XML.
+    #[command(after_help = "Example:\n  forest clean page.html > page.xml")]
+    Clean {
+        /// Page file or http(s) URL.
+        page: String,
+    },
+}
+
+#[derive(clap::Args)]
+struct InduceArgs {
+    /// A feed URL, a feed file, or a folder of .html pages (with its feed.xml when present).
+    source: String,
+    /// Write the wrapper (JSON) to this file.
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// Print the candidate table (rank, level, clue, dfs, pages, relevance) after the XPath.
+    #[arg(long)]
+    explain: bool,
+    /// Signifiers per page (tf-idf).
+    #[arg(long = "signifiers", short = 'k', default_value_t = 10)]
+    k: usize,
+    /// Where signifiers come from.
+    #[arg(long, value_enum, default_value_t = SigFrom::Tfidf)]
+    signifiers_from: SigFrom,
+    /// Ranking of structural patterns.
+    #[arg(long, value_enum, default_value_t = RankBy::Forest)]
+    rank: RankBy,
+    /// Leave out signifiers made only of digits (dates, counts).
+    #[arg(long)]
+    skip_numeric: bool,
+    /// Language code for stemming and stop words (default: from the pages).
+    #[arg(long)]
+    lang: Option<String>,
+    /// Use at most this many pages of the source.
+    #[arg(long, default_value_t = 20)]
+    max_pages: usize,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SigFrom {
+    Tfidf,
+    Feed,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum RankBy {
+    Forest,
+    Coverage,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(clap::Args)]
+struct ApplyArgs {
+    /// The wrapper file written by `forest induce --out`.
+    #[arg(long, short)]
+    wrapper: PathBuf,
+    /// Pages: files, folders of .html files, or http(s) URLs.
+    #[arg(required = true)]
+    inputs: Vec<String>,
+    /// Write one <page>.txt (or .json) per page into this folder instead of stdout.
+    #[arg(long)]
+    out_dir: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("forest: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Induce(a) => induce(a),
+        Command::Apply(a) => apply(a),
+        Command::Clean { page } => {
+            let page = Page::read(&Location::parse(&page))?;
+            let mut out = std::io::stdout().lock();
+            out.write_all(page.doc.to_xml().as_bytes())?;
+            out.write_all(b"\n")?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
+    let sample = forest::feed::read(&a.source)?;
+    for s in &sample.skipped {
+        eprintln!("forest: skipped feed item {}: {}", s.what, s.why);
+    }
+    let items = &sample.items[..sample.items.len().min(a.max_pages)];
+    let (pages, failed) = forest::load_pages(items);
+    for (what, e) in &failed {
+        eprintln!("forest: skipped {what}: {e}");
+    }
+    let cfg = Config {
+        signifiers: match a.signifiers_from {
+            SigFrom::Tfidf => forest::signifiers::Source::Tfidf,
+            SigFrom::Feed => forest::signifiers::Source::Feed,
+        },
+        k: a.k,
+        rank: match a.rank {
+            RankBy::Forest => "forest",
+            RankBy::Coverage => "coverage",
+        }
+        .into(),
+        skip_numeric: a.skip_numeric,
+        language: a.lang,
+    };
+    let induction = match Wrapper::induce(&sample.site, &pages, &cfg) {
+        Err(forest::Error::TooFewPages { got, .. }) => {
+            let causes: Vec<String> = failed.iter().map(|(w, e)| format!("{w}: {e}")).collect();
+            let detail = if causes.is_empty() {
+                format!(" ({} item(s) in {})", sample.items.len(), a.source)
+            } else {
+                format!("; failed: {}", causes.join("; "))
+            };
+            return Err(forest::Error::TooFewPages { got, detail }.into());
+        }
+        other => other?,
+    };
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", induction.wrapper.xpath)?;
+    if a.explain {
+        writeln!(out)?;
+        write!(out, "{}", induction.explain(20))?;
+    }
+    if let Some(path) = &a.out {
+        write_atomic(path, induction.wrapper.to_json().as_bytes())
+            .with_context(|| format!("cannot write wrapper to {}", path.display()))?;
+    }
+    Ok(if failed.is_empty() && sample.skipped.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(3) })
+}
+
+/// Pages named by the inputs: folders expand to their .html/.htm files, in name order.
+fn expand_inputs(inputs: &[String]) -> anyhow::Result<Vec<Location>> {
+    let mut out = Vec::new();
+    for input in inputs {
+        match Location::parse(input) {
+            Location::File(p) if p.is_dir() => {
+                let mut files: Vec<PathBuf> = std::fs::read_dir(&p)
+                    .with_context(|| format!("cannot list {}", p.display()))?
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|f| f.is_file() && f.extension().is_some_and(|x| x == "html" || x == "htm"))
+                    .collect();
+                files.sort();
+                if files.is_empty() {
+                    bail!("{} holds no .html pages", p.display());
+                }
+                out.extend(files.into_iter().map(Location::File));
+            }
+            loc => out.push(loc),
+        }
+    }
+    Ok(out)
+}
+
+fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
+    let wrapper = Wrapper::load(&a.wrapper)?;
+    let applier = Applier::new(wrapper)?;
+    let locations = expand_inputs(&a.inputs)?;
+    if let Some(dir) = &a.out_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let mut used_names = std::collections::HashSet::new();
+    let mut skipped = 0usize;
+    let mut stdout = std::io::stdout().lock();
+    let many = locations.len() > 1;
+    for loc in &locations {
+        let result = Page::read(loc).and_then(|page| applier.extract(&page).map(|x| (page, x)));
+        let (page, x) = match result {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("forest: skipped {loc}: {e}");
+                skipped += 1;
+                continue;
+            }
+        };
+        if x.rule.is_fallback() {
+            eprintln!("forest: {loc}: the wrapper's XPath matched nothing; used fallback rule {}", x.rule.name());
+        }
+        let body = match a.format {
+            Format::Text => format!("{}\n", x.text),
+            Format::Json => {
+                let v = serde_json::json!({
+                    "url": page.location,
+                    "title": page.doc.title,
+                    "text": x.text,
+                    "xpath": applier.wrapper().xpath,
+                    "rule": x.rule.name(),
+                });
+                format!("{v}\n")
+            }
+        };
+        match &a.out_dir {
+            Some(dir) => {
+                let ext = if a.format == Format::Json { "json" } else { "txt" };
+                let name = unique_name(&mut used_names, &loc.stem(), ext);
+                write_atomic(&dir.join(&name), body.as_bytes())?;
+            }
+            None => {
+                if many && a.format == Format::Text {
+                    writeln!(stdout, "==> {loc} <==")?;
+                }
+                stdout.write_all(body.as_bytes())?;
+            }
+        }
+    }
+    if skipped == locations.len() {
+        bail!("no page could be read ({skipped} skipped)");
+    }
+    Ok(if skipped > 0 { ExitCode::from(3) } else { ExitCode::SUCCESS })
+}
+
+/// A file name from an untrusted stem: safe characters only, never a path, never reused.
+fn unique_name(used: &mut std::collections::HashSet<String>, stem: &str, ext: &str) -> String {
+    let mut safe: String = stem
+        .chars()
+        .map(|c| if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' })
+        .take(100)
+        .collect();
+    if safe.is_empty() || safe.starts_with('.') {
+        safe.insert(0, '_');
+    }
+    let mut name = format!("{safe}.{ext}");
+    let mut n = 2;
+    while !used.insert(name.clone()) {
+        name = format!("{safe}-{n}.{ext}");
+        n += 1;
+    }
+    name
+}
+
+/// Write a file so that a reader sees the old or the new content, never half.
+fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().context("output path has no file name")?;
+    let tmp = dir.join(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));
+    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}

@@ -1,0 +1,311 @@
+//! Signifiers: the few terms that make each page of a site *that* page (paper §3.2).
+//!
+//! Terms are the scorer's word tokens ([`crate::tokens`]) minus the language's stop words,
+//! Snowball-stemmed in the site's language (`<html lang>`, else detected with whatlang, else
+//! English). An [`Analyzer`] interns terms as small integers so later stages count numbers.
+//!
+//! Two sources ([`Source`]):
+//! - `tfidf`: per page, the top k terms by tf·idf over the site's sample pages, with
+//!   tf = occurrences in the page's body and idf = ln(N / df);
+//! - `feed`: the terms of the page's feed item title and description.
+
+use crate::tokens::Tokenizer;
+use crate::{Error, Result};
+use rust_stemmers::{Algorithm, Stemmer};
+use std::collections::{HashMap, HashSet};
+
+/// An interned term (a stem).
+pub type TermId = u32;
+
+/// Where signifiers come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// Top-k tf-idf terms over the sample pages.
+    Tfidf,
+    /// Terms of the feed item's title and description.
+    Feed,
+}
+
+impl std::str::FromStr for Source {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "tfidf" => Ok(Source::Tfidf),
+            "feed" => Ok(Source::Feed),
+            _ => Err(Error::Usage(format!("unknown signifier source {s:?}: use tfidf or feed"))),
+        }
+    }
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Source::Tfidf => "tfidf",
+            Source::Feed => "feed",
+        })
+    }
+}
+
+/// A language as far as term analysis cares: its code, stemmer and stop words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Language {
+    /// ISO 639-1 code (`"en"`), or `"und"` when unknown.
+    pub code: &'static str,
+    stemmer: Option<Algorithm>,
+}
+
+/// ISO 639-1 and 639-3 codes of the languages with a Snowball stemmer.
+const STEMMED: &[(&str, &str, Algorithm)] = &[
+    ("ar", "ara", Algorithm::Arabic),
+    ("da", "dan", Algorithm::Danish),
+    ("nl", "nld", Algorithm::Dutch),
+    ("en", "eng", Algorithm::English),
+    ("fi", "fin", Algorithm::Finnish),
+    ("fr", "fra", Algorithm::French),
+    ("de", "deu", Algorithm::German),
+    ("el", "ell", Algorithm::Greek),
+    ("hu", "hun", Algorithm::Hungarian),
+    ("it", "ita", Algorithm::Italian),
+    ("no", "nob", Algorithm::Norwegian),
+    ("nb", "nob", Algorithm::Norwegian),
+    ("pt", "por", Algorithm::Portuguese),
+    ("ro", "ron", Algorithm::Romanian),
+    ("ru", "rus", Algorithm::Russian),
+    ("es", "spa", Algorithm::Spanish),
+    ("sv", "swe", Algorithm::Swedish),
+    ("ta", "tam", Algorithm::Tamil),
+    ("tr", "tur", Algorithm::Turkish),
+];
+
+/// Languages without a stemmer whose stop words we still know, by 639-1 and 639-3 code.
+const UNSTEMMED: &[(&str, &str)] = &[
+    ("zh", "cmn"), ("ja", "jpn"), ("ko", "kor"), ("pl", "pol"), ("cs", "ces"), ("uk", "ukr"),
+    ("bg", "bul"), ("he", "heb"), ("hi", "hin"), ("fa", "pes"), ("id", "ind"), ("vi", "vie"),
+    ("th", "tha"), ("ca", "cat"), ("hr", "hrv"), ("sk", "slk"), ("sl", "slv"), ("lt", "lit"),
+    ("lv", "lav"), ("et", "est"),
+];
+
+impl Language {
+    /// English, the default.
+    pub const ENGLISH: Language = Language { code: "en", stemmer: Some(Algorithm::English) };
+
+    /// The language of an ISO 639-1 or 639-3 code or a BCP 47 tag (`en-GB` → `en`).
+    pub fn from_code(tag: &str) -> Option<Language> {
+        let primary = tag.trim().split(['-', '_']).next()?.to_ascii_lowercase();
+        if let Some(&(code, _, alg)) = STEMMED.iter().find(|(a, b, _)| *a == primary || *b == primary) {
+            return Some(Language { code, stemmer: Some(alg) });
+        }
+        UNSTEMMED
+            .iter()
+            .find(|(a, b)| *a == primary || *b == primary)
+            .map(|&(code, _)| Language { code, stemmer: None })
+    }
+
+    /// Detect the language of a text sample (None when unsure).
+    pub fn detect(text: &str) -> Option<Language> {
+        let info = whatlang::detect(text)?;
+        if !info.is_reliable() {
+            return None;
+        }
+        Language::from_code(info.lang().code())
+    }
+
+    /// The language of a page: its `<html lang>`, else detected from `sample_text`.
+    pub fn of_page(lang_attr: Option<&str>, sample_text: &str) -> Option<Language> {
+        lang_attr.and_then(Language::from_code).or_else(|| Language::detect(sample_text))
+    }
+}
+
+/// Turns text into interned, stemmed, non-stop-word terms.
+pub struct Analyzer {
+    language: Language,
+    stemmer: Option<Stemmer>,
+    stop: HashSet<&'static str>,
+    tokenizer: Tokenizer,
+    /// Token → its term (None for stop words).
+    cache: HashMap<String, Option<TermId>>,
+    /// Stem → its term.
+    by_stem: HashMap<String, TermId>,
+    terms: Vec<String>,
+    numeric: Vec<bool>,
+}
+
+impl Analyzer {
+    /// An analyzer for `language`.
+    pub fn new(language: Language) -> Analyzer {
+        let stop = stop_words::lookup(language.code).unwrap_or(&[]).iter().copied().collect();
+        Analyzer {
+            language,
+            stemmer: language.stemmer.map(Stemmer::create),
+            stop,
+            tokenizer: Tokenizer::default(),
+            cache: HashMap::new(),
+            by_stem: HashMap::new(),
+            terms: Vec::new(),
+            numeric: Vec::new(),
+        }
+    }
+
+    /// The language analyzed.
+    pub fn language(&self) -> Language {
+        self.language
+    }
+
+    /// Append the terms of `text` to `out`.
+    pub fn terms(&mut self, text: &str, out: &mut Vec<TermId>) {
+        let Analyzer { stemmer, stop, tokenizer, cache, by_stem, terms, numeric, .. } = self;
+        tokenizer.each(text, |tok| {
+            let id = match cache.get(tok) {
+                Some(id) => *id,
+                None => {
+                    let id = if stop.contains(tok) {
+                        None
+                    } else {
+                        let stem = stemmer.as_ref().map_or(std::borrow::Cow::Borrowed(tok), |s| s.stem(tok));
+                        // Distinct tokens may share a stem: intern by stem.
+                        let id = match by_stem.get(stem.as_ref()) {
+                            Some(&id) => id,
+                            None => {
+                                let id = terms.len() as TermId;
+                                numeric.push(stem.chars().all(|c| c.is_ascii_digit()));
+                                terms.push(stem.to_string());
+                                by_stem.insert(stem.into_owned(), id);
+                                id
+                            }
+                        };
+                        Some(id)
+                    };
+                    cache.insert(tok.to_string(), id);
+                    id
+                }
+            };
+            if let Some(id) = id {
+                out.push(id);
+            }
+        });
+    }
+
+    /// The stem of a term.
+    pub fn term(&self, id: TermId) -> &str {
+        self.terms.get(id as usize).map_or("", String::as_str)
+    }
+
+    /// Is the term made of digits only (a date part, a count)?
+    pub fn is_numeric(&self, id: TermId) -> bool {
+        self.numeric.get(id as usize).copied().unwrap_or(false)
+    }
+}
+
+/// The signifiers of one page, with their weights (tf·idf, or 1 for feed terms).
+#[derive(Debug, Clone, Default)]
+pub struct Signifiers {
+    /// Term → weight.
+    pub weights: HashMap<TermId, f64>,
+}
+
+impl Signifiers {
+    /// Is `t` a signifier of this page?
+    pub fn contains(&self, t: TermId) -> bool {
+        self.weights.contains_key(&t)
+    }
+}
+
+/// Options of [`select`].
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Where signifiers come from.
+    pub source: Source,
+    /// How many per page (tf-idf only).
+    pub k: usize,
+    /// Leave out terms made of digits only.
+    pub skip_numeric: bool,
+}
+
+/// Choose each page's signifiers.
+///
+/// `bags[i]` holds every term occurrence of page i's body; `feed[i]` the terms of page i's feed
+/// item (title + description). Ties in tf·idf are broken by term id (first seen first), so
+/// the choice is deterministic.
+pub fn select(analyzer: &Analyzer, bags: &[Vec<TermId>], feed: &[Vec<TermId>], opts: Options) -> Vec<Signifiers> {
+    let n = bags.len() as f64;
+    let tfs: Vec<HashMap<TermId, u32>> = bags
+        .iter()
+        .map(|bag| {
+            let mut tf = HashMap::new();
+            for &t in bag {
+                *tf.entry(t).or_insert(0u32) += 1;
+            }
+            tf
+        })
+        .collect();
+    let mut df: HashMap<TermId, u32> = HashMap::new();
+    for tf in &tfs {
+        for &t in tf.keys() {
+            *df.entry(t).or_insert(0) += 1;
+        }
+    }
+    let idf = |t: TermId| (n / f64::from(df.get(&t).copied().unwrap_or(1).max(1))).ln();
+    tfs.iter()
+        .enumerate()
+        .map(|(i, tf)| {
+            let usable = |t: TermId| !(opts.skip_numeric && analyzer.is_numeric(t));
+            let weights = match opts.source {
+                Source::Tfidf => {
+                    let mut scored: Vec<(TermId, f64)> = tf
+                        .iter()
+                        .filter(|(t, _)| usable(**t))
+                        .map(|(&t, &c)| (t, f64::from(c) * idf(t)))
+                        .filter(|&(_, w)| w > 0.0)
+                        .collect();
+                    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+                    scored.truncate(opts.k);
+                    scored.into_iter().collect()
+                }
+                Source::Feed => feed
+                    .get(i)
+                    .into_iter()
+                    .flatten()
+                    .filter(|t| usable(**t))
+                    .map(|&t| (t, (f64::from(tf.get(&t).copied().unwrap_or(0)) * idf(t)).max(1e-9)))
+                    .collect(),
+            };
+            Signifiers { weights }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn analyzer_drops_stop_words_and_stems() {
+        let mut a = Analyzer::new(Language::ENGLISH);
+        let mut out = Vec::new();
+        a.terms("The runners were running in the rain", &mut out);
+        let stems: Vec<&str> = out.iter().map(|&t| a.term(t)).collect();
+        assert_eq!(stems, ["runner", "run", "rain"]);
+    }
+
+    #[test]
+    fn tfidf_prefers_page_specific_terms() {
+        let mut a = Analyzer::new(Language::ENGLISH);
+        let mut p1 = Vec::new();
+        let mut p2 = Vec::new();
+        a.terms("menu home kitkat kitkat android", &mut p1);
+        a.terms("menu home apple auction auction auction", &mut p2);
+        let opts = Options { source: Source::Tfidf, k: 1, skip_numeric: false };
+        let s = select(&a, &[p1, p2], &[], opts);
+        let top = |s: &Signifiers| a.term(*s.weights.keys().next().unwrap()).to_string();
+        assert_eq!(top(&s[0]), "kitkat");
+        assert_eq!(top(&s[1]), "auction");
+    }
+
+    #[test]
+    fn languages_from_tags() {
+        assert_eq!(Language::from_code("en-GB").map(|l| l.code), Some("en"));
+        assert_eq!(Language::from_code("fra").map(|l| l.code), Some("fr"));
+        assert_eq!(Language::from_code("xx"), None);
+    }
+}

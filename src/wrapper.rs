@@ -1,0 +1,301 @@
+//! Wrapper: the winning structural pattern as an XPath, and the JSON file that keeps it
+//! (paper §3.5).
+//!
+//! [`Wrapper::induce`] runs the stages on a site's sample pages: terms → signifiers →
+//! candidates → ranking, and keeps the best pattern plus the next four as fallbacks. The XPath
+//! names the pattern's tag, its tolerant `id`/`class`, and the `dfs` numbers where the pattern
+//! was found on the samples:
+//! `//div[contains(@class,'story') and (@dfs='78' or @dfs='82')]`.
+
+use crate::patterns::{self, ElementType, PageCandidates, PageTerms, Pattern};
+use crate::rank::{self, Ranked};
+use crate::signifiers::{self, Analyzer, Language, Signifiers, Source, TermId};
+use crate::{Config, Error, Page, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The `format` field of every wrapper file.
+pub const FORMAT: &str = "forest-wrapper";
+/// The wrapper file version this build writes and reads.
+pub const VERSION: u32 = 1;
+/// How many ranked patterns a wrapper keeps (the winner first).
+pub const KEPT_CANDIDATES: usize = 5;
+
+/// One ranked pattern as kept in a wrapper.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Choice {
+    /// The pattern's XPath (tag, tolerant attributes, dfs numbers).
+    pub xpath: String,
+    /// The structural pattern (tag, id, class or dfs, level).
+    pub pattern: Pattern,
+    /// The dfs numbers of the pattern's best element on each sample page.
+    pub dfs: Vec<u32>,
+    /// The portable type of those elements' parent (used on unseen pages when the pattern is
+    /// typed by dfs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<ElementType>,
+    /// Sample pages where the pattern occurs.
+    pub pages: usize,
+    /// R = Σ I · p · level.
+    pub relevance: f64,
+}
+
+/// A site's wrapper: what `forest induce` writes and `forest apply` reads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Wrapper {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Wrapper file version ([`VERSION`]).
+    pub version: u32,
+    /// The forest version that wrote it.
+    pub generator: String,
+    /// The site's name (feed title, folder or host).
+    pub site: String,
+    /// The XPath that selects the article (may be edited by hand: any XPath 1.0 works).
+    pub xpath: String,
+    /// The winning pattern.
+    pub pattern: Choice,
+    /// The best patterns, winner first, for fallbacks and for the record.
+    pub candidates: Vec<Choice>,
+    /// Where signifiers came from.
+    pub signifiers: Source,
+    /// Signifiers per page (tf-idf).
+    pub k: usize,
+    /// The ranking strategy.
+    pub rank: String,
+    /// Language code used for stemming.
+    pub language: String,
+    /// The sample pages (URLs or paths).
+    pub pages: Vec<String>,
+}
+
+/// What induction found, beyond the wrapper: for `--explain` and for study.
+pub struct Induction {
+    /// The wrapper.
+    pub wrapper: Wrapper,
+    /// Every ranked pattern, best first.
+    pub ranked: Vec<Ranked>,
+    /// Each page's signifiers, as stems, best first.
+    pub signifiers: Vec<Vec<String>>,
+}
+
+impl Induction {
+    /// The candidate table, like the paper's Figure 3: rank, level, clue, dfs, pages, R.
+    pub fn explain(&self, rows: usize) -> String {
+        let mut s = format!("{:>4}  {:>5}  {:<40}  {:<24}  {:>5}  {:>12}\n", "rank", "level", "clue", "dfs", "pages", "relevance");
+        for (i, r) in self.ranked.iter().take(rows).enumerate() {
+            let dfs: Vec<String> = r.dfs().iter().map(u32::to_string).collect();
+            let mut dfs = dfs.join(",");
+            if dfs.len() > 24 {
+                dfs.truncate(21);
+                dfs.push_str("...");
+            }
+            s.push_str(&format!(
+                "{:>4}  {:>5}  {:<40}  {:<24}  {:>5}  {:>12.3}\n",
+                i + 1,
+                r.pattern.level,
+                r.pattern.ty.clue(),
+                dfs,
+                r.pages,
+                r.relevance
+            ));
+        }
+        s
+    }
+}
+
+impl Wrapper {
+    /// Induce a site's wrapper from its sample pages.
+    ///
+    /// # Errors
+    /// [`Error::TooFewPages`] with fewer than 2 pages; [`Error::NoPattern`] when no page has
+    /// a significant node (e.g. pages without text).
+    ///
+    /// # Example
+    /// ```
+    /// let page = |i: u32, words: &str| forest::Page::from_html(
+    ///     format!("p{i}"),
+    ///     &format!("<body><nav>home news sport</nav><div class='story'><p>{words}</p></div></body>"),
+    /// );
+    /// let pages = [page(1, "kitkat android phone"), page(2, "apple auction computer")];
+    /// let ind = forest::Wrapper::induce("demo", &pages, &forest::Config::default()).unwrap();
+    /// assert!(ind.wrapper.xpath.starts_with("//div[contains(@class,'story')"));
+    /// ```
+    pub fn induce(site: &str, pages: &[Page], cfg: &Config) -> Result<Induction> {
+        if pages.len() < 2 {
+            return Err(Error::TooFewPages { got: pages.len(), detail: String::new() });
+        }
+        let language = cfg.language.as_deref().and_then(Language::from_code).unwrap_or_else(|| site_language(pages));
+        let mut analyzer = Analyzer::new(language);
+        let terms: Vec<PageTerms> = pages.iter().map(|p| PageTerms::of(&p.doc, &mut analyzer)).collect();
+        let feed_terms: Vec<Vec<TermId>> = pages
+            .iter()
+            .map(|p| {
+                let mut t = Vec::new();
+                if let Some(item) = &p.item {
+                    analyzer.terms(&item.title, &mut t);
+                    analyzer.terms(&item.description, &mut t);
+                }
+                t.sort_unstable();
+                t.dedup();
+                t
+            })
+            .collect();
+        let bags: Vec<Vec<TermId>> = terms.iter().map(|t| t.terms.clone()).collect();
+        let opts = signifiers::Options { source: cfg.signifiers, k: cfg.k, skip_numeric: cfg.skip_numeric };
+        let sigs: Vec<Signifiers> = signifiers::select(&analyzer, &bags, &feed_terms, opts);
+        let cands: Vec<PageCandidates> =
+            pages.iter().zip(&terms).zip(&sigs).map(|((p, t), s)| patterns::collect(&p.doc, t, s)).collect();
+        let ranker = rank::by_name(&cfg.rank)?;
+        let ranked = rank::rank(&cands, ranker);
+        if ranked.is_empty() {
+            return Err(Error::NoPattern { site: site.to_string() });
+        }
+        let candidates: Vec<Choice> = ranked.iter().take(KEPT_CANDIDATES).map(|r| choice(r, pages)).collect();
+        let pattern = candidates[0].clone();
+        let wrapper = Wrapper {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            generator: concat!("forest ", env!("CARGO_PKG_VERSION")).to_string(),
+            site: site.to_string(),
+            xpath: pattern.xpath.clone(),
+            pattern,
+            candidates,
+            signifiers: cfg.signifiers,
+            k: cfg.k,
+            rank: ranker.name().to_string(),
+            language: language.code.to_string(),
+            pages: pages.iter().map(|p| p.location.clone()).collect(),
+        };
+        let signifiers = sigs
+            .iter()
+            .map(|s| {
+                let mut w: Vec<(&TermId, &f64)> = s.weights.iter().collect();
+                w.sort_by(|a, b| b.1.total_cmp(a.1).then(a.0.cmp(b.0)));
+                w.into_iter().map(|(&t, _)| analyzer.term(t).to_string()).collect()
+            })
+            .collect();
+        Ok(Induction { wrapper, ranked, signifiers })
+    }
+
+    /// Read a wrapper file.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when unreadable, [`Error::BadWrapper`] when it is not a forest wrapper.
+    pub fn load(path: &Path) -> Result<Wrapper> {
+        let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+        Wrapper::from_json(&bytes).map_err(|message| Error::BadWrapper { path: path.to_path_buf(), message })
+    }
+
+    /// Parse a wrapper from JSON bytes (the error says what is wrong).
+    pub fn from_json(bytes: &[u8]) -> std::result::Result<Wrapper, String> {
+        let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
+        if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+            return Err(format!("no \"format\": \"{FORMAT}\" field"));
+        }
+        let w: Wrapper = serde_json::from_value(value).map_err(|e| format!("malformed wrapper: {e}"))?;
+        if w.version > VERSION {
+            return Err(format!("wrapper version {} is newer than this forest reads ({VERSION})", w.version));
+        }
+        Ok(w)
+    }
+
+    /// The wrapper as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+/// The language most sample pages declare or show (English when none is known).
+fn site_language(pages: &[Page]) -> Language {
+    let mut votes: HashMap<&'static str, (usize, Language)> = HashMap::new();
+    for p in pages {
+        let sample = p.doc.text_sample(2000);
+        if let Some(l) = Language::of_page(p.doc.lang.as_deref(), &sample) {
+            votes.entry(l.code).or_insert((0, l)).0 += 1;
+        }
+    }
+    votes
+        .into_values()
+        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.code.cmp(a.1.code)))
+        .map_or(Language::ENGLISH, |(_, l)| l)
+}
+
+/// Keep a ranked pattern: its XPath, dfs list and parent type.
+fn choice(r: &Ranked, pages: &[Page]) -> Choice {
+    let dfs = r.dfs();
+    let mut parents: HashMap<ElementType, usize> = HashMap::new();
+    for (page, best) in pages.iter().zip(&r.best) {
+        let Some((d, _)) = best else { continue };
+        let parent = page.doc.by_dfs(*d).and_then(|n| page.doc.nodes[n as usize].parent);
+        if let Some(t) = parent.and_then(|p| ElementType::of(&page.doc, p)) {
+            *parents.entry(t.portable()).or_insert(0) += 1;
+        }
+    }
+    let parent = parents.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0))).map(|(t, _)| t);
+    Choice { xpath: xpath(&r.pattern.ty, &dfs), pattern: r.pattern.clone(), dfs, parent, pages: r.pages, relevance: r.relevance }
+}
+
+/// The XPath of an element type found at the given dfs numbers.
+///
+/// # Example
+/// ```
+/// use forest::patterns::ElementType;
+/// let ty = ElementType { tag: "div".into(), id: None, class: Some("story".into()), dfs: None };
+/// assert_eq!(forest::wrapper::xpath(&ty, &[78, 82]),
+///            "//div[contains(@class,'story') and (@dfs='78' or @dfs='82')]");
+/// ```
+pub fn xpath(ty: &ElementType, dfs: &[u32]) -> String {
+    let mut preds: Vec<String> = Vec::new();
+    if let Some(id) = &ty.id {
+        preds.push(format!("contains(@id,{})", literal(id)));
+    }
+    if let Some(class) = &ty.class {
+        preds.push(format!("contains(@class,{})", literal(class)));
+    }
+    match (ty.dfs, dfs) {
+        (Some(d), _) => preds.push(format!("@dfs='{d}'")),
+        (None, []) => {}
+        (None, [d]) => preds.push(format!("@dfs='{d}'")),
+        (None, ds) => {
+            let ors: Vec<String> = ds.iter().map(|d| format!("@dfs='{d}'")).collect();
+            preds.push(format!("({})", ors.join(" or ")));
+        }
+    }
+    if preds.is_empty() {
+        format!("//{}", ty.tag)
+    } else {
+        format!("//{}[{}]", ty.tag, preds.join(" and "))
+    }
+}
+
+/// An XPath 1.0 string literal for any string (`concat` when it holds both quote kinds).
+pub fn literal(s: &str) -> String {
+    if !s.contains('\'') {
+        format!("'{s}'")
+    } else if !s.contains('"') {
+        format!("\"{s}\"")
+    } else {
+        let parts: Vec<String> = s.split('\'').map(|p| format!("'{p}'")).collect();
+        format!("concat({})", parts.join(", \"'\", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_quote_safely() {
+        assert_eq!(literal("a"), "'a'");
+        assert_eq!(literal("it's"), "\"it's\"");
+        assert_eq!(literal("a'b\"c"), "concat('a', \"'\", 'b\"c')");
+    }
+
+    #[test]
+    fn wrapper_json_round_trips_and_rejects_others() {
+        assert!(Wrapper::from_json(b"{\"format\":\"other\"}").unwrap_err().contains("format"));
+        assert!(Wrapper::from_json(b"not json").unwrap_err().contains("not JSON"));
+    }
+}
