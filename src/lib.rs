@@ -14,6 +14,7 @@
 //! | 5. relevance of each pattern: J, U, I = J·U, R = Σ I·p·level | [`rank`] | [`rank::rank`] |
 //! | 6. the best pattern as an XPath wrapper | [`wrapper`] | [`Wrapper::induce`] |
 //! | 7. apply the wrapper to any page of the site, with fallbacks | [`extract`] | [`extract::Applier`] |
+//! | evaluation: the paper's 2-gram F1 | [`bench`] | [`bench::score::score`] |
 //!
 //! The whole flow, on the demo site bundled with the crate:
 //!
@@ -24,14 +25,16 @@
 //! println!("{}", induction.wrapper.xpath);
 //! let applier = forest::Applier::new(induction.wrapper)?;             // 7. apply
 //! use forest::Extractor;
-//! let article = applier.extract(&pages[0])?;
-//! assert!(article.text.contains("bridge"));
+//! let page = pages.iter().find(|p| p.id == "bridge-repair").expect("demo page");
+//! let article = applier.extract(page)?;
+//! assert!(article.text.starts_with("Elm Street Bridge to Close"));
 //! # Ok::<(), forest::Error>(())
 //! ```
 //!
 //! Every tree walk is a loop over a flat, document-ordered arena ([`clean::Doc`]): no stage
 //! recurses, so no page can overflow the stack. Errors are one enum, [`Error`].
 
+pub mod bench;
 pub mod clean;
 pub mod extract;
 pub mod feed;

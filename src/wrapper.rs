@@ -114,11 +114,14 @@ impl Wrapper {
     ///
     /// # Example
     /// ```
-    /// let page = |i: u32, words: &str| forest::Page::from_html(
+    /// let page = |i: u32, title: &str, words: &str| forest::Page::from_html(
     ///     format!("p{i}"),
-    ///     &format!("<body><nav>home news sport</nav><div class='story'><p>{words}</p></div></body>"),
+    ///     &format!("<body><nav>home news sport</nav><div class='story'><h1>{title}</h1><p>{words}</p></div></body>"),
     /// );
-    /// let pages = [page(1, "kitkat android phone"), page(2, "apple auction computer")];
+    /// let pages = [
+    ///     page(1, "KitKat Android", "Android phones get KitKat"),
+    ///     page(2, "Apple auction", "An Apple computer at auction"),
+    /// ];
     /// let ind = forest::Wrapper::induce("demo", &pages, &forest::Config::default()).unwrap();
     /// assert!(ind.wrapper.xpath.starts_with("//div[contains(@class,'story')"));
     /// ```

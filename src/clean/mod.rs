@@ -11,11 +11,21 @@
 //! (see [`xml_name`]). What is removed: characters XML 1.0 forbids. An attribute named `dfs`
 //! that the page itself carries is dropped, so `@dfs` always means ours.
 //!
+//! Nesting deeper than [`MAX_DEPTH`] is flattened before parsing ([`limit_depth`]), as
+//! browsers do, so a hostile page cannot make the parser quadratic.
+//!
+//! Reader-comment regions are cut like scripts: an element whose `id` or `class` holds a
+//! comment word ([`is_comment_region`]). Comments are long, page-specific and full of the
+//! article's own words, so left in they win the ranking over the article they discuss.
+//!
 //! Elements are numbered 0, 1, 2, … in pre-order (`html` is 0): that number is the `dfs` of the
 //! Forest paper, written as an attribute when the tree is serialized to XML ([`Doc::to_xml`]).
 
+mod guard;
 mod text;
 mod xml;
+
+pub use guard::{limit_depth, MAX_DEPTH};
 
 pub use text::TextBuilder;
 
@@ -147,7 +157,7 @@ impl Doc {
 ///     <p class=\"x\" dfs=\"3\">Hello <b dfs=\"4\">world</b></p></body></html>");
 /// ```
 pub fn page(html: &str) -> Doc {
-    let parsed = scraper::Html::parse_document(html);
+    let parsed = scraper::Html::parse_document(&limit_depth(html, MAX_DEPTH));
     from_parsed(&parsed)
 }
 
@@ -174,10 +184,13 @@ pub fn from_parsed(parsed: &scraper::Html) -> Doc {
                 match node.value() {
                     P::Element(el) => {
                         let name = el.name();
-                        let keep = !DROPPED.contains(&name)
-                            && !(in_head && name != "title")
-                            && !(open.is_empty() && !doc.nodes.is_empty());
-                        if !keep {
+                        // Dropped: non-content elements, head elements but the title, comment
+                        // regions, and anything after the root element has closed.
+                        let dropped = DROPPED.contains(&name)
+                            || (in_head && name != "title")
+                            || is_comment_region(name, el.attr("id"), el.attr("class"))
+                            || (open.is_empty() && !doc.nodes.is_empty());
+                        if dropped {
                             if node.has_children() {
                                 skipping = Some(node.id());
                             }
@@ -195,7 +208,7 @@ pub fn from_parsed(parsed: &scraper::Html) -> Doc {
                             doc.lang = element.attr("lang").map(str::to_string);
                         }
                         match name {
-                            "head" => in_head = true,
+                            "head" => in_head = node.has_children(),
                             "body" if doc.body == 0 => doc.body = id,
                             "title" if title.is_none() => title = Some(String::new()),
                             _ => {}
@@ -259,6 +272,22 @@ pub fn from_parsed(parsed: &scraper::Html) -> Doc {
     }
     doc.title = collapse_ws(title.as_deref().unwrap_or(""));
     doc
+}
+
+/// Words of `id`/`class` values that mark a reader-comment region.
+const COMMENT_WORDS: &[&str] = &["comment", "comments", "commentlist", "disqus", "respond"];
+
+/// Is this element a reader-comment region (cut with its subtree)? True when a word of its
+/// `id` or `class` (split at anything not a letter or digit) is one of [`COMMENT_WORDS`];
+/// never for `html`, `body`, `main` or `article`, which may carry such classes for the page.
+pub fn is_comment_region(tag: &str, id: Option<&str>, class: Option<&str>) -> bool {
+    if matches!(tag, "html" | "body" | "main" | "article") {
+        return false;
+    }
+    [id, class].into_iter().flatten().any(|v| {
+        v.split(|c: char| !c.is_alphanumeric())
+            .any(|w| COMMENT_WORDS.iter().any(|k| w.eq_ignore_ascii_case(k)))
+    })
 }
 
 /// Append text under `parent`, merging with a preceding text sibling.

@@ -1,0 +1,123 @@
+//! The metric of the Forest paper, exactly as `shared/tools/score.py` computes it.
+//!
+//! Per page: S = set of word 2-grams of the output, G = set of 2-grams of the gold text
+//! (a text of exactly one token contributes its 1-gram). P = |G∩S|/|S|, R = |G∩S|/|G|,
+//! F1 = 2PR/(P+R). Both empty: P = R = F1 = 1; exactly one empty: all 0. Bag-of-words P/R/F1
+//! do the same on the multiset of tokens. Tokens are [`crate::tokens`]'.
+
+use crate::tokens::Tokenizer;
+use std::collections::{HashMap, HashSet};
+
+/// Precision, recall and F1 of one page, on 2-gram sets and on bags of words.
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize)]
+pub struct Scores {
+    /// 2-gram precision.
+    pub p: f64,
+    /// 2-gram recall.
+    pub r: f64,
+    /// 2-gram F1.
+    pub f1: f64,
+    /// Bag-of-words precision.
+    pub bow_p: f64,
+    /// Bag-of-words recall.
+    pub bow_r: f64,
+    /// Bag-of-words F1.
+    pub bow_f1: f64,
+}
+
+fn prf(overlap: usize, n_pred: usize, n_gold: usize) -> (f64, f64, f64) {
+    match (n_pred, n_gold) {
+        (0, 0) => (1.0, 1.0, 1.0),
+        (0, _) | (_, 0) => (0.0, 0.0, 0.0),
+        _ => {
+            let p = overlap as f64 / n_pred as f64;
+            let r = overlap as f64 / n_gold as f64;
+            let f = if p + r > 0.0 { 2.0 * p * r / (p + r) } else { 0.0 };
+            (p, r, f)
+        }
+    }
+}
+
+fn ngrams(tokens: &[String]) -> HashSet<(&str, &str)> {
+    if tokens.len() == 1 {
+        return [(tokens[0].as_str(), "")].into_iter().collect();
+    }
+    tokens.windows(2).map(|w| (w[0].as_str(), w[1].as_str())).collect()
+}
+
+fn tokens(tok: &mut Tokenizer, text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    tok.each(text, |t| out.push(t.to_string()));
+    out
+}
+
+/// Score one page's output against its gold text.
+///
+/// # Example
+/// ```
+/// let s = forest::bench::score::score("a b c d", "b c d e");
+/// assert!((s.f1 - 2.0 / 3.0).abs() < 1e-12);
+/// assert!((s.bow_f1 - 0.75).abs() < 1e-12);
+/// ```
+pub fn score(gold: &str, pred: &str) -> Scores {
+    let mut tok = Tokenizer::default();
+    let (gt, pt) = (tokens(&mut tok, gold), tokens(&mut tok, pred));
+    let (g, s) = (ngrams(&gt), ngrams(&pt));
+    let (p, r, f1) = prf(g.intersection(&s).count(), s.len(), g.len());
+    let mut gc: HashMap<&str, usize> = HashMap::new();
+    for t in &gt {
+        *gc.entry(t).or_insert(0) += 1;
+    }
+    let mut pc: HashMap<&str, usize> = HashMap::new();
+    for t in &pt {
+        *pc.entry(t).or_insert(0) += 1;
+    }
+    let overlap = pc.iter().map(|(t, &c)| c.min(gc.get(t).copied().unwrap_or(0))).sum();
+    let (bow_p, bow_r, bow_f1) = prf(overlap, pt.len(), gt.len());
+    Scores { p, r, f1, bow_p, bow_r, bow_f1 }
+}
+
+/// The q-quantile (0..=1) of `values`, interpolating linearly between order statistics
+/// (numpy's default, as score.py). NaN for no values.
+pub fn percentile(values: &[f64], q: f64) -> f64 {
+    let mut xs = values.to_vec();
+    xs.sort_by(f64::total_cmp);
+    if xs.is_empty() {
+        return f64::NAN;
+    }
+    let pos = q * (xs.len() - 1) as f64;
+    let lo = pos.floor() as usize;
+    let hi = (lo + 1).min(xs.len() - 1);
+    xs[lo] + (xs[hi] - xs[lo]) * (pos - lo as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-9
+    }
+
+    #[test]
+    fn reference_cases() {
+        let s = score("a b a b", "A, B.");
+        assert!(close(s.p, 1.0) && close(s.r, 0.5) && close(s.f1, 2.0 / 3.0));
+        assert!(close(s.bow_f1, 2.0 / 3.0));
+        assert!(close(score("", "").f1, 1.0));
+        assert!(close(score("...", " ").f1, 1.0));
+        assert!(close(score("x y", "").f1, 0.0));
+        assert!(close(score("", "x y").f1, 0.0));
+        assert!(close(score("Word", "word.").f1, 1.0));
+        assert!(close(score("word", "word more").f1, 0.0));
+        assert!(close(score("word", "word more").bow_f1, 2.0 / 3.0));
+        assert!(close(score("我爱北京", "爱北京天").f1, 2.0 / 3.0));
+    }
+
+    #[test]
+    fn percentiles_interpolate() {
+        assert!(close(percentile(&[40.0, 0.0, 20.0, 10.0, 30.0], 0.1), 4.0));
+        assert!(close(percentile(&[0.0, 10.0, 20.0, 30.0, 40.0], 0.9), 36.0));
+        assert!(close(percentile(&[7.0], 0.25), 7.0));
+    }
+}

@@ -1,0 +1,151 @@
+//! A guard against pathologically deep markup, applied before the HTML parser.
+//!
+//! html5ever checks its stack of open elements on every start tag, so a page nested N deep
+//! costs O(N²) to parse (100 000 nested `<div>`s: ~20 s). Browsers cap tree depth (Chromium at
+//! 512). We do the same on the markup: a light scan tracks how many container tags are open;
+//! past [`MAX_DEPTH`], further start tags are removed together with as many later end tags,
+//! so their text joins the deepest allowed element. Pages under the cap are not touched
+//! (no copy is made).
+
+use std::borrow::Cow;
+
+/// Deepest nesting of container elements kept (the scan's estimate).
+pub const MAX_DEPTH: usize = 5000;
+
+/// Elements that never have an end tag.
+const VOID: &[&str] = &[
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
+    "track", "wbr", "keygen", "frame", "basefont", "bgsound", "image",
+];
+
+/// Elements that the parser closes implicitly; not counted (unclosed `<p>`s do not nest).
+const IMPLICIT: &[&str] = &[
+    "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "thead", "tbody", "tfoot",
+    "colgroup", "caption", "rb", "rt", "rtc", "rp", "html", "head", "body",
+];
+
+/// Elements whose content is raw text up to their end tag.
+const RAW: &[&str] = &["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "plaintext"];
+
+/// `html` with nesting beyond `max` flattened (borrowed when nothing had to change).
+pub fn limit_depth(html: &str, max: usize) -> Cow<'_, str> {
+    let bytes = html.as_bytes();
+    if bytes.iter().filter(|&&b| b == b'<').count() <= max {
+        return Cow::Borrowed(html);
+    }
+    let mut out: Option<String> = None;
+    let mut copied = 0usize;
+    let (mut depth, mut suppressed) = (0usize, 0usize);
+    let mut i = 0usize;
+    let mut name = String::new();
+    while let Some(off) = bytes[i..].iter().position(|&b| b == b'<') {
+        let lt = i + off;
+        let rest = &bytes[lt..];
+        if rest.starts_with(b"<!--") {
+            i = find(bytes, lt + 4, b"-->").map_or(bytes.len(), |p| p + 3);
+            continue;
+        }
+        if rest.starts_with(b"<!") || rest.starts_with(b"<?") {
+            i = find(bytes, lt, b">").map_or(bytes.len(), |p| p + 1);
+            continue;
+        }
+        let end_tag = rest.get(1) == Some(&b'/');
+        let start = lt + 1 + usize::from(end_tag);
+        let mut j = start;
+        name.clear();
+        while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'-' || bytes[j] == b':') {
+            name.push(bytes[j].to_ascii_lowercase() as char);
+            j += 1;
+        }
+        if name.is_empty() || !bytes[start].is_ascii_alphabetic() {
+            i = lt + 1;
+            continue;
+        }
+        let Some(gt) = tag_end(bytes, j) else { break };
+        let self_closing = gt > 0 && bytes[gt - 1] == b'/';
+        i = gt + 1;
+        if !end_tag && RAW.contains(&name.as_str()) {
+            // Skip the raw text; its end tag is handled by the next round.
+            let close = format!("</{name}");
+            i = find_ci(bytes, i, close.as_bytes()).unwrap_or(bytes.len());
+            continue;
+        }
+        if VOID.contains(&name.as_str()) || IMPLICIT.contains(&name.as_str()) || (self_closing && !end_tag) {
+            continue;
+        }
+        let remove = if end_tag {
+            if suppressed > 0 {
+                suppressed -= 1;
+                true
+            } else {
+                depth = depth.saturating_sub(1);
+                false
+            }
+        } else if depth >= max {
+            suppressed += 1;
+            true
+        } else {
+            depth += 1;
+            false
+        };
+        if remove {
+            let o = out.get_or_insert_with(|| String::with_capacity(html.len()));
+            o.push_str(&html[copied..lt]);
+            copied = gt + 1;
+        }
+    }
+    match out {
+        None => Cow::Borrowed(html),
+        Some(mut o) => {
+            o.push_str(&html[copied..]);
+            Cow::Owned(o)
+        }
+    }
+}
+
+/// Position of the `>` ending a tag whose name ends at `from` (quotes respected).
+fn tag_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut quote: Option<u8> = None;
+    for (k, &b) in bytes.iter().enumerate().skip(from) {
+        match quote {
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None if b == b'"' || b == b'\'' => quote = Some(b),
+            None if b == b'>' => return Some(k),
+            None => {}
+        }
+    }
+    None
+}
+
+fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    bytes.get(from..)?.windows(needle.len()).position(|w| w == needle).map(|p| p + from)
+}
+
+fn find_ci(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    bytes.get(from..)?.windows(needle.len()).position(|w| w.eq_ignore_ascii_case(needle)).map(|p| p + from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shallow_pages_are_untouched() {
+        let html = "<div><p>a<p>b</div><script>if (a<b) {}</script>";
+        assert!(matches!(limit_depth(html, 2), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn deep_nesting_is_flattened_past_the_cap() {
+        let html = format!("{}x{}", "<div>".repeat(10), "</div>".repeat(10));
+        let out = limit_depth(&html, 3);
+        assert_eq!(out, "<div><div><div>x</div></div></div>");
+    }
+
+    #[test]
+    fn quotes_and_comments_do_not_confuse_the_scan() {
+        let html = format!("<!-- <div> --><a title='>'>x</a>{}y{}", "<div>".repeat(5), "</div>".repeat(5));
+        assert_eq!(limit_depth(&html, 3), "<!-- <div> --><a title='>'>x</a><div><div><div>y</div></div></div>");
+    }
+}

@@ -1,0 +1,193 @@
+//! End-to-end tests of the `forest` binary on the bundled demo site and on bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn forest(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_forest")).args(args).output().expect("run forest")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("feeds/demo-news")
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("utf-8 path")
+}
+
+/// Induce the demo site's wrapper into `dir`; returns the wrapper path and the XPath line.
+fn induce_demo(dir: &Path) -> (PathBuf, String) {
+    let wrapper = dir.join("demo.json");
+    let o = forest(&["induce", p(&demo().join("feed.xml")), "--out", p(&wrapper)]);
+    assert!(o.status.success(), "induce failed: {}", stderr(&o));
+    (wrapper, stdout(&o).lines().next().unwrap_or_default().to_string())
+}
+
+/// Texts of the demo page's reader comments.
+fn comment_texts(html: &str) -> Vec<String> {
+    let doc = scraper::Html::parse_document(html);
+    let sel = scraper::Selector::parse("section#comments p.comment-text").expect("selector");
+    doc.select(&sel).map(|e| e.text().collect::<String>()).collect()
+}
+
+#[test]
+fn demo_wrapper_selects_the_article_container_not_the_comments() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (wrapper, xpath) = induce_demo(tmp.path());
+    assert!(xpath.starts_with("//div[contains(@class,'article-body')"), "xpath: {xpath}");
+
+    let out = tmp.path().join("out");
+    let o = forest(&["apply", "--wrapper", p(&wrapper), p(&demo()), "--out-dir", p(&out)]);
+    assert!(o.status.success(), "apply failed: {}", stderr(&o));
+    let mut pages = 0;
+    for entry in std::fs::read_dir(demo()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|x| x != "html") {
+            continue;
+        }
+        pages += 1;
+        let stem = path.file_stem().unwrap().to_str().unwrap();
+        let text = std::fs::read_to_string(out.join(format!("{stem}.txt"))).unwrap();
+        let gold = std::fs::read_to_string(path.with_extension("txt")).unwrap();
+        let s = forest::bench::score::score(&gold, &text);
+        assert!(s.r > 0.99 && s.f1 > 0.9, "{stem}: {s:?}");
+        let html = std::fs::read_to_string(&path).unwrap();
+        let comments = comment_texts(&html);
+        assert!(!comments.is_empty());
+        for c in comments {
+            assert!(!text.contains(c.trim()), "{stem}: comment in output: {c}");
+        }
+    }
+    assert_eq!(pages, 6);
+}
+
+#[test]
+fn explain_prints_the_candidate_table() {
+    let o = forest(&["induce", p(&demo()), "--explain"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("rank  level  clue"), "{out}");
+    assert!(out.lines().nth(3).unwrap_or_default().contains("div.article-body"), "{out}");
+}
+
+#[test]
+fn wrapper_file_holds_pattern_candidates_and_settings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (wrapper, xpath) = induce_demo(tmp.path());
+    let w: serde_json::Value = serde_json::from_slice(&std::fs::read(wrapper).unwrap()).unwrap();
+    assert_eq!(w["format"], "forest-wrapper");
+    assert_eq!(w["xpath"], xpath.as_str());
+    assert_eq!(w["pattern"]["pattern"]["tag"], "div");
+    assert_eq!(w["pattern"]["pattern"]["class"], "article-body");
+    assert!(w["pattern"]["pattern"]["level"].as_u64().unwrap() > 2);
+    assert!(!w["pattern"]["dfs"].as_array().unwrap().is_empty());
+    assert_eq!(w["candidates"].as_array().unwrap().len(), 5);
+    assert_eq!(w["signifiers"], "tfidf");
+    assert_eq!(w["k"], 10);
+    assert_eq!(w["pages"].as_array().unwrap().len(), 6);
+}
+
+#[test]
+fn apply_on_an_unseen_page_uses_a_fallback_and_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (wrapper, _) = induce_demo(tmp.path());
+    // Extra blocks before the article shift every dfs number after them.
+    let html = std::fs::read_to_string(demo().join("bridge-repair.html")).unwrap();
+    let shifted = html.replacen(
+        "<body class=\"article-page\">",
+        "<body class=\"article-page\"><div class=\"promo\"><p>Subscribe</p><p>Today</p></div>",
+        1,
+    );
+    assert_ne!(html, shifted);
+    let page = tmp.path().join("new-page.html");
+    std::fs::write(&page, shifted).unwrap();
+    let o = forest(&["apply", "--wrapper", p(&wrapper), p(&page), "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("used fallback rule same-type-same-level"), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["rule"], "same-type-same-level");
+    assert!(v["text"].as_str().unwrap().starts_with("Elm Street Bridge to Close"));
+    assert!(v["title"].as_str().unwrap().contains("Riverside Gazette"));
+    assert!(v["xpath"].as_str().unwrap().contains("article-body"));
+}
+
+fn assert_clean_failure(o: &Output, needle: &str) {
+    assert_eq!(o.status.code(), Some(1), "stdout: {} stderr: {}", stdout(o), stderr(o));
+    let err = stderr(o);
+    assert!(err.contains(needle), "expected {needle:?} in: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn one_page_is_not_enough() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::copy(demo().join("bridge-repair.html"), tmp.path().join("a.html")).unwrap();
+    let o = forest(&["induce", p(tmp.path())]);
+    assert_clean_failure(&o, "Forest needs at least 2 pages that share a template");
+}
+
+#[test]
+fn unreadable_and_non_html_pages_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let png = tmp.path().join("image.html");
+    std::fs::write(&png, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89").unwrap();
+    let (wrapper, _) = induce_demo(tmp.path());
+    let o = forest(&["apply", "--wrapper", p(&wrapper), p(&png)]);
+    assert_clean_failure(&o, "is not an HTML page");
+    let o = forest(&["apply", "--wrapper", p(&wrapper), p(&tmp.path().join("missing.html"))]);
+    assert_clean_failure(&o, "cannot read");
+    // Two unusable pages and one good one: induce names the causes.
+    std::fs::copy(demo().join("bridge-repair.html"), tmp.path().join("good.html")).unwrap();
+    std::fs::write(tmp.path().join("empty.html"), b"").unwrap();
+    let o = forest(&["induce", p(tmp.path())]);
+    assert_clean_failure(&o, "got 1 usable page(s); failed:");
+}
+
+#[test]
+fn a_feed_that_does_not_parse_is_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let feed = tmp.path().join("feed.xml");
+    std::fs::write(&feed, b"<rss><channel><item><title>broken").unwrap();
+    let o = forest(&["induce", p(&feed)]);
+    assert_clean_failure(&o, "is not a feed");
+}
+
+#[test]
+fn a_wrapper_that_is_not_ours_is_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let w = tmp.path().join("w.json");
+    std::fs::write(&w, br#"{"xpath": "//div"}"#).unwrap();
+    let o = forest(&["apply", "--wrapper", p(&w), p(&demo().join("bridge-repair.html"))]);
+    assert_clean_failure(&o, "is not a forest wrapper");
+    std::fs::write(&w, b"\xff\xfe garbage").unwrap();
+    let o = forest(&["apply", "--wrapper", p(&w), p(&demo().join("bridge-repair.html"))]);
+    assert_clean_failure(&o, "is not a forest wrapper");
+}
+
+#[test]
+fn clean_prints_xml_that_reparses_for_hostile_html() {
+    let tmp = tempfile::tempdir().unwrap();
+    let page = tmp.path().join("deep.html");
+    let html = format!(
+        "<html xmlns:fb=x><body><div @click=x v-on:click=y xmlns=z a=1 a=2 dfs=9>t\0e\x01x\x0bt</div>{}deep{}</body></html>",
+        "<div>".repeat(100_000),
+        "</div>".repeat(100_000)
+    );
+    std::fs::write(&page, html).unwrap();
+    let o = forest(&["clean", p(&page)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let xml = stdout(&o);
+    let package = sxd_document::parser::parse(xml.trim()).expect("clean output parses as XML");
+    let document = package.as_document();
+    let found = sxd_xpath::evaluate_xpath(&document, "string(//div[@_click='x']/@dfs)").unwrap();
+    assert_eq!(found.string(), "3");
+    assert!(xml.contains("deep"));
+}

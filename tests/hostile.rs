@@ -1,0 +1,79 @@
+//! The cleaner on hostile HTML: its XML always re-parses, nothing panics or recurses.
+
+use forest::clean;
+
+fn reparses(html: &str) -> String {
+    let xml = clean::page(html).to_xml();
+    if let Err(e) = sxd_document::parser::parse(&xml) {
+        panic!("not XML ({e:?}): {}", &xml[..xml.len().min(500)]);
+    }
+    xml
+}
+
+#[test]
+fn odd_attribute_and_element_names() {
+    let xml = reparses(
+        "<html xmlns:fb='http://ogp.me/ns/fb#' xml:lang=en><body>\
+         <div @click='go()' :class=x v-on:click=y #ref=z 1st=2 \"q\"=3 a=1 A=2 a=3>x</div>\
+         <fb:like href=a></fb:like><my-widget ng-if='a&&b'>w</my-widget><svg:rect/></body></html>",
+    );
+    assert!(xml.contains("_click=\"go()\""), "{xml}");
+    assert!(xml.contains("v-on_click=\"y\""), "{xml}");
+    assert!(xml.contains("xmlns_fb="), "{xml}");
+    assert!(xml.contains("<fb_like"), "{xml}");
+    assert!(!xml.contains(" xmlns="), "{xml}");
+}
+
+#[test]
+fn control_characters_and_broken_bytes() {
+    let bytes = b"<p title='\x01\x02'>a\x00b\x07c\x1b \xff\xfe \xef\xbf\xbe end</p>";
+    let html = forest::fetch::decode(bytes, None);
+    let xml = reparses(&html);
+    assert!(xml.contains("end"));
+}
+
+#[test]
+fn a_page_that_carries_its_own_dfs_attributes() {
+    let xml = reparses("<div dfs='7' DFS='8'>x</div><p dfs=0>y</p>");
+    assert_eq!(xml.matches("dfs=").count(), 5, "{xml}");
+}
+
+#[test]
+fn many_siblings_and_deep_nesting() {
+    let siblings = "<span>x</span>".repeat(200_000);
+    reparses(&siblings);
+    let deep = format!("{}x{}", "<div><span>".repeat(60_000), "</span></div>".repeat(60_000));
+    let doc = clean::page(&deep);
+    assert!(doc.nodes.len() > 5000);
+    reparses(&deep);
+}
+
+#[test]
+fn a_twenty_megabyte_page() {
+    let mut html = String::from("<html><body>");
+    let mut i = 0;
+    while html.len() < 20 * 1024 * 1024 {
+        html.push_str(&format!("<div class='c{}'><p>paragraph {i} with some words &amp; an <a href='/x'>link</a></p></div>", i % 50));
+        i += 1;
+    }
+    html.push_str("</body></html>");
+    let doc = clean::page(&html);
+    assert!(doc.element_count() > 3 * 100_000);
+    let xml = doc.to_xml();
+    assert!(xml.len() > 20 * 1024 * 1024);
+    assert!(sxd_document::parser::parse(&xml).is_ok());
+}
+
+#[test]
+fn misnested_markup_keeps_every_subtree_consistent() {
+    // The adoption agency algorithm reparents nodes; every node must still lie inside its
+    // parent's range.
+    let doc = clean::page("<div><a href=x><div><p>one<b>two</a>three</b></p></div></div><i><p>four</i>five");
+    for (i, n) in doc.nodes.iter().enumerate() {
+        if let Some(p) = n.parent {
+            let parent = &doc.nodes[p as usize];
+            assert!((p as usize) < i && n.end <= parent.end, "node {i} outside its parent {p}");
+        }
+        assert!(n.end as usize > i);
+    }
+}
