@@ -35,6 +35,8 @@ pub enum Rule {
     Candidate(usize),
     /// Nothing matched: the whole body.
     WholePage,
+    /// A single-page method (a baseline), no wrapper involved.
+    SinglePage,
 }
 
 impl Rule {
@@ -46,12 +48,13 @@ impl Rule {
             Rule::SameType => "same-type".into(),
             Rule::Candidate(n) => format!("candidate-{}", n + 1),
             Rule::WholePage => "whole-page".into(),
+            Rule::SinglePage => "single-page".into(),
         }
     }
 
     /// Is this a fallback (anything but the exact XPath)?
     pub fn is_fallback(&self) -> bool {
-        *self != Rule::Exact
+        !matches!(self, Rule::Exact | Rule::SinglePage)
     }
 }
 
@@ -67,6 +70,9 @@ pub struct Extraction {
 }
 
 /// Anything that takes the article out of a page: the wrapper and every baseline.
+///
+/// A [`Method`] makes one per site from the site's sample pages (like tantivy's
+/// `Collector::for_segment`): the wrapper learns there, single-page baselines ignore them.
 pub trait Extractor {
     /// The method's name (`forest`, `boilerpipe`, …).
     fn name(&self) -> &str;
@@ -75,6 +81,42 @@ pub trait Extractor {
     /// # Errors
     /// Implementation-specific; the wrapper fails only on an invalid XPath.
     fn extract(&self, page: &Page) -> Result<Extraction>;
+}
+
+/// An extraction method: fitted on a site's sample pages, it gives that site's [`Extractor`].
+pub trait Method: Sync {
+    /// The method's name in tables and on the command line.
+    fn name(&self) -> &str;
+    /// Learn from the site's sample pages (single-page methods learn nothing).
+    ///
+    /// # Errors
+    /// When the method cannot work on these samples (e.g. Forest with fewer than 2 pages).
+    fn fit(&self, samples: &[&Page]) -> Result<Box<dyn Extractor>>;
+
+    /// Does the extractor ignore the samples (a single-page method)? Then its output on a
+    /// page is the same whatever it was fitted on.
+    fn single_page(&self) -> bool {
+        false
+    }
+}
+
+/// Forest as a [`Method`]: induce a wrapper on the samples, apply it with fallbacks.
+pub struct Forest {
+    /// Name in tables (`forest-tfidf`, `forest-feeds`, `coverage`, …).
+    pub name: String,
+    /// Induction settings.
+    pub config: crate::Config,
+}
+
+impl Method for Forest {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn fit(&self, samples: &[&Page]) -> Result<Box<dyn Extractor>> {
+        let induction = Wrapper::induce(&self.name, samples, &self.config)?;
+        Ok(Box::new(Applier::new(induction.wrapper)?))
+    }
 }
 
 /// A wrapper made ready to apply: its XPath compiled once.

@@ -34,6 +34,7 @@
 //! Every tree walk is a loop over a flat, document-ordered arena ([`clean::Doc`]): no stage
 //! recurses, so no page can overflow the stack. Errors are one enum, [`Error`].
 
+pub mod baselines;
 pub mod bench;
 pub mod clean;
 pub mod extract;

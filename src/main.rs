@@ -31,6 +31,11 @@ enum Command {
         forest apply --wrapper demo.json feeds/demo-news/ --out-dir out/\n  \
         forest apply --wrapper demo.json page.html --format json")]
     Apply(ApplyArgs),
+    /// Evaluate methods on a gold set: the paper's Table 1 and Figures 4–7.
+    #[command(after_help = "Examples:\n  forest bench gold/\n  \
+        forest bench ../shared/corpus --json bench.json --out bench-out/\n  \
+        forest bench ../shared/corpus --method forest-tfidf,boilerpipe --protocol unseen --dump outputs/")]
+    Bench(BenchArgs),
     /// Print a page's cleaned, dfs-numbered XML.
     #[command(after_help = "Example:\n  forest clean page.html > page.xml")]
     Clean {
@@ -67,6 +72,45 @@ struct InduceArgs {
     /// Use at most this many pages of the source.
     #[arg(long, default_value_t = 20)]
     max_pages: usize,
+}
+
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// Gold set: <site>/<id>.html with <id>.txt gold text (and <site>/feed.xml).
+    #[arg(default_value = "gold")]
+    corpus: PathBuf,
+    /// Methods to run, comma-separated (default: all): forest-tfidf, forest-feeds, coverage,
+    /// sigfeed, description, boilerpipe, fulltext.
+    #[arg(long = "method", value_delimiter = ',')]
+    methods: Vec<String>,
+    /// Protocol: samples (fit and evaluate on the same pages), unseen (leave one page out), both.
+    #[arg(long, value_enum, default_value_t = ProtocolArg::Both)]
+    protocol: ProtocolArg,
+    /// Worker threads (default: all cores); results are identical for any value.
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Write the full report (rows, per-page results, timings, curves) as JSON.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Write every output text to DIR/<method>/<site>/<id>.txt (unseen: DIR/unseen/<method>/…).
+    #[arg(long)]
+    dump: Option<PathBuf>,
+    /// Folder for the SVG figures.
+    #[arg(long, default_value = "bench-out")]
+    out: PathBuf,
+    /// Skip the figures and the extra runs they need.
+    #[arg(long)]
+    no_figures: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ProtocolArg {
+    Samples,
+    Unseen,
+    Both,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -118,6 +162,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Induce(a) => induce(a),
         Command::Apply(a) => apply(a),
+        Command::Bench(a) => bench(a),
         Command::Clean { page } => {
             let page = Page::read(&Location::parse(&page))?;
             let mut out = std::io::stdout().lock();
@@ -175,6 +220,52 @@ fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot write wrapper to {}", path.display()))?;
     }
     Ok(if failed.is_empty() && sample.skipped.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(3) })
+}
+
+fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
+    use forest::bench::{self, Protocol};
+    let mut opts = bench::Options::default();
+    if !a.methods.is_empty() {
+        opts.methods = a.methods.clone();
+    }
+    opts.protocols = match a.protocol {
+        ProtocolArg::Samples => vec![Protocol::Samples],
+        ProtocolArg::Unseen => vec![Protocol::Unseen],
+        ProtocolArg::Both => vec![Protocol::Samples, Protocol::Unseen],
+    };
+    if let Some(j) = a.jobs {
+        opts.jobs = j.max(1);
+    }
+    opts.curves = !a.no_figures;
+    opts.progress = !a.quiet;
+    for m in &opts.methods {
+        bench::method(m)?;
+    }
+    let sites = bench::load(&a.corpus).with_context(|| format!("cannot load the gold set {}", a.corpus.display()))?;
+    if sites.is_empty() {
+        bail!("{} holds no site folder with .html pages and .txt gold texts", a.corpus.display());
+    }
+    let report = bench::run(&sites, &opts)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}\n", report.summary())?;
+    writeln!(out, "{}", report.table())?;
+    writeln!(out, "Mean 2-gram F1 per site:\n{}", report.per_site())?;
+    let failures = report.failures(20);
+    if !failures.is_empty() {
+        writeln!(out, "Failures:\n{failures}")?;
+    }
+    if let Some(path) = &a.json {
+        report.write_json(path)?;
+    }
+    if let Some(dir) = &a.dump {
+        report.dump(dir)?;
+    }
+    if !a.no_figures {
+        for path in report.figures(&a.out)? {
+            writeln!(out, "figure: {}", path.display())?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Pages named by the inputs: folders expand to their .html/.htm files, in name order.

@@ -12,6 +12,7 @@ use crate::rank::{self, Ranked};
 use crate::signifiers::{self, Analyzer, Language, Signifiers, Source, TermId};
 use crate::{Config, Error, Page, Result};
 use serde::{Deserialize, Serialize};
+use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -125,7 +126,9 @@ impl Wrapper {
     /// let ind = forest::Wrapper::induce("demo", &pages, &forest::Config::default()).unwrap();
     /// assert!(ind.wrapper.xpath.starts_with("//div[contains(@class,'story')"));
     /// ```
-    pub fn induce(site: &str, pages: &[Page], cfg: &Config) -> Result<Induction> {
+    pub fn induce<P: Borrow<Page>>(site: &str, pages: &[P], cfg: &Config) -> Result<Induction> {
+        let pages: Vec<&Page> = pages.iter().map(Borrow::borrow).collect();
+        let pages = pages.as_slice();
         if pages.len() < 2 {
             return Err(Error::TooFewPages { got: pages.len(), detail: String::new() });
         }
@@ -211,7 +214,7 @@ impl Wrapper {
 }
 
 /// The language most sample pages declare or show (English when none is known).
-fn site_language(pages: &[Page]) -> Language {
+fn site_language(pages: &[&Page]) -> Language {
     let mut votes: HashMap<&'static str, (usize, Language)> = HashMap::new();
     for p in pages {
         let sample = p.doc.text_sample(2000);
@@ -226,7 +229,7 @@ fn site_language(pages: &[Page]) -> Language {
 }
 
 /// Keep a ranked pattern: its XPath, dfs list and parent type.
-fn choice(r: &Ranked, pages: &[Page]) -> Choice {
+fn choice(r: &Ranked, pages: &[&Page]) -> Choice {
     let dfs = r.dfs();
     let mut parents: HashMap<ElementType, usize> = HashMap::new();
     for (page, best) in pages.iter().zip(&r.best) {

@@ -1,7 +1,434 @@
-//! Bench: the paper's evaluation on gold sets in the corpus layout
-//! (`<site>/<id>.html`, `<site>/<id>.txt` gold, `<site>/feed.xml`).
+//! Bench: the paper's evaluation (Table 1, Figures 4–7) on any gold set in the corpus layout
+//! (`<site>/<id>.html`, `<site>/<id>.txt` gold, optional `<site>/feed.xml`).
 //!
-//! [`score`] is the metric (2-gram set P/R/F1, bag of words), identical to the reference
-//! scorer `shared/tools/score.py`.
+//! Every method is a [`Method`]: fitted per site, then applied to pages. Two protocols:
+//! - [`Protocol::Samples`] (the paper's): fit on all pages of a site, evaluate on those pages;
+//! - [`Protocol::Unseen`] (what users live with): leave one page out, fit on the others,
+//!   apply to it; every page is left out once. Single-page methods give the same output
+//!   under both, so they are run once.
+//!
+//! Scores are [`score`]'s (identical to `shared/tools/score.py`). Sites run in parallel
+//! (`jobs` threads); every site's work is deterministic and results are put back in site order,
+//! so the report does not depend on the number of threads.
 
+pub mod figures;
+pub mod report;
 pub mod score;
+
+use crate::baselines::{Boilerpipe, Description, Fulltext, Sigfeed};
+use crate::extract::{Extractor, Forest, Method};
+use crate::signifiers::Source;
+use crate::{Config, Error, Page, Result};
+use score::Scores;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// The methods `forest bench` knows, in table order.
+pub const METHODS: &[&str] =
+    &["forest-tfidf", "forest-feeds", "coverage", "sigfeed", "description", "boilerpipe", "fulltext"];
+
+/// The method called `name` (one of [`METHODS`]).
+///
+/// # Errors
+/// [`Error::Usage`] for an unknown name.
+pub fn method(name: &str) -> Result<Box<dyn Method>> {
+    let forest = |config: Config| -> Box<dyn Method> { Box::new(Forest { name: name.to_string(), config }) };
+    Ok(match name {
+        "forest-tfidf" => forest(Config::default()),
+        "forest-feeds" => forest(Config { signifiers: Source::Feed, ..Config::default() }),
+        "coverage" => forest(Config { rank: "coverage".into(), ..Config::default() }),
+        "sigfeed" => Box::new(Sigfeed),
+        "description" => Box::new(Description),
+        "boilerpipe" => Box::new(Boilerpipe),
+        "fulltext" => Box::new(Fulltext),
+        _ => return Err(Error::Usage(format!("unknown method {name:?}; known: {}", METHODS.join(", ")))),
+    })
+}
+
+/// How pages are split between fitting and evaluation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// Fit on all pages of the site, evaluate on the same pages.
+    Samples,
+    /// Leave one page out, fit on the rest, evaluate on it.
+    Unseen,
+}
+
+impl Protocol {
+    /// `samples` or `unseen`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Samples => "samples",
+            Protocol::Unseen => "unseen",
+        }
+    }
+}
+
+/// One page of a gold set.
+pub struct GoldPage {
+    /// The cleaned page, with its feed item when the site has a feed.
+    pub page: Page,
+    /// The gold text.
+    pub gold: String,
+    /// Size of the HTML in bytes.
+    pub bytes: usize,
+    /// Seconds spent decoding and cleaning it (shared by every method).
+    pub clean_secs: f64,
+}
+
+/// One site of a gold set.
+pub struct GoldSite {
+    /// The folder name.
+    pub name: String,
+    /// Its pages that have gold text, in name order.
+    pub pages: Vec<GoldPage>,
+}
+
+/// Load a gold set: every folder under `root` with `.html` pages that have a `.txt` beside them.
+///
+/// # Errors
+/// [`Error::Io`] when `root` cannot be listed; a page that cannot be read is an error too
+/// (gold sets are local files).
+pub fn load(root: &Path) -> Result<Vec<GoldSite>> {
+    let io = |source| Error::Io { path: root.to_path_buf(), source };
+    let mut dirs: Vec<PathBuf> =
+        std::fs::read_dir(root).map_err(io)?.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    let mut sites = Vec::new();
+    for dir in dirs {
+        let sample = crate::feed::read(&dir.to_string_lossy())?;
+        let mut pages = Vec::new();
+        for item in &sample.items {
+            let crate::fetch::Location::File(html_path) = &item.page else { continue };
+            let gold_path = html_path.with_extension("txt");
+            let Ok(gold) = std::fs::read(&gold_path) else { continue };
+            let start = Instant::now();
+            let bytes = std::fs::read(html_path).map_err(|source| Error::Io { path: html_path.clone(), source })?;
+            let html = crate::fetch::decode(&bytes, None);
+            let page = Page {
+                id: item.id.clone(),
+                location: html_path.to_string_lossy().into_owned(),
+                item: Some(item.clone()),
+                doc: crate::clean::page(&html),
+            };
+            let clean_secs = start.elapsed().as_secs_f64();
+            pages.push(GoldPage { page, gold: String::from_utf8_lossy(&gold).into_owned(), bytes: bytes.len(), clean_secs });
+        }
+        if !pages.is_empty() {
+            let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            sites.push(GoldSite { name, pages });
+        }
+    }
+    Ok(sites)
+}
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Method names (see [`METHODS`]).
+    pub methods: Vec<String>,
+    /// Protocols to run.
+    pub protocols: Vec<Protocol>,
+    /// Worker threads (sites run in parallel).
+    pub jobs: usize,
+    /// Also compute the figures' curves (Figures 5–7: more runs of forest-tfidf).
+    pub curves: bool,
+    /// Show a progress bar on stderr (only when it is a terminal).
+    pub progress: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            methods: METHODS.iter().map(|m| m.to_string()).collect(),
+            protocols: vec![Protocol::Samples, Protocol::Unseen],
+            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            curves: true,
+            progress: true,
+        }
+    }
+}
+
+/// The outcome of one method on one page.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PageResult {
+    /// Site folder.
+    pub site: String,
+    /// Page id.
+    pub page: String,
+    /// Method name.
+    pub method: String,
+    /// Protocol.
+    pub protocol: Protocol,
+    /// Scores against the gold text.
+    #[serde(flatten)]
+    pub scores: Scores,
+    /// The rule that produced the output (`exact`, a fallback, `single-page`), or `error`.
+    pub rule: String,
+    /// The error, when the method failed on this page (its output counts as empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The output text (not in JSON; see `--dump`).
+    #[serde(skip)]
+    pub text: String,
+}
+
+/// Time spent by one method under one protocol, summed over sites.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Timing {
+    /// Method name.
+    pub method: String,
+    /// Protocol.
+    pub protocol: Protocol,
+    /// Seconds in fit + extract (single thread time, summed over sites).
+    pub secs: f64,
+}
+
+/// The mean scores of one point of a curve (a figure's series).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct CurvePoint {
+    /// Curve name: `samples` (Fig. 5), `signifiers` (Fig. 6), `measure` (Fig. 7).
+    pub curve: String,
+    /// The x value (page count, k) or variant (`j`, `u`, `forest`) as text.
+    pub x: String,
+    /// Mean scores over all pages.
+    #[serde(flatten)]
+    pub mean: Scores,
+}
+
+/// Everything a bench run measured.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Report {
+    /// Site names, in order.
+    pub sites: Vec<String>,
+    /// Number of gold pages.
+    pub pages: usize,
+    /// Bytes of HTML.
+    pub bytes: usize,
+    /// Seconds spent decoding and cleaning all pages once (shared by all methods).
+    pub clean_secs: f64,
+    /// Wall-clock seconds of the whole run.
+    pub wall_secs: f64,
+    /// Worker threads used.
+    pub jobs: usize,
+    /// Per page, method and protocol.
+    pub results: Vec<PageResult>,
+    /// Per method and protocol.
+    pub timings: Vec<Timing>,
+    /// Figures 5–7 data.
+    pub curves: Vec<CurvePoint>,
+}
+
+/// Results of one site: page results, timings, and curve points' per-page scores.
+#[derive(Default)]
+struct SiteOut {
+    results: Vec<PageResult>,
+    timings: Vec<Timing>,
+    curves: Vec<(String, String, Vec<Scores>)>,
+}
+
+/// Run the bench on loaded gold sites.
+///
+/// # Errors
+/// [`Error::Usage`] for an unknown method.
+pub fn run(sites: &[GoldSite], opts: &Options) -> Result<Report> {
+    let methods: Vec<Box<dyn Method>> = opts.methods.iter().map(|m| method(m)).collect::<Result<_>>()?;
+    let start = Instant::now();
+    let next = AtomicUsize::new(0);
+    let outs: Mutex<Vec<(usize, SiteOut)>> = Mutex::new(Vec::new());
+    let bar = progress_bar(sites.len(), opts.progress);
+    std::thread::scope(|scope| {
+        for _ in 0..opts.jobs.clamp(1, sites.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(site) = sites.get(i) else { break };
+                let out = run_site(site, &methods, opts);
+                if let Ok(mut outs) = outs.lock() {
+                    outs.push((i, out));
+                }
+                if let Some(bar) = &bar {
+                    bar.set_message(site.name.clone());
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let mut outs = outs.into_inner().unwrap_or_else(|e| e.into_inner());
+    outs.sort_by_key(|(i, _)| *i);
+    let mut report = Report {
+        sites: sites.iter().map(|s| s.name.clone()).collect(),
+        pages: sites.iter().map(|s| s.pages.len()).sum(),
+        bytes: sites.iter().flat_map(|s| &s.pages).map(|p| p.bytes).sum(),
+        clean_secs: sites.iter().flat_map(|s| &s.pages).map(|p| p.clean_secs).sum(),
+        wall_secs: 0.0,
+        jobs: opts.jobs,
+        results: Vec::new(),
+        timings: Vec::new(),
+        curves: Vec::new(),
+    };
+    let mut curves: Vec<(String, String, Vec<Scores>)> = Vec::new();
+    for (_, out) in outs {
+        report.results.extend(out.results);
+        for t in out.timings {
+            match report.timings.iter_mut().find(|x| x.method == t.method && x.protocol == t.protocol) {
+                Some(x) => x.secs += t.secs,
+                None => report.timings.push(t),
+            }
+        }
+        for (curve, x, scores) in out.curves {
+            match curves.iter_mut().find(|c| c.0 == curve && c.1 == x) {
+                Some(c) => c.2.extend(scores),
+                None => curves.push((curve, x, scores)),
+            }
+        }
+    }
+    report.curves = curves.into_iter().map(|(curve, x, s)| CurvePoint { curve, x, mean: mean_scores(&s) }).collect();
+    report.wall_secs = start.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+fn progress_bar(len: usize, wanted: bool) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !wanted || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(len as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} sites  {elapsed}  {msg}") {
+        bar.set_style(style);
+    }
+    Some(bar)
+}
+
+/// Mean of per-page scores (all zero for none).
+pub fn mean_scores(s: &[Scores]) -> Scores {
+    if s.is_empty() {
+        return Scores::default();
+    }
+    let n = s.len() as f64;
+    let m = |f: fn(&Scores) -> f64| s.iter().map(f).sum::<f64>() / n;
+    Scores { p: m(|x| x.p), r: m(|x| x.r), f1: m(|x| x.f1), bow_p: m(|x| x.bow_p), bow_r: m(|x| x.bow_r), bow_f1: m(|x| x.bow_f1) }
+}
+
+/// Fit on `fit` pages and extract `target`; failures become empty output with the error.
+fn evaluate(method: &dyn Method, fit: &[&Page], target: &GoldPage, fitted: Option<&dyn Extractor>) -> (String, String, Option<String>) {
+    let owned;
+    let ext: &dyn Extractor = match fitted {
+        Some(e) => e,
+        None => match method.fit(fit) {
+            Ok(e) => {
+                owned = e;
+                owned.as_ref()
+            }
+            Err(e) => return (String::new(), "error".into(), Some(e.to_string())),
+        },
+    };
+    match ext.extract(&target.page) {
+        Ok(x) => (x.text, x.rule.name(), None),
+        Err(e) => (String::new(), "error".into(), Some(e.to_string())),
+    }
+}
+
+fn run_site(site: &GoldSite, methods: &[Box<dyn Method>], opts: &Options) -> SiteOut {
+    let mut out = SiteOut::default();
+    let all: Vec<&Page> = site.pages.iter().map(|p| &p.page).collect();
+    for method in methods {
+        let mut samples_results: Option<Vec<PageResult>> = None;
+        for &protocol in &opts.protocols {
+            let start = Instant::now();
+            let copied = protocol == Protocol::Unseen && samples_results.is_some() && method.single_page();
+            let results: Vec<PageResult> = match (protocol, &samples_results) {
+                // A single-page method gives the same output whatever it was fitted on.
+                (Protocol::Unseen, Some(prev)) if method.single_page() => {
+                    prev.iter().map(|r| PageResult { protocol, ..r.clone() }).collect()
+                }
+                (Protocol::Samples, _) => {
+                    let fitted = method.fit(&all);
+                    site.pages
+                        .iter()
+                        .map(|gp| {
+                            let (text, rule, error) = match &fitted {
+                                Ok(ext) => evaluate(method.as_ref(), &all, gp, Some(ext.as_ref())),
+                                Err(e) => (String::new(), "error".into(), Some(e.to_string())),
+                            };
+                            page_result(site, gp, method.name(), protocol, text, rule, error)
+                        })
+                        .collect()
+                }
+                (Protocol::Unseen, _) => site
+                    .pages
+                    .iter()
+                    .enumerate()
+                    .map(|(i, gp)| {
+                        let others: Vec<&Page> =
+                            all.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, p)| *p).collect();
+                        let (text, rule, error) = evaluate(method.as_ref(), &others, gp, None);
+                        page_result(site, gp, method.name(), protocol, text, rule, error)
+                    })
+                    .collect(),
+            };
+            let secs = match out.timings.iter().find(|t| copied && t.method == method.name()) {
+                Some(t) => t.secs, // same work as under samples
+                None => start.elapsed().as_secs_f64(),
+            };
+            out.timings.push(Timing { method: method.name().to_string(), protocol, secs });
+            if protocol == Protocol::Samples {
+                samples_results = Some(results.clone());
+            }
+            out.results.extend(results);
+        }
+    }
+    if opts.curves {
+        out.curves = curves(site, &all);
+    }
+    out
+}
+
+fn page_result(site: &GoldSite, gp: &GoldPage, method: &str, protocol: Protocol, text: String, rule: String, error: Option<String>) -> PageResult {
+    PageResult {
+        site: site.name.clone(),
+        page: gp.page.id.clone(),
+        method: method.to_string(),
+        protocol,
+        scores: score::score(&gp.gold, &text),
+        rule,
+        error,
+        text,
+    }
+}
+
+/// Figures 5–7: forest-tfidf (samples protocol) with 1..=10 sample pages (applied to every page
+/// of the site), with 1..=20 signifiers, and ranked by J alone, U alone and J·U.
+fn curves(site: &GoldSite, all: &[&Page]) -> Vec<(String, String, Vec<Scores>)> {
+    let run = |fit: &[&Page], config: Config| -> Vec<Scores> {
+        let m = Forest { name: "forest".into(), config };
+        let fitted = m.fit(fit);
+        site.pages
+            .iter()
+            .map(|gp| {
+                let text = match &fitted {
+                    Ok(ext) => ext.extract(&gp.page).map(|x| x.text).unwrap_or_default(),
+                    Err(_) => String::new(),
+                };
+                score::score(&gp.gold, &text)
+            })
+            .collect()
+    };
+    let mut out = Vec::new();
+    for n in 1..=10usize {
+        let fit = &all[..n.min(all.len())];
+        out.push(("samples".to_string(), n.to_string(), run(fit, Config::default())));
+    }
+    for k in 1..=20usize {
+        out.push(("signifiers".to_string(), k.to_string(), run(all, Config { k, ..Config::default() })));
+    }
+    for rank in ["j", "u", "forest"] {
+        out.push(("measure".to_string(), rank.to_string(), run(all, Config { rank: rank.into(), ..Config::default() })));
+    }
+    out
+}

@@ -1,0 +1,79 @@
+//! Baselines: the methods Forest is compared with, each a [`Method`] whose extractor works on
+//! one page at a time.
+//!
+//! - [`Fulltext`]: all visible text of the page (the floor every method must beat);
+//! - [`Description`]: the feed item's title and description as the article;
+//! - [`Sigfeed`]: the smallest `div` holding the most of the feed item's keywords;
+//! - [`Boilerpipe`]: Boilerpipe's ArticleExtractor (Kohlschütter et al., WSDM 2010).
+
+pub mod boilerpipe;
+mod sigfeed;
+
+pub use sigfeed::Sigfeed;
+
+use crate::extract::{Extraction, Extractor, Method, Rule};
+use crate::{Page, Result};
+
+/// Make a stateless single-page extractor a [`Method`] as well.
+macro_rules! single_page_method {
+    ($ty:ident, $name:literal) => {
+        impl Method for $ty {
+            fn name(&self) -> &str {
+                $name
+            }
+            fn fit(&self, _samples: &[&Page]) -> Result<Box<dyn Extractor>> {
+                Ok(Box::new($ty))
+            }
+            fn single_page(&self) -> bool {
+                true
+            }
+        }
+    };
+}
+
+/// All visible text of the page's body.
+pub struct Fulltext;
+
+impl Extractor for Fulltext {
+    fn name(&self) -> &str {
+        "fulltext"
+    }
+    fn extract(&self, page: &Page) -> Result<Extraction> {
+        let body = page.doc.body;
+        Ok(Extraction { nodes: vec![body], text: page.doc.text(body), rule: Rule::SinglePage })
+    }
+}
+
+/// The feed item's title and description (empty when the page has no feed item).
+pub struct Description;
+
+impl Extractor for Description {
+    fn name(&self) -> &str {
+        "description"
+    }
+    fn extract(&self, page: &Page) -> Result<Extraction> {
+        let text = page
+            .item
+            .as_ref()
+            .map(|i| [i.title.as_str(), i.description.as_str()].iter().filter(|s| !s.is_empty()).copied().collect::<Vec<_>>().join("\n\n"))
+            .unwrap_or_default();
+        Ok(Extraction { nodes: Vec::new(), text, rule: Rule::SinglePage })
+    }
+}
+
+/// Boilerpipe's ArticleExtractor on the cleaned page.
+pub struct Boilerpipe;
+
+impl Extractor for Boilerpipe {
+    fn name(&self) -> &str {
+        "boilerpipe"
+    }
+    fn extract(&self, page: &Page) -> Result<Extraction> {
+        Ok(Extraction { nodes: Vec::new(), text: boilerpipe::extract(&page.doc), rule: Rule::SinglePage })
+    }
+}
+
+single_page_method!(Fulltext, "fulltext");
+single_page_method!(Description, "description");
+single_page_method!(Boilerpipe, "boilerpipe");
+single_page_method!(Sigfeed, "sigfeed");

@@ -1,0 +1,262 @@
+//! Report: what `forest bench` prints (Table 1, per-site F1, failures, speed), its JSON, the
+//! dumped outputs and the figures.
+
+use super::score::{percentile, Scores};
+use super::{figures, mean_scores, PageResult, Protocol, Report};
+use crate::{Error, Result};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The percentiles of per-page F1 shown (the paper's Figure 4 whiskers and box).
+pub const PERCENTILES: [f64; 5] = [0.09, 0.25, 0.50, 0.75, 0.91];
+
+/// One line of Table 1: a method under a protocol.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Row {
+    /// Method name.
+    pub method: String,
+    /// Protocol.
+    pub protocol: Protocol,
+    /// Pages evaluated.
+    pub pages: usize,
+    /// Mean scores over pages.
+    pub mean: Scores,
+    /// Per-page F1 at [`PERCENTILES`].
+    pub percentiles: [f64; 5],
+    /// Pages where the method failed (error: output counted as empty).
+    pub failures: usize,
+    /// Pages where a wrapper fell back from its exact XPath.
+    pub fallbacks: usize,
+    /// Pages per second (cleaning included), one thread.
+    pub pages_per_sec: f64,
+    /// Megabytes of HTML per second (cleaning included), one thread.
+    pub mb_per_sec: f64,
+}
+
+fn is_fallback(rule: &str) -> bool {
+    !matches!(rule, "exact" | "single-page" | "error")
+}
+
+impl Report {
+    /// Results of one method under one protocol.
+    pub fn of(&self, method: &str, protocol: Protocol) -> impl Iterator<Item = &PageResult> {
+        let method = method.to_string();
+        self.results.iter().filter(move |r| r.method == method && r.protocol == protocol)
+    }
+
+    /// Table 1's rows, in the order methods and protocols were run.
+    pub fn rows(&self) -> Vec<Row> {
+        let mut keys: Vec<(String, Protocol)> = Vec::new();
+        for r in &self.results {
+            if !keys.iter().any(|(m, p)| *m == r.method && *p == r.protocol) {
+                keys.push((r.method.clone(), r.protocol));
+            }
+        }
+        keys.sort_by_key(|(_, p)| *p);
+        keys.into_iter()
+            .map(|(method, protocol)| {
+                let rs: Vec<&PageResult> = self.of(&method, protocol).collect();
+                let scores: Vec<Scores> = rs.iter().map(|r| r.scores).collect();
+                let f1: Vec<f64> = scores.iter().map(|s| s.f1).collect();
+                let secs = self.timings.iter().find(|t| t.method == method && t.protocol == protocol).map_or(0.0, |t| t.secs)
+                    + self.clean_secs;
+                let per_sec = |x: f64| if secs > 0.0 { x / secs } else { 0.0 };
+                Row {
+                    pages: rs.len(),
+                    mean: mean_scores(&scores),
+                    percentiles: PERCENTILES.map(|q| percentile(&f1, q)),
+                    failures: rs.iter().filter(|r| r.error.is_some()).count(),
+                    fallbacks: rs.iter().filter(|r| is_fallback(&r.rule)).count(),
+                    pages_per_sec: per_sec(rs.len() as f64),
+                    mb_per_sec: per_sec(self.bytes as f64 / 1e6),
+                    method,
+                    protocol,
+                }
+            })
+            .collect()
+    }
+
+    /// Table 1: mean P, R, F1 (2-gram sets), BoW F1, F1 percentiles, failures, speed.
+    pub fn table(&self) -> String {
+        let mut s = format!(
+            "{:<14} {:<8} {:>5} {:>6} {:>6} {:>6} {:>6}  {:>5} {:>5} {:>5} {:>5} {:>5}  {:>4} {:>4} {:>8} {:>6}\n",
+            "method", "protocol", "pages", "P", "R", "F1", "BoW", "p9", "p25", "p50", "p75", "p91", "fail", "fb", "pages/s", "MB/s"
+        );
+        for r in self.rows() {
+            let [a, b, c, d, e] = r.percentiles;
+            let _ = writeln!(
+                s,
+                "{:<14} {:<8} {:>5} {:>6.3} {:>6.3} {:>6.3} {:>6.3}  {:>5.3} {:>5.3} {:>5.3} {:>5.3} {:>5.3}  {:>4} {:>4} {:>8.1} {:>6.2}",
+                r.method, r.protocol.name(), r.pages, r.mean.p, r.mean.r, r.mean.f1, r.mean.bow_f1, a, b, c, d, e,
+                r.failures, r.fallbacks, r.pages_per_sec, r.mb_per_sec
+            );
+        }
+        s
+    }
+
+    /// Mean F1 per site: one column per method (samples protocol), plus each wrapper
+    /// method under the unseen protocol.
+    pub fn per_site(&self) -> String {
+        let learns = |m: &str| super::method(m).is_ok_and(|m| !m.single_page());
+        let cols: Vec<(String, Protocol)> = self
+            .rows()
+            .into_iter()
+            .filter(|r| r.protocol == Protocol::Samples || learns(&r.method))
+            .map(|r| (r.method, r.protocol))
+            .collect();
+        let names: Vec<String> = cols
+            .iter()
+            .map(|(m, p)| if *p == Protocol::Unseen { format!("{m}@unseen") } else { m.clone() })
+            .collect();
+        let w = self.sites.iter().map(String::len).max().unwrap_or(4).max(4);
+        let mut s = format!("{:<w$}", "site");
+        for name in &names {
+            let _ = write!(s, " {name:>cw$}", cw = name.len().max(6));
+        }
+        s.push('\n');
+        for site in &self.sites {
+            let _ = write!(s, "{site:<w$}");
+            for ((m, p), name) in cols.iter().zip(&names) {
+                let f1: Vec<f64> = self.of(m, *p).filter(|r| r.site == *site).map(|r| r.scores.f1).collect();
+                let mean = if f1.is_empty() { f64::NAN } else { f1.iter().sum::<f64>() / f1.len() as f64 };
+                let _ = write!(s, " {mean:>cw$.3}", cw = name.len().max(6));
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    /// Pages where a method failed, with the reason (at most `max` lines, then a count).
+    pub fn failures(&self, max: usize) -> String {
+        let failed: Vec<&PageResult> = self.results.iter().filter(|r| r.error.is_some()).collect();
+        let mut s = String::new();
+        for r in failed.iter().take(max) {
+            let _ = writeln!(s, "{} {} {}/{}: {}", r.method, r.protocol.name(), r.site, r.page, r.error.as_deref().unwrap_or(""));
+        }
+        if failed.len() > max {
+            let _ = writeln!(s, "... and {} more", failed.len() - max);
+        }
+        s
+    }
+
+    /// The speed line: pages, MB, cleaning time, wall time.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} sites, {} pages, {:.1} MB of HTML; cleaning {:.2} s (once, shared); wall time {:.1} s on {} thread(s)",
+            self.sites.len(),
+            self.pages,
+            self.bytes as f64 / 1e6,
+            self.clean_secs,
+            self.wall_secs,
+            self.jobs
+        )
+    }
+
+    /// Write everything as JSON (summary rows, per-page results, timings, curves).
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the file cannot be written.
+    pub fn write_json(&self, path: &Path) -> Result<()> {
+        let value = serde_json::json!({ "rows": self.rows(), "report": self });
+        let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+        std::fs::write(path, text).map_err(|source| Error::Io { path: path.to_path_buf(), source })
+    }
+
+    /// Write every output text: `DIR/<method>/<site>/<id>.txt` for the samples protocol and
+    /// `DIR/unseen/<method>/<site>/<id>.txt` for the unseen one (score.py reads either).
+    ///
+    /// # Errors
+    /// [`Error::Io`] when a file cannot be written.
+    pub fn dump(&self, dir: &Path) -> Result<()> {
+        for r in &self.results {
+            let base = match r.protocol {
+                Protocol::Samples => dir.join(safe(&r.method)),
+                Protocol::Unseen => dir.join("unseen").join(safe(&r.method)),
+            };
+            let site_dir = base.join(safe(&r.site));
+            std::fs::create_dir_all(&site_dir).map_err(|source| Error::Io { path: site_dir.clone(), source })?;
+            let path = site_dir.join(format!("{}.txt", safe(&r.page)));
+            std::fs::write(&path, &r.text).map_err(|source| Error::Io { path, source })?;
+        }
+        Ok(())
+    }
+
+    /// Draw the figures as SVG files in `dir`; returns their paths.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when `dir` cannot be created or a figure cannot be drawn.
+    pub fn figures(&self, dir: &Path) -> Result<Vec<PathBuf>> {
+        std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.to_path_buf(), source })?;
+        let fail = |path: &Path, e: String| Error::Io { path: path.to_path_buf(), source: std::io::Error::other(e) };
+        let mut written = Vec::new();
+        for protocol in [Protocol::Samples, Protocol::Unseen] {
+            let series: Vec<figures::BoxSeries> = self
+                .rows()
+                .into_iter()
+                .filter(|r| r.protocol == protocol)
+                .map(|r| figures::BoxSeries {
+                    values: self.of(&r.method, protocol).map(|x| x.scores.f1).collect(),
+                    name: r.method,
+                })
+                .collect();
+            if series.is_empty() {
+                continue;
+            }
+            let path = dir.join(format!("fig4-f1-per-method-{}.svg", protocol.name()));
+            let title = format!("Per-page 2-gram F1 by method ({} protocol)", protocol.name());
+            figures::box_chart(&path, &title, "2-gram F1", &series).map_err(|e| fail(&path, e))?;
+            written.push(path);
+        }
+        let line = |curve: &str| -> Vec<(f64, f64)> {
+            self.curves.iter().filter(|c| c.curve == curve).filter_map(|c| Some((c.x.parse::<f64>().ok()?, c.mean.f1))).collect()
+        };
+        for (curve, file, title, x_label) in [
+            ("samples", "fig5-f1-by-sample-pages.svg", "forest-tfidf: F1 by number of sample pages", "sample pages per site"),
+            ("signifiers", "fig6-f1-by-signifiers.svg", "forest-tfidf: F1 by number of signifiers", "signifiers per page (k)"),
+        ] {
+            let points = line(curve);
+            if points.is_empty() {
+                continue;
+            }
+            let path = dir.join(file);
+            let series = [figures::LineSeries { name: "forest-tfidf (samples)".into(), points }];
+            figures::line_chart(&path, title, x_label, "mean 2-gram F1", &series).map_err(|e| fail(&path, e))?;
+            written.push(path);
+        }
+        let bars: Vec<figures::Bars> = self
+            .curves
+            .iter()
+            .filter(|c| c.curve == "measure")
+            .map(|c| figures::Bars {
+                group: match c.x.as_str() {
+                    "j" => "J alone".into(),
+                    "u" => "U alone".into(),
+                    _ => "J × U".into(),
+                },
+                p: c.mean.p,
+                r: c.mean.r,
+                f1: c.mean.f1,
+            })
+            .collect();
+        if !bars.is_empty() {
+            let path = dir.join("fig7-measures.svg");
+            figures::bar_chart(&path, "forest-tfidf: P, R, F1 by relevance measure", &bars).map_err(|e| fail(&path, e))?;
+            written.push(path);
+        }
+        Ok(written)
+    }
+}
+
+/// A file or folder name from a method, site or page name: never a path.
+fn safe(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| if c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '@') { c } else { '_' })
+        .take(120)
+        .collect();
+    if s.is_empty() || s.starts_with('.') {
+        format!("_{s}")
+    } else {
+        s
+    }
+}
