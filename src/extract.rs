@@ -18,6 +18,7 @@
 
 use crate::clean::{Doc, NodeData, NodeId};
 use crate::patterns::ElementType;
+use crate::template::Template;
 use crate::wrapper::{Choice, Wrapper};
 use crate::{Error, Page, Result};
 
@@ -123,6 +124,7 @@ impl Method for Forest {
 pub struct Applier {
     wrapper: Wrapper,
     xpath: sxd_xpath::XPath,
+    template: Template,
 }
 
 impl Applier {
@@ -135,7 +137,8 @@ impl Applier {
             .build(&wrapper.xpath)
             .map_err(|e| Error::XPath { xpath: wrapper.xpath.clone(), message: e.to_string() })?
             .ok_or_else(|| Error::XPath { xpath: wrapper.xpath.clone(), message: "empty expression".into() })?;
-        Ok(Applier { wrapper, xpath })
+        let template = Template::from_lines(wrapper.template.clone());
+        Ok(Applier { wrapper, xpath, template })
     }
 
     /// The wrapper applied.
@@ -177,7 +180,15 @@ impl Extractor for Applier {
 
     fn extract(&self, page: &Page) -> Result<Extraction> {
         let doc = &page.doc;
-        let done = |nodes: Vec<NodeId>, rule| Extraction { text: doc.text_of(&nodes), nodes, rule };
+        let mask = self.template.mask(doc);
+        let done = |nodes: Vec<NodeId>, rule| {
+            // Template text is cut, unless that would leave nothing.
+            let mut text = doc.text_masked(&nodes, &mask);
+            if text.is_empty() {
+                text = doc.text_of(&nodes);
+            }
+            Extraction { text, nodes, rule }
+        };
         let exact = self.select_exact(doc)?;
         if has_text(doc, &exact) {
             return Ok(done(exact, Rule::Exact));

@@ -11,6 +11,7 @@
 //! | 2. clean each page into a tree; `dfs` on every element | [`clean`] | [`clean::page`] |
 //! | 3. signifiers: top-k tf-idf terms, or the feed item's terms | [`signifiers`] (words: [`tokens`]) | [`signifiers::select`] |
 //! | 4. significant nodes, terminal paths, structural patterns | [`patterns`] | [`patterns::collect`] |
+//! | 4b. site template: text at the same path on several pages | [`template`] | [`template::Template::learn`] |
 //! | 5. relevance of each pattern: J, U, I = J·U, R = Σ I·p·level | [`rank`] | [`rank::rank`] |
 //! | 6. the best pattern as an XPath wrapper | [`wrapper`] | [`Wrapper::induce`] |
 //! | 7. apply the wrapper to any page of the site, with fallbacks | [`extract`] | [`extract::Applier`] |
@@ -43,6 +44,7 @@ pub mod fetch;
 pub mod patterns;
 pub mod rank;
 pub mod signifiers;
+pub mod template;
 pub mod tokens;
 pub mod wrapper;
 
@@ -146,11 +148,21 @@ pub struct Config {
     pub skip_numeric: bool,
     /// Language code for stemming and stop words; `None` = from the pages.
     pub language: Option<String>,
+    /// Text at the same path on this many sample pages is template, not article (0: off).
+    /// Default: 2.
+    pub template_min_pages: usize,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { signifiers: signifiers::Source::Tfidf, k: 10, rank: "forest".into(), skip_numeric: false, language: None }
+        Config {
+            signifiers: signifiers::Source::Tfidf,
+            k: 10,
+            rank: "forest".into(),
+            skip_numeric: false,
+            language: None,
+            template_min_pages: 2,
+        }
     }
 }
 

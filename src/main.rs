@@ -69,6 +69,10 @@ struct InduceArgs {
     /// Language code for stemming and stop words (default: from the pages).
     #[arg(long)]
     lang: Option<String>,
+    /// Text at the same tag path on this many sample pages is site template, cut from the
+    /// article (0 turns it off).
+    #[arg(long, default_value_t = 2)]
+    template_min_pages: usize,
     /// Use at most this many pages of the source.
     #[arg(long, default_value_t = 20)]
     max_pages: usize,
@@ -196,6 +200,7 @@ fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
         .into(),
         skip_numeric: a.skip_numeric,
         language: a.lang,
+        template_min_pages: a.template_min_pages,
     };
     let induction = match Wrapper::induce(&sample.site, &pages, &cfg) {
         Err(forest::Error::TooFewPages { got, .. }) => {

@@ -107,12 +107,15 @@ pub struct PageTerms {
 }
 
 impl PageTerms {
-    /// Tokenize every text node under the page's body.
-    pub fn of(doc: &Doc, analyzer: &mut Analyzer) -> PageTerms {
+    /// Tokenize every text node under the page's body, except those `skip` marks (template).
+    pub fn of(doc: &Doc, analyzer: &mut Analyzer, skip: &[bool]) -> PageTerms {
         let mut pt = PageTerms::default();
         let body = doc.body as usize;
         let end = doc.nodes.get(body).map_or(0, |n| n.end as usize);
         for (i, node) in doc.nodes.iter().enumerate().take(end).skip(body) {
+            if skip.get(i).copied().unwrap_or(false) {
+                continue;
+            }
             if let NodeData::Text(t) = &node.data {
                 let start = pt.terms.len() as u32;
                 analyzer.terms(t, &mut pt.terms);
@@ -235,7 +238,7 @@ mod tests {
             "<body><div class='nav'>home news</div><div class='post wrapper-02'><p>kitkat android</p><p>phone</p></div></body>",
         );
         let mut a = Analyzer::new(Language::ENGLISH);
-        let terms = PageTerms::of(&doc, &mut a);
+        let terms = PageTerms::of(&doc, &mut a, &[]);
         let mut kitkat = Vec::new();
         a.terms("kitkat", &mut kitkat);
         let sig = Signifiers { weights: [(kitkat[0], 1.0)].into_iter().collect() };

@@ -10,6 +10,7 @@
 use crate::patterns::{self, ElementType, PageCandidates, PageTerms, Pattern};
 use crate::rank::{self, Ranked};
 use crate::signifiers::{self, Analyzer, Language, Signifiers, Source, TermId};
+use crate::template::Template;
 use crate::{Config, Error, Page, Result};
 use serde::{Deserialize, Serialize};
 use std::borrow::Borrow;
@@ -69,6 +70,9 @@ pub struct Wrapper {
     pub language: String,
     /// The sample pages (URLs or paths).
     pub pages: Vec<String>,
+    /// Template lines: text found at the same path on several sample pages, cut from output.
+    #[serde(default)]
+    pub template: Vec<crate::template::Line>,
 }
 
 /// What induction found, beyond the wrapper: for `--explain` and for study.
@@ -134,7 +138,9 @@ impl Wrapper {
         }
         let language = cfg.language.as_deref().and_then(Language::from_code).unwrap_or_else(|| site_language(pages));
         let mut analyzer = Analyzer::new(language);
-        let terms: Vec<PageTerms> = pages.iter().map(|p| PageTerms::of(&p.doc, &mut analyzer)).collect();
+        let template = Template::learn(pages, cfg.template_min_pages);
+        let terms: Vec<PageTerms> =
+            pages.iter().map(|p| PageTerms::of(&p.doc, &mut analyzer, &template.mask(&p.doc))).collect();
         let feed_terms: Vec<Vec<TermId>> = pages
             .iter()
             .map(|p| {
@@ -173,6 +179,7 @@ impl Wrapper {
             rank: ranker.name().to_string(),
             language: language.code.to_string(),
             pages: pages.iter().map(|p| p.location.clone()).collect(),
+            template: template.lines,
         };
         let signifiers = sigs
             .iter()

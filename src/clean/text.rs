@@ -48,6 +48,11 @@ pub struct TextBuilder {
 impl TextBuilder {
     /// Add the text of the subtree at `root`, as a block of its own.
     pub fn push_subtree(&mut self, doc: &Doc, root: NodeId) {
+        self.push_subtree_masked(doc, root, &[]);
+    }
+
+    /// Add the text of the subtree at `root`, leaving out text nodes that `skip` marks.
+    pub fn push_subtree_masked(&mut self, doc: &Doc, root: NodeId, skip: &[bool]) {
         let Some(node) = doc.nodes.get(root as usize) else { return };
         self.want(Gap::Paragraph);
         // Elements still open: (end of subtree, gap after it, is <pre>).
@@ -70,6 +75,7 @@ impl TextBuilder {
                     pre += usize::from(is_pre);
                     open.push((doc.nodes[i as usize].end, gap, is_pre));
                 }
+                NodeData::Text(_) if skip.get(i as usize).copied().unwrap_or(false) => {}
                 NodeData::Text(t) if pre > 0 => self.push_pre(t),
                 NodeData::Text(t) => self.push_flow(t),
             }
@@ -160,9 +166,14 @@ impl Doc {
 
     /// Readable text of several subtrees, in the given order, as separate blocks.
     pub fn text_of(&self, ids: &[NodeId]) -> String {
+        self.text_masked(ids, &[])
+    }
+
+    /// As [`Doc::text_of`], leaving out the text nodes that `skip` marks.
+    pub fn text_masked(&self, ids: &[NodeId], skip: &[bool]) -> String {
         let mut b = TextBuilder::default();
         for &id in ids {
-            b.push_subtree(self, id);
+            b.push_subtree_masked(self, id, skip);
         }
         b.finish()
     }

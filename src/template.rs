@@ -1,0 +1,189 @@
+//! Template: text that stands at the same place on several pages of a site.
+//!
+//! A site gives what no single page has: its other pages. A text that appears with the same
+//! words under the same tag path (tags with tolerant `id`/`class`, no positions, no `dfs`) on
+//! at least two sample pages is site furniture — menus, share bars, "related" headers,
+//! copyright lines — not article text, whatever block it sits in. Such text is left out of the
+//! counts that rank patterns (so a block does not win for holding furniture) and cut from the
+//! text a wrapper outputs.
+//!
+//! Keys are hashes of (path, text). Hashes are made by this binary only: a wrapper file keeps
+//! the template as readable `(path, text)` strings, hashed again when loaded.
+
+use crate::clean::{collapse_ws, Doc, NodeData};
+use crate::patterns::tolerant;
+use crate::Page;
+use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+
+/// Longest template text kept (longer texts are articles, not furniture).
+pub const MAX_TEXT: usize = 400;
+
+/// One template line: where it stands and what it says.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Line {
+    /// Tag path of the text's element: steps `tag#id.class` separated by spaces.
+    pub path: String,
+    /// The text, white space collapsed.
+    pub text: String,
+}
+
+/// The template texts of a site.
+#[derive(Debug, Clone, Default)]
+pub struct Template {
+    keys: HashSet<u64>,
+    /// The lines, sorted.
+    pub lines: Vec<Line>,
+}
+
+fn hash_str(s: &str) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
+}
+
+fn mix(a: u64, b: u64) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (a, b).hash(&mut h);
+    h.finish()
+}
+
+/// The path step of an element: `tag`, `tag#id`, `tag.class` or `tag#id.class` (tolerant).
+fn step(doc: &Doc, node: u32) -> String {
+    let Some(e) = doc.element(node) else { return String::new() };
+    let mut s = e.name.clone();
+    if let Some(id) = e.attr("id").and_then(tolerant) {
+        s.push('#');
+        s.push_str(&id);
+    }
+    if let Some(c) = e.attr("class").and_then(tolerant) {
+        s.push('.');
+        s.push_str(&c);
+    }
+    s
+}
+
+/// Per node, the hash of its element's path (for a text node: its parent's path).
+fn path_hashes(doc: &Doc) -> Vec<u64> {
+    let mut h = vec![0u64; doc.nodes.len()];
+    for (i, node) in doc.nodes.iter().enumerate() {
+        let parent = node.parent.map_or(0, |p| h[p as usize]);
+        h[i] = match node.data {
+            NodeData::Element(_) => mix(parent, hash_str(&step(doc, i as u32))),
+            NodeData::Text(_) => parent,
+        };
+    }
+    h
+}
+
+/// The (path hash, normalized text) key of each text node worth keying, with the text.
+fn text_keys(doc: &Doc) -> Vec<(usize, u64, String)> {
+    let paths = path_hashes(doc);
+    doc.nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| match &n.data {
+            NodeData::Text(t) if !t.trim().is_empty() && t.len() <= 4 * MAX_TEXT => {
+                let text = collapse_ws(t);
+                (!text.is_empty() && text.len() <= MAX_TEXT).then(|| (i, mix(paths[i], hash_str(&text)), text))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+impl Template {
+    /// Learn the template of a site: texts at the same path on at least `min_pages` pages.
+    /// `min_pages` of 0 gives an empty template (the mechanism off).
+    pub fn learn(pages: &[&Page], min_pages: usize) -> Template {
+        if min_pages == 0 {
+            return Template::default();
+        }
+        let mut count: HashMap<u64, (usize, usize, u32)> = HashMap::new(); // key → (pages, first page, node)
+        for (pi, page) in pages.iter().enumerate() {
+            let mut seen = HashSet::new();
+            for (node, key, _) in text_keys(&page.doc) {
+                if seen.insert(key) {
+                    count.entry(key).or_insert((0, pi, node as u32)).0 += 1;
+                }
+            }
+        }
+        let mut lines = Vec::new();
+        let mut keys = HashSet::new();
+        for (key, (n, pi, node)) in count {
+            if n >= min_pages {
+                keys.insert(key);
+                let doc = &pages[pi].doc;
+                let mut steps: Vec<String> = doc.ancestors(node).map(|a| step(doc, a)).collect();
+                steps.reverse();
+                let text = match &doc.nodes[node as usize].data {
+                    NodeData::Text(t) => collapse_ws(t),
+                    NodeData::Element(_) => String::new(),
+                };
+                lines.push(Line { path: steps.join(" "), text });
+            }
+        }
+        lines.sort();
+        Template { keys, lines }
+    }
+
+    /// Rebuild a template from stored lines.
+    pub fn from_lines(lines: Vec<Line>) -> Template {
+        let keys = lines
+            .iter()
+            .map(|l| {
+                let path = l.path.split(' ').filter(|s| !s.is_empty()).fold(0u64, |h, s| mix(h, hash_str(s)));
+                mix(path, hash_str(&l.text))
+            })
+            .collect();
+        Template { keys, lines }
+    }
+
+    /// Is the template empty?
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Per node of `doc`: is it a template text node?
+    pub fn mask(&self, doc: &Doc) -> Vec<bool> {
+        let mut mask = vec![false; doc.nodes.len()];
+        if self.keys.is_empty() {
+            return mask;
+        }
+        for (i, key, _) in text_keys(doc) {
+            mask[i] = self.keys.contains(&key);
+        }
+        mask
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_text_at_the_same_path_is_template() {
+        let page = |body: &str| Page::from_html("p", &format!("<body><div class='nav'><a>Home</a></div><div class='story'>{body}</div><p>Home</p></body>"));
+        let (a, b) = (page("<p>One story</p><span class='share'>Share this</span>"), page("<p>Another</p><span class='share'>Share this</span>"));
+        let t = Template::learn(&[&a, &b], 2);
+        let texts: Vec<&str> = t.lines.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(texts, ["Home", "Home", "Share this"]);
+        let mask = t.mask(&a);
+        let masked: Vec<String> = a
+            .doc
+            .nodes
+            .iter()
+            .zip(&mask)
+            .filter(|(_, &m)| m)
+            .filter_map(|(n, _)| match &n.data {
+                NodeData::Text(t) => Some(t.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(masked, ["Home", "Share this", "Home"]);
+        // Stored lines rebuild the same keys.
+        let again = Template::from_lines(t.lines.clone());
+        assert_eq!(again.mask(&b), t.mask(&b));
+    }
+}
