@@ -180,9 +180,15 @@ impl Extractor for Applier {
 
     fn extract(&self, page: &Page) -> Result<Extraction> {
         let doc = &page.doc;
-        let mask = self.template.mask(doc);
+        let template = self.template.mask(doc);
         let done = |nodes: Vec<NodeId>, rule| {
-            // Template text is cut, unless that would leave nothing.
+            let mut mask = template.clone();
+            if self.wrapper.prune_link_blocks {
+                for (m, l) in mask.iter_mut().zip(link_blocks(doc, &nodes)) {
+                    *m |= l;
+                }
+            }
+            // Template text and link blocks are cut, unless that would leave nothing.
             let mut text = doc.text_masked(&nodes, &mask);
             if text.is_empty() {
                 text = doc.text_of(&nodes);
@@ -211,6 +217,51 @@ impl Extractor for Applier {
         }
         Ok(done(vec![doc.body], Rule::WholePage))
     }
+}
+
+/// Elements that group other content and are cut whole when mostly links.
+const LINK_BLOCKS: &[&str] = &[
+    "div", "ul", "ol", "dl", "table", "section", "aside", "nav", "figure", "header", "footer", "form", "p", "li",
+];
+
+/// Per node: is it inside a block, under one of `roots`, whose text is mostly link text (more
+/// than half of its non-space characters) and which holds less than a quarter of its root's
+/// other text? Such blocks are menus and related-story lists; a link-heavy block that holds much
+/// of the article is not cut, its own link-heavy parts are.
+pub fn link_blocks(doc: &Doc, roots: &[NodeId]) -> Vec<bool> {
+    let n = doc.nodes.len();
+    let in_link = doc.in_link();
+    let mut chars = vec![0usize; n];
+    let mut link = vec![0usize; n];
+    for (i, node) in doc.nodes.iter().enumerate() {
+        if let NodeData::Text(t) = &node.data {
+            chars[i] = t.chars().filter(|c| !c.is_whitespace()).count();
+            if in_link[i] {
+                link[i] = chars[i];
+            }
+        }
+    }
+    for i in (1..n).rev() {
+        if let Some(p) = doc.nodes[i].parent {
+            chars[p as usize] += chars[i];
+            link[p as usize] += link[i];
+        }
+    }
+    let mut cut = vec![false; n];
+    for &root in roots {
+        let r = root as usize;
+        let end = doc.nodes.get(r).map_or(r, |x| x.end as usize);
+        let root_plain = chars[r] - link[r];
+        for i in r + 1..end {
+            let inherited = doc.nodes[i].parent.is_some_and(|p| cut[p as usize]);
+            let dense = doc.element(i as NodeId).is_some_and(|e| LINK_BLOCKS.contains(&e.name.as_str()))
+                && chars[i] > 0
+                && link[i] * 2 > chars[i]
+                && (chars[i] - link[i]) * 4 < root_plain;
+            cut[i] = inherited || dense;
+        }
+    }
+    cut
 }
 
 /// Keep only nodes not inside another (input sorted in document order).

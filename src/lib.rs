@@ -151,6 +151,11 @@ pub struct Config {
     /// Text at the same path on this many sample pages is template, not article (0: off).
     /// Default: 2.
     pub template_min_pages: usize,
+    /// Leave link text out of the counts: related-story lists share the article's keywords
+    /// but are not the article. Default: on.
+    pub skip_link_text: bool,
+    /// Cut blocks of the output that are mostly link text. Default: on.
+    pub prune_link_blocks: bool,
 }
 
 impl Default for Config {
@@ -162,6 +167,8 @@ impl Default for Config {
             skip_numeric: false,
             language: None,
             template_min_pages: 2,
+            skip_link_text: true,
+            prune_link_blocks: true,
         }
     }
 }

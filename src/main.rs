@@ -201,6 +201,7 @@ fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
         skip_numeric: a.skip_numeric,
         language: a.lang,
         template_min_pages: a.template_min_pages,
+        ..Config::default()
     };
     let induction = match Wrapper::induce(&sample.site, &pages, &cfg) {
         Err(forest::Error::TooFewPages { got, .. }) => {

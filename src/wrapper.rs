@@ -73,6 +73,9 @@ pub struct Wrapper {
     /// Template lines: text found at the same path on several sample pages, cut from output.
     #[serde(default)]
     pub template: Vec<crate::template::Line>,
+    /// Cut blocks that are mostly link text (menus, related stories) from the output.
+    #[serde(default)]
+    pub prune_link_blocks: bool,
 }
 
 /// What induction found, beyond the wrapper: for `--explain` and for study.
@@ -139,8 +142,18 @@ impl Wrapper {
         let language = cfg.language.as_deref().and_then(Language::from_code).unwrap_or_else(|| site_language(pages));
         let mut analyzer = Analyzer::new(language);
         let template = Template::learn(pages, cfg.template_min_pages);
-        let terms: Vec<PageTerms> =
-            pages.iter().map(|p| PageTerms::of(&p.doc, &mut analyzer, &template.mask(&p.doc))).collect();
+        let terms: Vec<PageTerms> = pages
+            .iter()
+            .map(|p| {
+                let mut skip = template.mask(&p.doc);
+                if cfg.skip_link_text {
+                    for (s, l) in skip.iter_mut().zip(p.doc.in_link()) {
+                        *s |= l;
+                    }
+                }
+                PageTerms::of(&p.doc, &mut analyzer, &skip)
+            })
+            .collect();
         let feed_terms: Vec<Vec<TermId>> = pages
             .iter()
             .map(|p| {
@@ -180,6 +193,7 @@ impl Wrapper {
             language: language.code.to_string(),
             pages: pages.iter().map(|p| p.location.clone()).collect(),
             template: template.lines,
+            prune_link_blocks: cfg.prune_link_blocks,
         };
         let signifiers = sigs
             .iter()

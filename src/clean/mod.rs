@@ -138,6 +138,16 @@ impl Doc {
         })
     }
 
+    /// Per node: is it inside a link (an `a` element, itself included)?
+    pub fn in_link(&self) -> Vec<bool> {
+        let mut inside = vec![false; self.nodes.len()];
+        for (i, node) in self.nodes.iter().enumerate() {
+            let own = matches!(&node.data, NodeData::Element(e) if e.name == "a");
+            inside[i] = own || node.parent.is_some_and(|p| inside[p as usize]);
+        }
+        inside
+    }
+
     /// Is `a` an ancestor of (or equal to) `b`?
     pub fn contains(&self, a: NodeId, b: NodeId) -> bool {
         let n = &self.nodes[a as usize];
