@@ -4,8 +4,11 @@
 //! [`Wrapper::induce`] runs the stages on a site's sample pages: terms → signifiers →
 //! candidates → ranking, and keeps the best pattern plus the next four as fallbacks. The XPath
 //! names the pattern's tag, its tolerant `id`/`class`, and the `dfs` numbers where the pattern
-//! was found on the samples:
-//! `//div[contains(@class,'story') and (@dfs='78' or @dfs='82')]`.
+//! was found on the samples. The paper writes the attribute test as `contains(@class,'story')`,
+//! but that also matches `class="storybook"`; ours says exactly what the element type means,
+//! the first token of the value (digits dropped) is `story`:
+//! `//div[substring-before(concat(normalize-space(@class),' '),' ')='story' and (@dfs='78' or @dfs='82')]`
+//! (inside `translate(…,'0123456789','')` when the samples' tokens had digits).
 
 use crate::patterns::{self, ElementType, PageCandidates, PageTerms, Pattern};
 use crate::rank::{self, Ranked};
@@ -127,11 +130,12 @@ impl Wrapper {
     ///     &format!("<body><nav>home news sport</nav><div class='story'><h1>{title}</h1><p>{words}</p></div></body>"),
     /// );
     /// let pages = [
-    ///     page(1, "KitKat Android", "Android phones get KitKat"),
-    ///     page(2, "Apple auction", "An Apple computer at auction"),
+    ///     page(1, "KitKat for Android", "Android phones get KitKat, the new version, this week."),
+    ///     page(2, "Apple at auction", "An old Apple computer sold at auction for a record price."),
     /// ];
-    /// let ind = forest::Wrapper::induce("demo", &pages, &forest::Config::default()).unwrap();
-    /// assert!(ind.wrapper.xpath.starts_with("//div[contains(@class,'story')"));
+    /// let config = forest::Config { k: 2, ..forest::Config::default() };
+    /// let ind = forest::Wrapper::induce("demo", &pages, &config).unwrap();
+    /// assert!(ind.wrapper.xpath.starts_with("//div[substring-before(concat(normalize-space(@class),' '),' ')='story'"));
     /// ```
     pub fn induce<P: Borrow<Page>>(site: &str, pages: &[P], cfg: &Config) -> Result<Induction> {
         let pages: Vec<&Page> = pages.iter().map(Borrow::borrow).collect();
@@ -261,7 +265,22 @@ fn choice(r: &Ranked, pages: &[&Page]) -> Choice {
         }
     }
     let parent = parents.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0))).map(|(t, _)| t);
-    Choice { xpath: xpath(&r.pattern.ty, &dfs), pattern: r.pattern.clone(), dfs, parent, pages: r.pages, relevance: r.relevance }
+    // Did any best element's id/class token carry digits (dropped by the tolerant form)?
+    let digits = pages.iter().zip(&r.best).any(|(page, best)| {
+        let Some((d, _)) = best else { return false };
+        let Some(e) = page.doc.by_dfs(*d).and_then(|n| page.doc.element(n)) else { return false };
+        ["id", "class"].iter().any(|a| {
+            e.attr(a).and_then(|v| v.split_whitespace().next()).is_some_and(|t| t.chars().any(char::is_numeric))
+        })
+    });
+    Choice {
+        xpath: xpath_with(&r.pattern.ty, &dfs, digits),
+        pattern: r.pattern.clone(),
+        dfs,
+        parent,
+        pages: r.pages,
+        relevance: r.relevance,
+    }
 }
 
 /// The XPath of an element type found at the given dfs numbers.
@@ -271,15 +290,21 @@ fn choice(r: &Ranked, pages: &[&Page]) -> Choice {
 /// use forest::patterns::ElementType;
 /// let ty = ElementType { tag: "div".into(), id: None, class: Some("story".into()), dfs: None };
 /// assert_eq!(forest::wrapper::xpath(&ty, &[78, 82]),
-///            "//div[contains(@class,'story') and (@dfs='78' or @dfs='82')]");
+///            "//div[substring-before(concat(normalize-space(@class),' '),' ')='story' and (@dfs='78' or @dfs='82')]");
 /// ```
 pub fn xpath(ty: &ElementType, dfs: &[u32]) -> String {
+    xpath_with(ty, dfs, false)
+}
+
+/// As [`xpath`]; `digits` says whether the attribute tokens may carry digits that the tolerant
+/// form dropped (then the test strips digits too).
+pub fn xpath_with(ty: &ElementType, dfs: &[u32], digits: bool) -> String {
     let mut preds: Vec<String> = Vec::new();
     if let Some(id) = &ty.id {
-        preds.push(format!("contains(@id,{})", literal(id)));
+        preds.push(first_token_is("id", id, digits));
     }
     if let Some(class) = &ty.class {
-        preds.push(format!("contains(@class,{})", literal(class)));
+        preds.push(first_token_is("class", class, digits));
     }
     match (ty.dfs, dfs) {
         (Some(d), _) => preds.push(format!("@dfs='{d}'")),
@@ -294,6 +319,16 @@ pub fn xpath(ty: &ElementType, dfs: &[u32]) -> String {
         format!("//{}", ty.tag)
     } else {
         format!("//{}[{}]", ty.tag, preds.join(" and "))
+    }
+}
+
+/// XPath 1.0 test: the first token of attribute `attr` (digits dropped when `digits`) is `value`.
+fn first_token_is(attr: &str, value: &str, digits: bool) -> String {
+    let first = format!("substring-before(concat(normalize-space(@{attr}),' '),' ')");
+    if digits {
+        format!("translate({first},'0123456789','')={}", literal(value))
+    } else {
+        format!("{first}={}", literal(value))
     }
 }
 
