@@ -195,24 +195,24 @@ impl Extractor for Applier {
             }
             Extraction { text, nodes, rule }
         };
+        let main = &self.wrapper.pattern;
         let exact = self.select_exact(doc)?;
         if has_text(doc, &exact) {
-            return Ok(done(exact, Rule::Exact));
+            return Ok(done(siblings(doc, exact, main), Rule::Exact));
         }
-        let main = &self.wrapper.pattern;
         if let Some(n) = by_type(doc, main, true) {
-            return Ok(done(vec![n], Rule::SameTypeSameLevel));
+            return Ok(done(siblings(doc, vec![n], main), Rule::SameTypeSameLevel));
         }
         if let Some(n) = by_type(doc, main, false) {
-            return Ok(done(vec![n], Rule::SameType));
+            return Ok(done(siblings(doc, vec![n], main), Rule::SameType));
         }
         for (i, c) in self.wrapper.candidates.iter().enumerate().skip(1) {
             let exact = by_dfs(doc, c);
             if has_text(doc, &exact) {
-                return Ok(done(exact, Rule::Candidate(i)));
+                return Ok(done(siblings(doc, exact, c), Rule::Candidate(i)));
             }
             if let Some(n) = by_type(doc, c, true) {
-                return Ok(done(vec![n], Rule::Candidate(i)));
+                return Ok(done(siblings(doc, vec![n], c), Rule::Candidate(i)));
             }
         }
         Ok(done(vec![doc.body], Rule::WholePage))
@@ -262,6 +262,25 @@ pub fn link_blocks(doc: &Doc, roots: &[NodeId]) -> Vec<bool> {
         }
     }
     cut
+}
+
+/// For a pattern the site splits across siblings, every same-type sibling of the selected
+/// nodes, in document order (the selection unchanged otherwise).
+fn siblings(doc: &Doc, nodes: Vec<NodeId>, c: &Choice) -> Vec<NodeId> {
+    if !c.repeated {
+        return nodes;
+    }
+    let ty = c.pattern.ty.portable();
+    let mut out: Vec<NodeId> = Vec::new();
+    for &n in &nodes {
+        match doc.nodes.get(n as usize).and_then(|x| x.parent) {
+            Some(p) => out.extend(doc.children(p).filter(|&s| s == n || ty.matches_portable(doc, s))),
+            None => out.push(n),
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    outermost(doc, out)
 }
 
 /// Keep only nodes not inside another (input sorted in document order).

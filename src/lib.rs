@@ -156,6 +156,8 @@ pub struct Config {
     pub skip_link_text: bool,
     /// Cut blocks of the output that are mostly link text. Default: on.
     pub prune_link_blocks: bool,
+    /// Take all same-type siblings when the site splits its article across them. Default: on.
+    pub split_articles: bool,
 }
 
 impl Default for Config {
@@ -169,6 +171,7 @@ impl Default for Config {
             template_min_pages: 2,
             skip_link_text: true,
             prune_link_blocks: true,
+            split_articles: true,
         }
     }
 }

@@ -44,6 +44,11 @@ pub struct Choice {
     pub pages: usize,
     /// R = Σ I · p · level.
     pub relevance: f64,
+    /// The site splits its article across sibling elements of this type: on at least half of
+    /// the sample pages, the best element has a same-type sibling that also holds signifiers.
+    /// Apply then takes every same-type sibling, in document order.
+    #[serde(default)]
+    pub repeated: bool,
 }
 
 /// A site's wrapper: what `forest induce` writes and `forest apply` reads.
@@ -181,7 +186,8 @@ impl Wrapper {
         if ranked.is_empty() {
             return Err(Error::NoPattern { site: site.to_string() });
         }
-        let candidates: Vec<Choice> = ranked.iter().take(KEPT_CANDIDATES).map(|r| choice(r, pages)).collect();
+        let candidates: Vec<Choice> =
+            ranked.iter().take(KEPT_CANDIDATES).map(|r| choice(r, pages, &cands, cfg.split_articles)).collect();
         let pattern = candidates[0].clone();
         let wrapper = Wrapper {
             format: FORMAT.to_string(),
@@ -254,8 +260,27 @@ fn site_language(pages: &[&Page]) -> Language {
 }
 
 /// Keep a ranked pattern: its XPath, dfs list and parent type.
-fn choice(r: &Ranked, pages: &[&Page]) -> Choice {
+fn choice(r: &Ranked, pages: &[&Page], cands: &[PageCandidates], split_articles: bool) -> Choice {
     let dfs = r.dfs();
+    // Pages where the best element has a same-type sibling that is a candidate too.
+    let portable = r.pattern.ty.portable();
+    let split_pages = pages
+        .iter()
+        .zip(&r.best)
+        .zip(cands)
+        .filter(|((page, best), pc)| {
+            let Some((d, _)) = best else { return false };
+            let doc = &page.doc;
+            let Some(node) = doc.by_dfs(*d) else { return false };
+            let Some(parent) = doc.nodes[node as usize].parent else { return false };
+            doc.children(parent).any(|s| {
+                s != node
+                    && portable.matches_portable(doc, s)
+                    && doc.element(s).is_some_and(|e| pc.candidates.iter().any(|c| c.dfs == e.dfs))
+            })
+        })
+        .count();
+    let repeated = split_articles && split_pages > 0 && split_pages * 2 >= r.pages;
     let mut parents: HashMap<ElementType, usize> = HashMap::new();
     for (page, best) in pages.iter().zip(&r.best) {
         let Some((d, _)) = best else { continue };
@@ -280,6 +305,7 @@ fn choice(r: &Ranked, pages: &[&Page]) -> Choice {
         parent,
         pages: r.pages,
         relevance: r.relevance,
+        repeated,
     }
 }
 
