@@ -193,6 +193,13 @@ impl Extractor for Applier {
             if text.is_empty() {
                 text = doc.text_of(&nodes);
             }
+            // The headline goes first when it stands before the block, outside it.
+            let title = if self.wrapper.headline { headline(doc) } else { None };
+            if let (Some(h), Some(&first)) = (title, nodes.first()) {
+                if h < first && !nodes.iter().any(|&n| doc.contains(n, h)) {
+                    text = format!("{}\n\n{text}", doc.text(h));
+                }
+            }
             Extraction { text, nodes, rule }
         };
         let main = &self.wrapper.pattern;
@@ -217,6 +224,71 @@ impl Extractor for Applier {
         }
         Ok(done(vec![doc.body], Rule::WholePage))
     }
+}
+
+/// The page's headline: the element whose words best match the page's `<title>`.
+///
+/// Headings (`h1`–`h6`) are tried first, then any element with a short text. An element
+/// qualifies when at least 80% of its words are in the title and it covers at least 40% of the
+/// title's words (titles often add the site's name); the best coverage wins, then the higher
+/// heading, then the earlier element.
+pub fn headline(doc: &Doc) -> Option<NodeId> {
+    let mut tok = crate::tokens::Tokenizer::default();
+    let mut title: Vec<String> = Vec::new();
+    tok.each(&doc.title, |t| title.push(t.to_string()));
+    if title.len() < 2 {
+        return None;
+    }
+    let title_set: std::collections::HashSet<&str> = title.iter().map(String::as_str).collect();
+    let body = doc.nodes.get(doc.body as usize)?;
+    let max_chars = doc.title.len() * 2 + 20;
+    let mut best: Option<(f64, u8, NodeId)> = None;
+    for heading_pass in [true, false] {
+        for i in doc.body..body.end {
+            let Some(e) = doc.element(i) else { continue };
+            let rank = match e.name.as_bytes() {
+                [b'h', d @ b'1'..=b'6'] => d - b'0',
+                _ if heading_pass => continue,
+                _ => 9,
+            };
+            if !heading_pass && rank < 9 {
+                continue;
+            }
+            let end = doc.nodes[i as usize].end;
+            let size: usize = doc.nodes[i as usize..end as usize]
+                .iter()
+                .map(|n| if let NodeData::Text(t) = &n.data { t.len() } else { 0 })
+                .sum();
+            if size == 0 || size > max_chars {
+                continue;
+            }
+            let mut words: Vec<String> = Vec::new();
+            for n in &doc.nodes[i as usize..end as usize] {
+                if let NodeData::Text(t) = &n.data {
+                    tok.each(t, |w| words.push(w.to_string()));
+                }
+            }
+            if words.len() < 2 {
+                continue;
+            }
+            let inside = words.iter().filter(|w| title_set.contains(w.as_str())).count();
+            let words_set: std::collections::HashSet<&str> = words.iter().map(String::as_str).collect();
+            let covered = title_set.iter().filter(|t| words_set.contains(*t)).count();
+            let contained = inside as f64 / words.len() as f64;
+            let coverage = covered as f64 / title_set.len() as f64;
+            if contained < 0.8 || coverage < 0.4 {
+                continue;
+            }
+            let better = best.is_none_or(|(c, r, _)| coverage > c + 1e-9 || ((coverage - c).abs() <= 1e-9 && rank < r));
+            if better {
+                best = Some((coverage, rank, i));
+            }
+        }
+        if best.is_some() {
+            break;
+        }
+    }
+    best.map(|(_, _, n)| n)
 }
 
 /// Elements that group other content and are cut whole when mostly links.

@@ -158,6 +158,8 @@ pub struct Config {
     pub prune_link_blocks: bool,
     /// Take all same-type siblings when the site splits its article across them. Default: on.
     pub split_articles: bool,
+    /// Output the page's headline first when the article block does not hold it. Default: on.
+    pub headline: bool,
 }
 
 impl Default for Config {
@@ -172,6 +174,7 @@ impl Default for Config {
             skip_link_text: true,
             prune_link_blocks: true,
             split_articles: true,
+            headline: true,
         }
     }
 }

@@ -84,6 +84,9 @@ pub struct Wrapper {
     /// Cut blocks that are mostly link text (menus, related stories) from the output.
     #[serde(default)]
     pub prune_link_blocks: bool,
+    /// Put the page's headline first when the block does not hold it.
+    #[serde(default)]
+    pub headline: bool,
 }
 
 /// What induction found, beyond the wrapper: for `--explain` and for study.
@@ -204,6 +207,7 @@ impl Wrapper {
             pages: pages.iter().map(|p| p.location.clone()).collect(),
             template: template.lines,
             prune_link_blocks: cfg.prune_link_blocks,
+            headline: cfg.headline,
         };
         let signifiers = sigs
             .iter()
