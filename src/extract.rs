@@ -7,10 +7,12 @@
 //! 1. [`Rule::SameTypeSameLevel`]: elements of the winning pattern's type (tag and tolerant
 //!    id/class; for a type known only by its dfs, the tag under a parent of the recorded
 //!    parent type) at the pattern's level;
-//! 2. [`Rule::SameType`]: the same type at any level;
-//! 3. [`Rule::Candidate`]: the next-ranked patterns kept in the wrapper, each tried exactly
-//!    (type and dfs) and then by type at its level;
-//! 4. [`Rule::WholePage`]: the page's body, when nothing else matched.
+//! 2. [`Rule::Alternative`]: the patterns induced for sample pages the winner does not occur on
+//!    (sites with several templates), each tried exactly (type and dfs), then by type at its level;
+//! 3. [`Rule::SameType`]: the winning type at any level;
+//! 4. [`Rule::Candidate`]: the next-ranked patterns kept in the wrapper, each tried exactly and
+//!    then by type at its level;
+//! 5. [`Rule::WholePage`]: the page's body, when nothing else matched.
 //!
 //! When a rule selects several elements, nested ones are merged into the outermost and the
 //! text of each is output in document order; for the type rules (1–3) only the element with
@@ -32,6 +34,8 @@ pub enum Rule {
     SameTypeSameLevel,
     /// Same element type at any level.
     SameType,
+    /// The n-th alternative pattern (for a template the winner does not cover; 0 = first).
+    Alternative(usize),
     /// The n-th kept candidate (1 = runner-up).
     Candidate(usize),
     /// Nothing matched: the whole body.
@@ -47,6 +51,7 @@ impl Rule {
             Rule::Exact => "exact".into(),
             Rule::SameTypeSameLevel => "same-type-same-level".into(),
             Rule::SameType => "same-type".into(),
+            Rule::Alternative(n) => format!("alternative-{}", n + 1),
             Rule::Candidate(n) => format!("candidate-{}", n + 1),
             Rule::WholePage => "whole-page".into(),
             Rule::SinglePage => "single-page".into(),
@@ -209,6 +214,15 @@ impl Extractor for Applier {
         }
         if let Some(n) = by_type(doc, main, true) {
             return Ok(done(siblings(doc, vec![n], main), Rule::SameTypeSameLevel));
+        }
+        for (i, c) in self.wrapper.alternatives.iter().enumerate() {
+            let exact = by_dfs(doc, c);
+            if has_text(doc, &exact) {
+                return Ok(done(siblings(doc, exact, c), Rule::Alternative(i)));
+            }
+            if let Some(n) = by_type(doc, c, true) {
+                return Ok(done(siblings(doc, vec![n], c), Rule::Alternative(i)));
+            }
         }
         if let Some(n) = by_type(doc, main, false) {
             return Ok(done(siblings(doc, vec![n], main), Rule::SameType));

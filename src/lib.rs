@@ -160,6 +160,8 @@ pub struct Config {
     pub split_articles: bool,
     /// Output the page's headline first when the article block does not hold it. Default: on.
     pub headline: bool,
+    /// Induce alternative patterns for sample pages the winner misses. Default: on.
+    pub alternatives: bool,
 }
 
 impl Default for Config {
@@ -175,6 +177,7 @@ impl Default for Config {
             prune_link_blocks: true,
             split_articles: true,
             headline: true,
+            alternatives: true,
         }
     }
 }

@@ -152,9 +152,9 @@ impl Ranked {
 
 /// Rank every pattern seen on the pages, most relevant first (ties: fewer pages last, then
 /// deeper level first, then pattern order, so the result never depends on hash order).
-pub fn rank(pages: &[PageCandidates], ranker: &dyn Ranker) -> Vec<Ranked> {
+pub fn rank<P: std::borrow::Borrow<PageCandidates>>(pages: &[P], ranker: &dyn Ranker) -> Vec<Ranked> {
     let mut by_pattern: HashMap<&Pattern, Vec<Option<(u32, f64)>>> = HashMap::new();
-    for (i, page) in pages.iter().enumerate() {
+    for (i, page) in pages.iter().map(std::borrow::Borrow::borrow).enumerate() {
         for c in &page.candidates {
             let s = ranker.score(c, page);
             let slot = &mut by_pattern.entry(&c.pattern).or_insert_with(|| vec![None; pages.len()])[i];

@@ -87,6 +87,10 @@ pub struct Wrapper {
     /// Put the page's headline first when the block does not hold it.
     #[serde(default)]
     pub headline: bool,
+    /// Patterns for the sample pages the winning pattern does not occur on (a site with
+    /// several templates): the best pattern of the pages left, then of those it leaves, ….
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<Choice>,
 }
 
 /// What induction found, beyond the wrapper: for `--explain` and for study.
@@ -192,6 +196,8 @@ impl Wrapper {
         let candidates: Vec<Choice> =
             ranked.iter().take(KEPT_CANDIDATES).map(|r| choice(r, pages, &cands, cfg.split_articles)).collect();
         let pattern = candidates[0].clone();
+        let alternatives =
+            if cfg.alternatives { alternatives(&ranked[0], pages, &cands, ranker, cfg.split_articles) } else { Vec::new() };
         let wrapper = Wrapper {
             format: FORMAT.to_string(),
             version: VERSION,
@@ -208,6 +214,7 @@ impl Wrapper {
             template: template.lines,
             prune_link_blocks: cfg.prune_link_blocks,
             headline: cfg.headline,
+            alternatives,
         };
         let signifiers = sigs
             .iter()
@@ -246,6 +253,37 @@ impl Wrapper {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
+}
+
+/// How many alternative patterns a wrapper keeps at most.
+pub const MAX_ALTERNATIVES: usize = 3;
+
+/// Patterns for the pages `winner` misses: rank again on those pages only, keep the best,
+/// and repeat on the pages still missed.
+fn alternatives(
+    winner: &Ranked,
+    pages: &[&Page],
+    cands: &[PageCandidates],
+    ranker: &dyn rank::Ranker,
+    split_articles: bool,
+) -> Vec<Choice> {
+    let mut covered: Vec<bool> = winner.best.iter().map(Option::is_some).collect();
+    let mut out = Vec::new();
+    while out.len() < MAX_ALTERNATIVES {
+        let rest: Vec<usize> = (0..pages.len()).filter(|&i| !covered[i]).collect();
+        if rest.is_empty() {
+            break;
+        }
+        let sub: Vec<&PageCandidates> = rest.iter().map(|&i| &cands[i]).collect();
+        let Some(top) = rank::rank(&sub, ranker).into_iter().next() else { break };
+        let mut best = vec![None; pages.len()];
+        for (j, &i) in rest.iter().enumerate() {
+            best[i] = top.best[j];
+            covered[i] |= top.best[j].is_some();
+        }
+        out.push(choice(&Ranked { best, ..top }, pages, cands, split_articles));
+    }
+    out
 }
 
 /// The language most sample pages declare or show (English when none is known).
