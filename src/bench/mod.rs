@@ -29,12 +29,33 @@ use std::time::Instant;
 pub const METHODS: &[&str] =
     &["forest-tfidf", "forest-feeds", "coverage", "sigfeed", "description", "boilerpipe", "fulltext"];
 
-/// The method called `name` (one of [`METHODS`]).
+/// The mechanisms beyond the paper that `forest-tfidf-no-<name>` turns off (ablation).
+pub const MECHANISMS: &[&str] = &["template", "link-text", "link-blocks", "split", "headline", "alternatives"];
+
+/// `config` with one mechanism turned off.
+fn without(mut config: Config, mechanism: &str) -> Result<Config> {
+    match mechanism {
+        "template" => config.template_min_pages = 0,
+        "link-text" => config.skip_link_text = false,
+        "link-blocks" => config.prune_link_blocks = false,
+        "split" => config.split_articles = false,
+        "headline" => config.headline = false,
+        "alternatives" => config.alternatives = false,
+        _ => return Err(Error::Usage(format!("unknown mechanism {mechanism:?}; known: {}", MECHANISMS.join(", ")))),
+    }
+    Ok(config)
+}
+
+/// The method called `name`: one of [`METHODS`], or `forest-tfidf-no-M` for forest-tfidf
+/// with mechanism M (one of [`MECHANISMS`]) turned off.
 ///
 /// # Errors
 /// [`Error::Usage`] for an unknown name.
 pub fn method(name: &str) -> Result<Box<dyn Method>> {
     let forest = |config: Config| -> Box<dyn Method> { Box::new(Forest { name: name.to_string(), config }) };
+    if let Some(mechanism) = name.strip_prefix("forest-tfidf-no-") {
+        return Ok(forest(without(Config::default(), mechanism)?));
+    }
     Ok(match name {
         "forest-tfidf" => forest(Config::default()),
         "forest-feeds" => forest(Config { signifiers: Source::Feed, ..Config::default() }),
