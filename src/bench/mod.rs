@@ -46,8 +46,9 @@ fn without(mut config: Config, mechanism: &str) -> Result<Config> {
     Ok(config)
 }
 
-/// The method called `name`: one of [`METHODS`], or `forest-tfidf-no-M` for forest-tfidf
-/// with mechanism M (one of [`MECHANISMS`]) turned off.
+/// The method called `name`: one of [`METHODS`]; `forest-tfidf-no-M` for forest-tfidf with
+/// mechanism M (one of [`MECHANISMS`]) turned off; `forest-paper` with all of them off (the
+/// published algorithm, but for the cleaner's comment-region cut).
 ///
 /// # Errors
 /// [`Error::Usage`] for an unknown name.
@@ -55,6 +56,10 @@ pub fn method(name: &str) -> Result<Box<dyn Method>> {
     let forest = |config: Config| -> Box<dyn Method> { Box::new(Forest { name: name.to_string(), config }) };
     if let Some(mechanism) = name.strip_prefix("forest-tfidf-no-") {
         return Ok(forest(without(Config::default(), mechanism)?));
+    }
+    if name == "forest-paper" {
+        let config = MECHANISMS.iter().try_fold(Config::default(), |c, m| without(c, m))?;
+        return Ok(forest(config));
     }
     Ok(match name {
         "forest-tfidf" => forest(Config::default()),

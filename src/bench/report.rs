@@ -78,15 +78,17 @@ impl Report {
 
     /// Table 1: mean P, R, F1 (2-gram sets), BoW F1, F1 percentiles, failures, speed.
     pub fn table(&self) -> String {
+        let rows = self.rows();
+        let w = rows.iter().map(|r| r.method.len()).max().unwrap_or(6).max(14);
         let mut s = format!(
-            "{:<14} {:<8} {:>5} {:>6} {:>6} {:>6} {:>6}  {:>5} {:>5} {:>5} {:>5} {:>5}  {:>4} {:>4} {:>8} {:>6}\n",
+            "{:<w$} {:<8} {:>5} {:>6} {:>6} {:>6} {:>6}  {:>5} {:>5} {:>5} {:>5} {:>5}  {:>4} {:>4} {:>8} {:>6}\n",
             "method", "protocol", "pages", "P", "R", "F1", "BoW", "p9", "p25", "p50", "p75", "p91", "fail", "fb", "pages/s", "MB/s"
         );
-        for r in self.rows() {
+        for r in rows {
             let [a, b, c, d, e] = r.percentiles;
             let _ = writeln!(
                 s,
-                "{:<14} {:<8} {:>5} {:>6.3} {:>6.3} {:>6.3} {:>6.3}  {:>5.3} {:>5.3} {:>5.3} {:>5.3} {:>5.3}  {:>4} {:>4} {:>8.1} {:>6.2}",
+                "{:<w$} {:<8} {:>5} {:>6.3} {:>6.3} {:>6.3} {:>6.3}  {:>5.3} {:>5.3} {:>5.3} {:>5.3} {:>5.3}  {:>4} {:>4} {:>8.1} {:>6.2}",
                 r.method, r.protocol.name(), r.pages, r.mean.p, r.mean.r, r.mean.f1, r.mean.bow_f1, a, b, c, d, e,
                 r.failures, r.fallbacks, r.pages_per_sec, r.mb_per_sec
             );
