@@ -12,7 +12,9 @@
 //! 3. [`Rule::SameType`]: the winning type at any level;
 //! 4. [`Rule::Candidate`]: the next-ranked patterns kept in the wrapper, each tried exactly and
 //!    then by type at its level;
-//! 5. [`Rule::WholePage`]: the page's body, when nothing else matched.
+//! 5. [`Rule::SinglePage`]: nothing of the site's patterns is on the page; the single-page
+//!    extractor ([`crate::baselines::boilerpipe`]) takes over, and says so with a low
+//!    [`Rule::confidence`]. ([`Rule::WholePage`], the body, only when it finds nothing.)
 //!
 //! When a rule selects several elements, nested ones are merged into the outermost and the
 //! text of each is output in document order; for the type rules (1–3) only the element with
@@ -58,9 +60,19 @@ impl Rule {
         }
     }
 
+    /// How much to trust the output: `high` (the wrapper's XPath), `medium` (the wrapper's
+    /// patterns found by type or as alternatives), `low` (other candidates, single-page).
+    pub fn confidence(&self) -> &'static str {
+        match self {
+            Rule::Exact => "high",
+            Rule::SameTypeSameLevel | Rule::SameType | Rule::Alternative(_) => "medium",
+            Rule::Candidate(_) | Rule::WholePage | Rule::SinglePage => "low",
+        }
+    }
+
     /// Is this a fallback (anything but the exact XPath)?
     pub fn is_fallback(&self) -> bool {
-        !matches!(self, Rule::Exact | Rule::SinglePage)
+        *self != Rule::Exact
     }
 }
 
@@ -236,7 +248,11 @@ impl Extractor for Applier {
                 return Ok(done(siblings(doc, vec![n], c), Rule::Candidate(i)));
             }
         }
-        Ok(done(vec![doc.body], Rule::WholePage))
+        let text = crate::baselines::boilerpipe::extract(doc);
+        if text.trim().is_empty() {
+            return Ok(done(vec![doc.body], Rule::WholePage));
+        }
+        Ok(Extraction { nodes: Vec::new(), text, rule: Rule::SinglePage })
     }
 }
 

@@ -325,12 +325,16 @@ fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
         let body = match a.format {
             Format::Text => format!("{}\n", x.text),
             Format::Json => {
+                // The headline as the page shows it, else the <title>.
+                let title = forest::extract::headline(&page.doc)
+                    .map_or_else(|| page.doc.title.clone(), |h| forest::clean::collapse_ws(&page.doc.text(h)));
                 let v = serde_json::json!({
                     "url": page.location,
-                    "title": page.doc.title,
+                    "title": title,
                     "text": x.text,
                     "xpath": applier.wrapper().xpath,
                     "rule": x.rule.name(),
+                    "confidence": x.rule.confidence(),
                 });
                 format!("{v}\n")
             }

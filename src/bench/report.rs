@@ -33,8 +33,9 @@ pub struct Row {
     pub mb_per_sec: f64,
 }
 
-fn is_fallback(rule: &str) -> bool {
-    !matches!(rule, "exact" | "single-page" | "error")
+/// A wrapper's output from anything but its exact XPath (single-page methods have none).
+fn is_fallback(method: &str, rule: &str) -> bool {
+    !matches!(rule, "exact" | "error") && super::method(method).is_ok_and(|m| !m.single_page())
 }
 
 impl Report {
@@ -66,7 +67,7 @@ impl Report {
                     mean: mean_scores(&scores),
                     percentiles: PERCENTILES.map(|q| percentile(&f1, q)),
                     failures: rs.iter().filter(|r| r.error.is_some()).count(),
-                    fallbacks: rs.iter().filter(|r| is_fallback(&r.rule)).count(),
+                    fallbacks: rs.iter().filter(|r| is_fallback(&r.method, &r.rule)).count(),
                     pages_per_sec: per_sec(rs.len() as f64),
                     mb_per_sec: per_sec(self.bytes as f64 / 1e6),
                     method,
