@@ -21,7 +21,7 @@
 //! the most text is kept, since on a new page a type may also match unrelated blocks.
 
 use crate::clean::{Doc, NodeData, NodeId};
-use crate::patterns::ElementType;
+use crate::patterns::{ElementType, Typer};
 use crate::template::Template;
 use crate::wrapper::{Choice, Wrapper};
 use crate::{Error, Page, Result};
@@ -220,32 +220,33 @@ impl Extractor for Applier {
             Extraction { text, nodes, rule }
         };
         let main = &self.wrapper.pattern;
+        let t = &Typer::new(doc, self.wrapper.typing);
         let exact = self.select_exact(doc)?;
         if has_text(doc, &exact) {
-            return Ok(done(siblings(doc, exact, main), Rule::Exact));
+            return Ok(done(siblings(t, exact, main), Rule::Exact));
         }
-        if let Some(n) = by_type(doc, main, true) {
-            return Ok(done(siblings(doc, vec![n], main), Rule::SameTypeSameLevel));
+        if let Some(n) = by_type(t, main, true) {
+            return Ok(done(siblings(t, vec![n], main), Rule::SameTypeSameLevel));
         }
         for (i, c) in self.wrapper.alternatives.iter().enumerate() {
-            let exact = by_dfs(doc, c);
+            let exact = by_dfs(t, c);
             if has_text(doc, &exact) {
-                return Ok(done(siblings(doc, exact, c), Rule::Alternative(i)));
+                return Ok(done(siblings(t, exact, c), Rule::Alternative(i)));
             }
-            if let Some(n) = by_type(doc, c, true) {
-                return Ok(done(siblings(doc, vec![n], c), Rule::Alternative(i)));
+            if let Some(n) = by_type(t, c, true) {
+                return Ok(done(siblings(t, vec![n], c), Rule::Alternative(i)));
             }
         }
-        if let Some(n) = by_type(doc, main, false) {
-            return Ok(done(siblings(doc, vec![n], main), Rule::SameType));
+        if let Some(n) = by_type(t, main, false) {
+            return Ok(done(siblings(t, vec![n], main), Rule::SameType));
         }
         for (i, c) in self.wrapper.candidates.iter().enumerate().skip(1) {
-            let exact = by_dfs(doc, c);
+            let exact = by_dfs(t, c);
             if has_text(doc, &exact) {
-                return Ok(done(siblings(doc, exact, c), Rule::Candidate(i)));
+                return Ok(done(siblings(t, exact, c), Rule::Candidate(i)));
             }
-            if let Some(n) = by_type(doc, c, true) {
-                return Ok(done(siblings(doc, vec![n], c), Rule::Candidate(i)));
+            if let Some(n) = by_type(t, c, true) {
+                return Ok(done(siblings(t, vec![n], c), Rule::Candidate(i)));
             }
         }
         let text = crate::baselines::boilerpipe::extract(doc);
@@ -368,15 +369,15 @@ pub fn link_blocks(doc: &Doc, roots: &[NodeId]) -> Vec<bool> {
 
 /// For a pattern the site splits across siblings, every same-type sibling of the selected
 /// nodes, in document order (the selection unchanged otherwise).
-fn siblings(doc: &Doc, nodes: Vec<NodeId>, c: &Choice) -> Vec<NodeId> {
+fn siblings(t: &Typer, nodes: Vec<NodeId>, c: &Choice) -> Vec<NodeId> {
+    let doc = t.doc();
     if !c.repeated {
         return nodes;
     }
-    let ty = c.pattern.ty.portable();
     let mut out: Vec<NodeId> = Vec::new();
     for &n in &nodes {
         match doc.nodes.get(n as usize).and_then(|x| x.parent) {
-            Some(p) => out.extend(doc.children(p).filter(|&s| s == n || ty.matches_portable(doc, s))),
+            Some(p) => out.extend(doc.children(p).filter(|&s| s == n || t.same_kind(&c.pattern.ty, s))),
             None => out.push(n),
         }
     }
@@ -413,20 +414,16 @@ fn has_text(doc: &Doc, nodes: &[NodeId]) -> bool {
 }
 
 /// The pattern's exact elements: its type at one of its recorded dfs numbers.
-fn by_dfs(doc: &Doc, c: &Choice) -> Vec<NodeId> {
-    let ty = &c.pattern.ty;
-    let nodes: Vec<NodeId> = c
-        .dfs
-        .iter()
-        .filter_map(|&d| doc.by_dfs(d))
-        .filter(|&n| ty.matches_portable(doc, n))
-        .collect();
+fn by_dfs(t: &Typer, c: &Choice) -> Vec<NodeId> {
+    let doc = t.doc();
+    let nodes: Vec<NodeId> = c.dfs.iter().filter_map(|&d| doc.by_dfs(d)).filter(|&n| t.matches(&c.pattern.ty, n)).collect();
     outermost(doc, nodes)
 }
 
 /// The element with the most text among those of the choice's type (at its level when
 /// `same_level`). A type known only by dfs is matched by tag, no id/class, and parent type.
-fn by_type(doc: &Doc, c: &Choice, same_level: bool) -> Option<NodeId> {
+fn by_type(t: &Typer, c: &Choice, same_level: bool) -> Option<NodeId> {
+    let doc = t.doc();
     let ty: ElementType = c.pattern.ty.portable();
     let by_dfs_only = c.pattern.ty.dfs.is_some();
     if by_dfs_only && c.parent.is_none() && !same_level {
@@ -434,7 +431,7 @@ fn by_type(doc: &Doc, c: &Choice, same_level: bool) -> Option<NodeId> {
     }
     (0..doc.nodes.len() as NodeId)
         .filter(|&n| !same_level || doc.nodes[n as usize].level == c.pattern.level)
-        .filter(|&n| ty.matches_portable(doc, n))
+        .filter(|&n| doc.element(n).is_some_and(|e| e.name == ty.tag) && t.matches(&ty, n))
         .filter(|&n| {
             !by_dfs_only
                 || match (&c.parent, doc.nodes[n as usize].parent) {

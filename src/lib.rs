@@ -162,6 +162,9 @@ pub struct Config {
     pub headline: bool,
     /// Induce alternative patterns for sample pages the winner misses. Default: on.
     pub alternatives: bool,
+    /// How elements with neither id nor class are typed: by dfs (the paper) or by anchored
+    /// path. Default: anchored.
+    pub typing: patterns::Typing,
 }
 
 impl Default for Config {
@@ -178,6 +181,7 @@ impl Default for Config {
             split_articles: true,
             headline: true,
             alternatives: true,
+            typing: patterns::Typing::Anchored,
         }
     }
 }

@@ -85,7 +85,8 @@ struct BenchArgs {
     corpus: PathBuf,
     /// Methods to run, comma-separated (default: all): forest-tfidf, forest-feeds, coverage,
     /// sigfeed, description, boilerpipe, fulltext; for ablation forest-tfidf-no-M with M one of
-    /// template, link-text, link-blocks, split, headline, alternatives, and forest-paper (all off).
+    /// template, link-text, link-blocks, split, headline, alternatives, anchored, and
+    /// forest-paper (all off).
     #[arg(long = "method", value_delimiter = ',')]
     methods: Vec<String>,
     /// Protocol: samples (fit and evaluate on the same pages), unseen (leave one page out), both.

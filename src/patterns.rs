@@ -13,6 +13,7 @@
 use crate::clean::{Doc, NodeData, NodeId};
 use crate::signifiers::{Analyzer, Signifiers, TermId};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 /// The tolerant form of an attribute value: its first white-space separated token with digits
 /// dropped; `None` when nothing is left.
@@ -29,7 +30,38 @@ pub fn tolerant(value: &str) -> Option<String> {
     (!t.is_empty()).then_some(t)
 }
 
-/// An element type: tag and tolerant `id`/`class`, or tag and `dfs` when it has neither.
+/// How elements with neither `id` nor `class` are typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Typing {
+    /// By their `dfs` number, as the paper does (recurs only where pages align exactly).
+    #[default]
+    Dfs,
+    /// By their path from the nearest ancestor with an `id` or `class` (the anchor): tags with
+    /// their index among same-tag siblings, like `div#main/table[2]/tr[1]/td[3]`. Such a type
+    /// recurs on pages whose content before it differs, and on pages never seen.
+    Anchored,
+}
+
+/// One step of an anchored path: the anchor (tag with tolerant id/class) or a tag and its
+/// 1-based index among same-tag siblings.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Step {
+    /// Tag name.
+    pub tag: String,
+    /// Tolerant `id` (anchor only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Tolerant `class` (anchor only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
+    /// Index among same-tag siblings (not for an anchor with id/class).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<u32>,
+}
+
+/// An element type: tag and tolerant `id`/`class`; for an element with neither, its `dfs` or
+/// its anchored path (see [`Typing`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct ElementType {
     /// Tag name.
@@ -40,19 +72,23 @@ pub struct ElementType {
     /// Tolerant form of `class`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class: Option<String>,
-    /// The element's `dfs`, only for elements without id and class.
+    /// The element's `dfs`, only for elements without id and class under [`Typing::Dfs`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dfs: Option<u32>,
+    /// The anchored path, only for elements without id and class under [`Typing::Anchored`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<Vec<Step>>,
 }
 
 impl ElementType {
-    /// The type of the element at `node` (None for text nodes).
+    /// The paper's type of the element at `node` (None for text nodes): see [`Typer`] for the
+    /// anchored typing.
     pub fn of(doc: &Doc, node: NodeId) -> Option<ElementType> {
         let e = doc.element(node)?;
         let id = e.attr("id").and_then(tolerant);
         let class = e.attr("class").and_then(tolerant);
         let dfs = (id.is_none() && class.is_none()).then_some(e.dfs);
-        Some(ElementType { tag: e.name.clone(), id, class, dfs })
+        Some(ElementType { tag: e.name.clone(), id, class, dfs, path: None })
     }
 
     /// The same type without its `dfs` part: what can be recognized on a page never seen.
@@ -60,7 +96,17 @@ impl ElementType {
         ElementType { dfs: None, ..self.clone() }
     }
 
-    /// Does the element at `node` have this type, ignoring `dfs`?
+    /// The portable type shared by same-kind siblings (the path's last index dropped).
+    pub fn sibling_kind(&self) -> ElementType {
+        let mut t = self.portable();
+        if let Some(last) = t.path.as_mut().and_then(|p| p.last_mut()) {
+            last.index = None;
+        }
+        t
+    }
+
+    /// Does the element at `node` have this type, ignoring `dfs`? (Paper typing; see
+    /// [`Typer::matches`] for any typing.)
     pub fn matches_portable(&self, doc: &Doc, node: NodeId) -> bool {
         let Some(e) = doc.element(node) else { return false };
         e.name == self.tag
@@ -68,8 +114,29 @@ impl ElementType {
             && e.attr("class").and_then(tolerant) == self.class
     }
 
-    /// A short human form: `div.story#main`, `td@78`.
+    /// A short human form: `div.story#main`, `td@78`, `div#main/table[2]/td[3]`.
     pub fn clue(&self) -> String {
+        if let Some(path) = &self.path {
+            let steps: Vec<String> = path
+                .iter()
+                .map(|st| {
+                    let mut s = st.tag.clone();
+                    if let Some(id) = &st.id {
+                        s.push('#');
+                        s.push_str(id);
+                    }
+                    if let Some(c) = &st.class {
+                        s.push('.');
+                        s.push_str(c);
+                    }
+                    if let Some(i) = st.index {
+                        s.push_str(&format!("[{i}]"));
+                    }
+                    s
+                })
+                .collect();
+            return steps.join("/");
+        }
         let mut s = self.tag.clone();
         if let Some(id) = &self.id {
             s.push('#');
@@ -84,6 +151,90 @@ impl ElementType {
             s.push_str(&d.to_string());
         }
         s
+    }
+}
+
+/// Types the elements of one page under a [`Typing`] (sibling indices computed once).
+pub struct Typer<'a> {
+    doc: &'a Doc,
+    typing: Typing,
+    /// 1-based index of each node among its same-tag siblings (anchored typing only).
+    sibling_index: Vec<u32>,
+}
+
+impl<'a> Typer<'a> {
+    /// A typer for `doc`.
+    pub fn new(doc: &'a Doc, typing: Typing) -> Typer<'a> {
+        let sibling_index = match typing {
+            Typing::Dfs => Vec::new(),
+            Typing::Anchored => {
+                let mut idx = vec![0u32; doc.nodes.len()];
+                let mut counts: HashMap<&str, u32> = HashMap::new();
+                for (i, node) in doc.nodes.iter().enumerate() {
+                    if !matches!(node.data, NodeData::Element(_)) {
+                        continue;
+                    }
+                    counts.clear();
+                    for c in doc.children(i as NodeId) {
+                        if let Some(e) = doc.element(c) {
+                            let n = counts.entry(e.name.as_str()).or_insert(0);
+                            *n += 1;
+                            idx[c as usize] = *n;
+                        }
+                    }
+                }
+                idx[0] = 1;
+                idx
+            }
+        };
+        Typer { doc, typing, sibling_index }
+    }
+
+    /// The page typed.
+    pub fn doc(&self) -> &'a Doc {
+        self.doc
+    }
+
+    /// The type of the element at `node` (None for text nodes).
+    pub fn of(&self, node: NodeId) -> Option<ElementType> {
+        let mut ty = ElementType::of(self.doc, node)?;
+        if self.typing == Typing::Dfs || ty.dfs.is_none() {
+            return Some(ty);
+        }
+        let mut steps = Vec::new();
+        let mut cur = Some(node);
+        while let Some(c) = cur {
+            let e = self.doc.element(c)?;
+            let (id, class) = (e.attr("id").and_then(tolerant), e.attr("class").and_then(tolerant));
+            if id.is_some() || class.is_some() {
+                steps.push(Step { tag: e.name.clone(), id, class, index: None });
+                break;
+            }
+            let index = self.sibling_index.get(c as usize).copied().unwrap_or(1);
+            steps.push(Step { tag: e.name.clone(), id: None, class: None, index: Some(index) });
+            cur = self.doc.nodes[c as usize].parent;
+        }
+        steps.reverse();
+        ty.dfs = None;
+        ty.path = Some(steps);
+        Some(ty)
+    }
+
+    /// Does the element at `node` have type `ty` (ignoring `dfs`)?
+    pub fn matches(&self, ty: &ElementType, node: NodeId) -> bool {
+        match (self.typing, &ty.path) {
+            (Typing::Anchored, Some(_)) => self.of(node).is_some_and(|t| t.portable() == ty.portable()),
+            _ => ty.matches_portable(self.doc, node) && (ty.path.is_none() || self.typing == Typing::Anchored),
+        }
+    }
+
+    /// Is the element at `node` of the same sibling kind as `ty` (see
+    /// [`ElementType::sibling_kind`])?
+    pub fn same_kind(&self, ty: &ElementType, node: NodeId) -> bool {
+        match &ty.path {
+            Some(_) => self.of(node).is_some_and(|t| t.sibling_kind() == ty.sibling_kind()),
+            None => ty.matches_portable(self.doc, node),
+        }
     }
 }
 
@@ -160,7 +311,8 @@ pub struct PageCandidates {
 }
 
 /// Significant nodes, terminal paths and candidates of one page.
-pub fn collect(doc: &Doc, terms: &PageTerms, sig: &Signifiers) -> PageCandidates {
+pub fn collect(doc: &Doc, terms: &PageTerms, sig: &Signifiers, typing: Typing) -> PageCandidates {
+    let typer = Typer::new(doc, typing);
     let n = doc.nodes.len();
     let mut x = vec![0u32; n];
     let mut y = vec![0u32; n];
@@ -211,7 +363,7 @@ pub fn collect(doc: &Doc, terms: &PageTerms, sig: &Signifiers) -> PageCandidates
     let candidates = (0..n)
         .filter(|&i| candidate[i])
         .filter_map(|i| {
-            let ty = ElementType::of(doc, i as NodeId)?;
+            let ty = typer.of(i as NodeId)?;
             let dfs = doc.element(i as NodeId)?.dfs;
             Some(Candidate {
                 node: i as NodeId,
@@ -242,7 +394,7 @@ mod tests {
         let mut kitkat = Vec::new();
         a.terms("kitkat", &mut kitkat);
         let sig = Signifiers { weights: [(kitkat[0], 1.0)].into_iter().collect() };
-        let pc = collect(&doc, &terms, &sig);
+        let pc = collect(&doc, &terms, &sig, Typing::Dfs);
         let clues: Vec<(String, u32, u32, u32)> =
             pc.candidates.iter().map(|c| (c.pattern.ty.clue(), c.pattern.level, c.x, c.y)).collect();
         assert_eq!(

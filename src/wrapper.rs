@@ -10,7 +10,7 @@
 //! `//div[substring-before(concat(normalize-space(@class),' '),' ')='story' and (@dfs='78' or @dfs='82')]`
 //! (inside `translate(…,'0123456789','')` when the samples' tokens had digits).
 
-use crate::patterns::{self, ElementType, PageCandidates, PageTerms, Pattern};
+use crate::patterns::{self, ElementType, PageCandidates, PageTerms, Pattern, Step, Typer, Typing};
 use crate::rank::{self, Ranked};
 use crate::signifiers::{self, Analyzer, Language, Signifiers, Source, TermId};
 use crate::template::Template;
@@ -91,6 +91,9 @@ pub struct Wrapper {
     /// several templates): the best pattern of the pages left, then of those it leaves, ….
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alternatives: Vec<Choice>,
+    /// How elements without id/class were typed (apply types them the same way).
+    #[serde(default)]
+    pub typing: Typing,
 }
 
 /// What induction found, beyond the wrapper: for `--explain` and for study.
@@ -187,17 +190,21 @@ impl Wrapper {
         let opts = signifiers::Options { source: cfg.signifiers, k: cfg.k, skip_numeric: cfg.skip_numeric };
         let sigs: Vec<Signifiers> = signifiers::select(&analyzer, &bags, &feed_terms, opts);
         let cands: Vec<PageCandidates> =
-            pages.iter().zip(&terms).zip(&sigs).map(|((p, t), s)| patterns::collect(&p.doc, t, s)).collect();
+            pages.iter().zip(&terms).zip(&sigs).map(|((p, t), s)| patterns::collect(&p.doc, t, s, cfg.typing)).collect();
         let ranker = rank::by_name(&cfg.rank)?;
         let ranked = rank::rank(&cands, ranker);
         if ranked.is_empty() {
             return Err(Error::NoPattern { site: site.to_string() });
         }
+        let typers: Vec<Typer> = pages.iter().map(|p| Typer::new(&p.doc, cfg.typing)).collect();
         let candidates: Vec<Choice> =
-            ranked.iter().take(KEPT_CANDIDATES).map(|r| choice(r, pages, &cands, cfg.split_articles)).collect();
+            ranked.iter().take(KEPT_CANDIDATES).map(|r| choice(r, pages, &typers, &cands, cfg.split_articles)).collect();
         let pattern = candidates[0].clone();
-        let alternatives =
-            if cfg.alternatives { alternatives(&ranked[0], pages, &cands, ranker, cfg.split_articles) } else { Vec::new() };
+        let alternatives = if cfg.alternatives {
+            alternatives(&ranked[0], pages, &typers, &cands, ranker, cfg.split_articles)
+        } else {
+            Vec::new()
+        };
         let wrapper = Wrapper {
             format: FORMAT.to_string(),
             version: VERSION,
@@ -215,6 +222,7 @@ impl Wrapper {
             prune_link_blocks: cfg.prune_link_blocks,
             headline: cfg.headline,
             alternatives,
+            typing: cfg.typing,
         };
         let signifiers = sigs
             .iter()
@@ -263,6 +271,7 @@ pub const MAX_ALTERNATIVES: usize = 3;
 fn alternatives(
     winner: &Ranked,
     pages: &[&Page],
+    typers: &[Typer],
     cands: &[PageCandidates],
     ranker: &dyn rank::Ranker,
     split_articles: bool,
@@ -281,7 +290,7 @@ fn alternatives(
             best[i] = top.best[j];
             covered[i] |= top.best[j].is_some();
         }
-        out.push(choice(&Ranked { best, ..top }, pages, cands, split_articles));
+        out.push(choice(&Ranked { best, ..top }, pages, typers, cands, split_articles));
     }
     out
 }
@@ -302,22 +311,22 @@ fn site_language(pages: &[&Page]) -> Language {
 }
 
 /// Keep a ranked pattern: its XPath, dfs list and parent type.
-fn choice(r: &Ranked, pages: &[&Page], cands: &[PageCandidates], split_articles: bool) -> Choice {
+fn choice(r: &Ranked, pages: &[&Page], typers: &[Typer], cands: &[PageCandidates], split_articles: bool) -> Choice {
     let dfs = r.dfs();
-    // Pages where the best element has a same-type sibling that is a candidate too.
-    let portable = r.pattern.ty.portable();
+    // Pages where the best element has a same-kind sibling that is a candidate too.
     let split_pages = pages
         .iter()
         .zip(&r.best)
         .zip(cands)
-        .filter(|((page, best), pc)| {
+        .zip(typers)
+        .filter(|(((page, best), pc), typer)| {
             let Some((d, _)) = best else { return false };
             let doc = &page.doc;
             let Some(node) = doc.by_dfs(*d) else { return false };
             let Some(parent) = doc.nodes[node as usize].parent else { return false };
             doc.children(parent).any(|s| {
                 s != node
-                    && portable.matches_portable(doc, s)
+                    && typer.same_kind(&r.pattern.ty, s)
                     && doc.element(s).is_some_and(|e| pc.candidates.iter().any(|c| c.dfs == e.dfs))
             })
         })
@@ -356,7 +365,7 @@ fn choice(r: &Ranked, pages: &[&Page], cands: &[PageCandidates], split_articles:
 /// # Example
 /// ```
 /// use forest::patterns::ElementType;
-/// let ty = ElementType { tag: "div".into(), id: None, class: Some("story".into()), dfs: None };
+/// let ty = ElementType { tag: "div".into(), id: None, class: Some("story".into()), dfs: None, path: None };
 /// assert_eq!(forest::wrapper::xpath(&ty, &[78, 82]),
 ///            "//div[substring-before(concat(normalize-space(@class),' '),' ')='story' and (@dfs='78' or @dfs='82')]");
 /// ```
@@ -367,6 +376,9 @@ pub fn xpath(ty: &ElementType, dfs: &[u32]) -> String {
 /// As [`xpath`]; `digits` says whether the attribute tokens may carry digits that the tolerant
 /// form dropped (then the test strips digits too).
 pub fn xpath_with(ty: &ElementType, dfs: &[u32], digits: bool) -> String {
+    if let Some(path) = &ty.path {
+        return anchored_xpath(path, dfs, digits);
+    }
     let mut preds: Vec<String> = Vec::new();
     if let Some(id) = &ty.id {
         preds.push(first_token_is("id", id, digits));
@@ -388,6 +400,34 @@ pub fn xpath_with(ty: &ElementType, dfs: &[u32], digits: bool) -> String {
     } else {
         format!("//{}[{}]", ty.tag, preds.join(" and "))
     }
+}
+
+/// The XPath of an anchored path: the anchor by its type, then child steps by tag and index,
+/// the last one restricted to the dfs numbers: `//div[…='main']/table[2]/tr[1]/td[3][@dfs='98']`.
+fn anchored_xpath(path: &[Step], dfs: &[u32], digits: bool) -> String {
+    let mut s = String::new();
+    for (i, st) in path.iter().enumerate() {
+        let mut preds: Vec<String> = Vec::new();
+        if let Some(id) = &st.id {
+            preds.push(first_token_is("id", id, digits));
+        }
+        if let Some(class) = &st.class {
+            preds.push(first_token_is("class", class, digits));
+        }
+        s.push_str(if i == 0 && !preds.is_empty() { "//" } else { "/" });
+        s.push_str(&st.tag);
+        if !preds.is_empty() {
+            s.push_str(&format!("[{}]", preds.join(" and ")));
+        }
+        if let Some(idx) = st.index {
+            s.push_str(&format!("[{idx}]"));
+        }
+    }
+    if !dfs.is_empty() {
+        let ors: Vec<String> = dfs.iter().map(|d| format!("@dfs='{d}'")).collect();
+        s.push_str(&format!("[{}]", ors.join(" or ")));
+    }
+    s
 }
 
 /// XPath 1.0 test: the first token of attribute `attr` (digits dropped when `digits`) is `value`.
@@ -415,6 +455,34 @@ pub fn literal(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn anchored_types_and_their_xpath_select_the_same_element() {
+        let doc = crate::clean::page(
+            "<div id='main'><table><tr><td>menu</td></tr><tr><td>a</td><td><p>x</p><p>the article</p></td></tr></table></div>",
+        );
+        let typer = Typer::new(&doc, Typing::Anchored);
+        let target = (0..doc.nodes.len() as u32)
+            .find(|&n| doc.element(n).is_some_and(|e| e.name == "p") && doc.text(n) == "the article")
+            .unwrap();
+        let ty = typer.of(target).unwrap();
+        assert_eq!(ty.clue(), "div#main/table[1]/tbody[1]/tr[2]/td[2]/p[2]");
+        let dfs = doc.element(target).unwrap().dfs;
+        let xp = xpath(&ty, &[dfs]);
+        assert_eq!(
+            xp,
+            format!("//div[substring-before(concat(normalize-space(@id),' '),' ')='main']/table[1]/tbody[1]/tr[2]/td[2]/p[2][@dfs='{dfs}']")
+        );
+        for expr in [xp.clone(), xpath(&ty, &[])] {
+            let package = sxd_document::parser::parse(&doc.to_xml()).unwrap();
+            let document = package.as_document();
+            let found = sxd_xpath::evaluate_xpath(&document, &format!("string(({expr})/@dfs)")).unwrap();
+            assert_eq!(found.string(), dfs.to_string(), "{expr}");
+        }
+        assert!(typer.matches(&ty, target));
+        assert!(typer.same_kind(&ty, target - 2)); // the first p of the same cell
+        assert!(!typer.matches(&ty, target - 2));
+    }
 
     #[test]
     fn literals_quote_safely() {

@@ -30,7 +30,8 @@ pub const METHODS: &[&str] =
     &["forest-tfidf", "forest-feeds", "coverage", "sigfeed", "description", "boilerpipe", "fulltext"];
 
 /// The mechanisms beyond the paper that `forest-tfidf-no-<name>` turns off (ablation).
-pub const MECHANISMS: &[&str] = &["template", "link-text", "link-blocks", "split", "headline", "alternatives"];
+pub const MECHANISMS: &[&str] =
+    &["template", "link-text", "link-blocks", "split", "headline", "alternatives", "anchored"];
 
 /// `config` with one mechanism turned off.
 fn without(mut config: Config, mechanism: &str) -> Result<Config> {
@@ -41,6 +42,7 @@ fn without(mut config: Config, mechanism: &str) -> Result<Config> {
         "split" => config.split_articles = false,
         "headline" => config.headline = false,
         "alternatives" => config.alternatives = false,
+        "anchored" => config.typing = crate::patterns::Typing::Dfs,
         _ => return Err(Error::Usage(format!("unknown mechanism {mechanism:?}; known: {}", MECHANISMS.join(", ")))),
     }
     Ok(config)
