@@ -117,11 +117,15 @@ impl Induction {
                 dfs.truncate(21);
                 dfs.push_str("...");
             }
+            // Long anchored paths keep their end, the part that names the element.
+            let clue = r.pattern.ty.clue();
+            let n = clue.chars().count();
+            let clue = if n > 40 { format!("…{}", clue.chars().skip(n - 39).collect::<String>()) } else { clue };
             s.push_str(&format!(
                 "{:>4}  {:>5}  {:<40}  {:<24}  {:>5}  {:>12.3}\n",
                 i + 1,
                 r.pattern.level,
-                r.pattern.ty.clue(),
+                clue,
                 dfs,
                 r.pages,
                 r.relevance
