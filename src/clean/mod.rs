@@ -34,7 +34,7 @@ use std::collections::HashMap;
 /// Elements removed with their whole subtree: they hold no readable article text.
 pub const DROPPED: &[&str] = &[
     "script", "style", "noscript", "template", "iframe", "object", "embed", "applet", "svg",
-    "math", "canvas", "link", "meta", "base", "param", "source", "track",
+    "math", "canvas", "link", "meta", "base", "param", "source", "track", "noembed", "noframes",
 ];
 
 /// Index of a node in [`Doc::nodes`].
