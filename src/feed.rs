@@ -12,7 +12,9 @@
 //! - feed URL: links are resolved against the feed URL and always fetched, never mapped to
 //!   local files; only http and https links are followed.
 //!
-//! Feeds are parsed with feed-rs: RSS 0.9x/1.0/2.0, Atom and JSON Feed.
+//! Feeds are parsed with feed-rs: RSS 0.9x/1.0/2.0, Atom and JSON Feed. Given a site or article
+//! URL instead of a feed, the feed is discovered from the page's
+//! `<link rel="alternate" type="application/rss+xml|atom+xml|feed+json">`.
 
 use crate::fetch::{self, Location};
 use crate::{Error, Result};
@@ -60,10 +62,52 @@ pub struct Sample {
 /// [`Error::Feed`] for a feed that does not parse.
 pub fn read(source: &str) -> Result<Sample> {
     match Location::parse(source) {
-        Location::Url(url) => {
-            let fetched = fetch::get(&Location::Url(url))?;
-            parse(&fetched.bytes, &fetched.location)
+        Location::Url(_) => read_with(&fetch::Fetcher::new(fetch::FetchOptions::default())?, source),
+        _ => read_with_local(source),
+    }
+}
+
+/// As [`read`], fetching URLs with `fetcher`; a URL that serves an HTML page is searched for
+/// its feed link.
+///
+/// # Errors
+/// As [`read`]; [`Error::Feed`] also when an HTML page names no feed.
+pub fn read_with(fetcher: &fetch::Fetcher, source: &str) -> Result<Sample> {
+    let Location::Url(url) = Location::parse(source) else { return read_with_local(source) };
+    let fetched = fetcher.get(&Location::Url(url))?;
+    match parse(&fetched.bytes, &fetched.location) {
+        Ok(sample) => Ok(sample),
+        Err(not_feed) => {
+            let Some(feed_url) = discover(&fetched) else { return Err(not_feed) };
+            let feed = fetcher.get(&Location::Url(feed_url))?;
+            parse(&feed.bytes, &feed.location)
         }
+    }
+}
+
+/// The feed an HTML page links to (`<link rel="alternate" type="…rss+xml|atom+xml|feed+json">`).
+pub fn discover(page: &fetch::Fetched) -> Option<url::Url> {
+    let Location::Url(base) = &page.location else { return None };
+    let html = scraper::Html::parse_document(&page.text());
+    let links = scraper::Selector::parse("link[href]").ok()?;
+    html.select(&links).find_map(|l| {
+        let e = l.value();
+        let rel = e.attr("rel")?.to_ascii_lowercase();
+        let ty = e.attr("type")?.to_ascii_lowercase();
+        let is_feed = ["application/rss+xml", "application/atom+xml", "application/feed+json", "application/json"]
+            .iter()
+            .any(|t| ty.trim() == *t);
+        if !rel.split_whitespace().any(|r| r == "alternate") || !is_feed {
+            return None;
+        }
+        let u = base.join(e.attr("href")?.trim()).ok()?;
+        matches!(u.scheme(), "http" | "https").then_some(u)
+    })
+}
+
+fn read_with_local(source: &str) -> Result<Sample> {
+    match Location::parse(source) {
+        Location::Url(_) => Err(Error::Usage(format!("{source} is a URL"))),
         Location::File(path) if path.is_dir() => read_dir(&path),
         Location::File(path) => {
             let bytes = std::fs::read(&path).map_err(|source| Error::Io { path: path.clone(), source })?;

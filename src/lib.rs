@@ -211,7 +211,14 @@ impl Page {
     /// # Errors
     /// Read/fetch errors, [`Error::NotHtml`] for bytes that are not a page.
     pub fn read(loc: &Location) -> Result<Page> {
-        let fetched = fetch::get(loc)?;
+        Page::from_fetched(loc, fetch::get(loc)?)
+    }
+
+    /// A page from fetched bytes (checked to be HTML, decoded, cleaned).
+    ///
+    /// # Errors
+    /// [`Error::NotHtml`] for bytes that are not a page.
+    pub fn from_fetched(loc: &Location, fetched: fetch::Fetched) -> Result<Page> {
         check_html(&fetched, &loc.to_string())?;
         let html = fetched.text();
         Ok(Page { id: loc.stem(), location: fetched.location.to_string(), item: None, doc: clean::page(&html) })
@@ -254,11 +261,29 @@ fn check_html(f: &fetch::Fetched, what: &str) -> Result<()> {
 
 /// Load the pages of feed items; pages that fail are returned with their error, not fatal.
 pub fn load_pages(items: &[feed::Item]) -> (Vec<Page>, Vec<(String, Error)>) {
+    match fetch::Fetcher::new(fetch::FetchOptions::default()) {
+        Ok(f) => load_pages_with(&f, items, 4, &|| {}),
+        Err(e) => (Vec::new(), vec![(String::new(), e)]),
+    }
+}
+
+/// As [`load_pages`], fetching with `fetcher`, `jobs` at once; `done` is called per page.
+pub fn load_pages_with(
+    fetcher: &fetch::Fetcher,
+    items: &[feed::Item],
+    jobs: usize,
+    done: &(dyn Fn() + Sync),
+) -> (Vec<Page>, Vec<(String, Error)>) {
+    let locs: Vec<Location> = items.iter().map(|i| i.page.clone()).collect();
     let mut pages = Vec::new();
     let mut failed = Vec::new();
-    for item in items {
-        match Page::load(item) {
-            Ok(p) => pages.push(p),
+    for (item, fetched) in items.iter().zip(fetcher.get_many(&locs, jobs, done)) {
+        match fetched.and_then(|f| Page::from_fetched(&item.page, f)) {
+            Ok(mut p) => {
+                p.id = item.id.clone();
+                p.item = Some(item.clone());
+                pages.push(p);
+            }
             Err(e) => failed.push((item.page.to_string(), e)),
         }
     }

@@ -44,6 +44,66 @@ enum Command {
     },
 }
 
+/// How pages and feeds are fetched over HTTP.
+#[derive(clap::Args)]
+struct FetchArgs {
+    /// Seconds allowed for one request (connecting, waiting and reading the body).
+    #[arg(long, default_value_t = 30.0)]
+    timeout: f64,
+    /// Retries after a timeout, a connection error, a 429 or a 5xx (with backoff, honouring
+    /// Retry-After).
+    #[arg(long, default_value_t = 2)]
+    retries: u32,
+    /// Milliseconds to wait between two requests to the same host.
+    #[arg(long, default_value_t = 0)]
+    delay: u64,
+    /// Requests at once to one host.
+    #[arg(long, default_value_t = 4)]
+    per_host: usize,
+    /// Largest page or feed in bytes; a larger download is aborted.
+    #[arg(long, default_value_t = forest::fetch::MAX_BYTES)]
+    max_bytes: u64,
+    /// Cache folder for fetched pages (default: the user's cache dir, ~/.cache/forest).
+    #[arg(long)]
+    cache: Option<PathBuf>,
+    /// Do not read or write the cache.
+    #[arg(long)]
+    no_cache: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+impl FetchArgs {
+    fn fetcher(&self) -> anyhow::Result<forest::fetch::Fetcher> {
+        let cache = if self.no_cache { None } else { self.cache.clone().or_else(forest::fetch::default_cache_dir) };
+        let opts = forest::fetch::FetchOptions {
+            timeout: std::time::Duration::from_secs_f64(self.timeout.max(0.001)),
+            connect_timeout: std::time::Duration::from_secs_f64(self.timeout.clamp(0.001, 10.0)),
+            retries: self.retries,
+            delay: std::time::Duration::from_millis(self.delay),
+            per_host: self.per_host.max(1),
+            max_bytes: self.max_bytes,
+            cache,
+            ..forest::fetch::FetchOptions::default()
+        };
+        Ok(forest::fetch::Fetcher::new(opts)?)
+    }
+
+    /// A progress bar on stderr when it is a terminal and not `--quiet`.
+    fn progress(&self, len: usize, what: &'static str) -> Option<indicatif::ProgressBar> {
+        use std::io::IsTerminal;
+        if self.quiet || !std::io::stderr().is_terminal() || len < 2 {
+            return None;
+        }
+        let bar = indicatif::ProgressBar::new(len as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(&format!("{{bar:40}} {{pos}}/{{len}} {what}  {{elapsed}}")) {
+            bar.set_style(style);
+        }
+        Some(bar)
+    }
+}
+
 #[derive(clap::Args)]
 struct InduceArgs {
     /// A feed URL, a feed file, or a folder of .html pages (with its feed.xml when present).
@@ -76,6 +136,8 @@ struct InduceArgs {
     /// Use at most this many pages of the source.
     #[arg(long, default_value_t = 20)]
     max_pages: usize,
+    #[command(flatten)]
+    fetch: FetchArgs,
 }
 
 #[derive(clap::Args)]
@@ -151,6 +213,8 @@ struct ApplyArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    #[command(flatten)]
+    fetch: FetchArgs,
 }
 
 fn main() -> ExitCode {
@@ -180,12 +244,22 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
-    let sample = forest::feed::read(&a.source)?;
+    let fetcher = a.fetch.fetcher()?;
+    let sample = forest::feed::read_with(&fetcher, &a.source)?;
     for s in &sample.skipped {
         eprintln!("forest: skipped feed item {}: {}", s.what, s.why);
     }
     let items = &sample.items[..sample.items.len().min(a.max_pages)];
-    let (pages, failed) = forest::load_pages(items);
+    let bar = a.fetch.progress(items.len(), "pages");
+    let tick = || {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    };
+    let (pages, failed) = forest::load_pages_with(&fetcher, items, 8, &tick);
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
     for (what, e) in &failed {
         eprintln!("forest: skipped {what}: {e}");
     }
@@ -303,6 +377,7 @@ fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     let wrapper = Wrapper::load(&a.wrapper)?;
     let applier = Applier::new(wrapper)?;
     let locations = expand_inputs(&a.inputs)?;
+    let fetcher = a.fetch.fetcher()?;
     if let Some(dir) = &a.out_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -311,7 +386,10 @@ fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     let many = locations.len() > 1;
     for loc in &locations {
-        let result = Page::read(loc).and_then(|page| applier.extract(&page).map(|x| (page, x)));
+        let result = fetcher
+            .get(loc)
+            .and_then(|f| Page::from_fetched(loc, f))
+            .and_then(|page| applier.extract(&page).map(|x| (page, x)));
         let (page, x) = match result {
             Ok(r) => r,
             Err(e) => {

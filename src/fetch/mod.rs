@@ -1,0 +1,515 @@
+//! Fetch: the bytes of a page or feed, from a local file or over HTTP(S), and their decoding.
+//!
+//! A [`Fetcher`] reads [`Location`]s the way a polite, careful crawler does:
+//! - one HTTP client (rustls, gzip and brotli) shared by all requests, a User-Agent naming
+//!   forest and its version, connect and total timeouts, at most 10 redirects;
+//! - retries with exponential backoff on timeouts, connection errors, 429 and 5xx, honouring
+//!   `Retry-After` (capped);
+//! - a body size cap that aborts the download as soon as it is passed (a `Content-Length`
+//!   over the cap is refused before reading; decompressed bytes count, so a gzip bomb stops at
+//!   the cap);
+//! - at most `per_host` requests at once to one host, and `delay` between them;
+//! - an optional on-disk [`cache`] keyed by URL, revalidated with ETag / Last-Modified, and used
+//!   as is when the network fails, so a second run works offline.
+//!
+//! [`decode`] turns bytes into text the way a browser does: byte-order mark, then the HTTP
+//! `charset`, then `<meta charset>` / `http-equiv` in the first 4 KiB, then a statistical
+//! guess (chardetng), UTF-8 last.
+
+pub mod cache;
+
+use crate::{Error, Result};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// Default largest page or feed, in bytes (a larger one is an error, not a truncation).
+pub const MAX_BYTES: u64 = 10 * 1024 * 1024;
+
+/// Where a page or feed lives.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Location {
+    /// A local file.
+    File(PathBuf),
+    /// An http or https URL.
+    Url(url::Url),
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Location::File(p) => write!(f, "{}", p.display()),
+            Location::Url(u) => write!(f, "{u}"),
+        }
+    }
+}
+
+impl Location {
+    /// Parse a command-line argument: an http(s) URL, else a path.
+    pub fn parse(arg: &str) -> Location {
+        match url::Url::parse(arg) {
+            Ok(u) if matches!(u.scheme(), "http" | "https") => Location::Url(u),
+            _ => Location::File(PathBuf::from(arg)),
+        }
+    }
+
+    /// The file stem or last URL path segment, for naming outputs.
+    pub fn stem(&self) -> String {
+        let name = match self {
+            Location::File(p) => p.file_stem().map(|s| s.to_string_lossy().into_owned()),
+            Location::Url(u) => u
+                .path_segments()
+                .and_then(|mut s| s.rfind(|x| !x.is_empty()).map(str::to_string))
+                .map(|s| s.rsplit_once('.').map_or(s.clone(), |(a, _)| a.to_string())),
+        };
+        name.filter(|s| !s.is_empty()).unwrap_or_else(|| "index".to_string())
+    }
+}
+
+/// Fetched bytes with what the transport said about them.
+#[derive(Debug, Clone)]
+pub struct Fetched {
+    /// Where they came from (after redirects, for URLs).
+    pub location: Location,
+    /// The body.
+    pub bytes: Vec<u8>,
+    /// The `Content-Type` header, for URLs.
+    pub content_type: Option<String>,
+    /// Served from the cache (revalidated, or because the network failed).
+    pub from_cache: bool,
+    /// The response's ETag, for revalidation.
+    pub etag: Option<String>,
+    /// The response's Last-Modified, for revalidation.
+    pub last_modified: Option<String>,
+}
+
+impl Fetched {
+    /// The body decoded as text (see [`decode`]).
+    pub fn text(&self) -> String {
+        decode(&self.bytes, self.content_type.as_deref())
+    }
+}
+
+/// How a [`Fetcher`] behaves. The defaults suit a command-line run on a few sites.
+#[derive(Debug, Clone)]
+pub struct FetchOptions {
+    /// Time to establish a connection.
+    pub connect_timeout: Duration,
+    /// Time for a whole request, body included.
+    pub timeout: Duration,
+    /// Retries after the first try, on timeouts, connection errors, 429 and 5xx.
+    pub retries: u32,
+    /// First backoff; doubled at each retry.
+    pub backoff: Duration,
+    /// Longest `Retry-After` honoured (a longer one is waited this long).
+    pub max_retry_after: Duration,
+    /// Largest body, in bytes.
+    pub max_bytes: u64,
+    /// Pause between two requests to the same host.
+    pub delay: Duration,
+    /// Requests at once to one host.
+    pub per_host: usize,
+    /// On-disk cache folder (`None`: no cache).
+    pub cache: Option<PathBuf>,
+}
+
+impl Default for FetchOptions {
+    fn default() -> Self {
+        FetchOptions {
+            connect_timeout: Duration::from_secs(10),
+            timeout: Duration::from_secs(30),
+            retries: 2,
+            backoff: Duration::from_millis(500),
+            max_retry_after: Duration::from_secs(30),
+            max_bytes: MAX_BYTES,
+            delay: Duration::ZERO,
+            per_host: 4,
+            cache: None,
+        }
+    }
+}
+
+/// The user's cache folder for forest: `$XDG_CACHE_HOME/forest`, else `~/.cache/forest`.
+pub fn default_cache_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(base.join("forest"))
+}
+
+/// Per-host bookkeeping: requests running, and when the next may start.
+#[derive(Default)]
+struct Host {
+    active: usize,
+    next_at: Option<Instant>,
+}
+
+/// Fetches files and URLs (see the module documentation).
+pub struct Fetcher {
+    client: reqwest::blocking::Client,
+    opts: FetchOptions,
+    hosts: Mutex<HashMap<String, Host>>,
+    freed: Condvar,
+}
+
+/// What one try of a request gave.
+enum Try {
+    Done(Fetched),
+    /// Worth retrying, after at least this long.
+    Again(String, Option<Duration>),
+    Fail(Error),
+}
+
+impl Fetcher {
+    /// A fetcher with these options.
+    ///
+    /// # Errors
+    /// [`Error::Fetch`] when the HTTP client cannot be built (TLS setup).
+    pub fn new(opts: FetchOptions) -> Result<Fetcher> {
+        // reqwest is built without a bundled crypto provider: use rustls' ring provider.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let client = reqwest::blocking::Client::builder()
+            .user_agent(concat!("forest/", env!("CARGO_PKG_VERSION"), " (article extraction; +https://crates.io/crates/forest)"))
+            .connect_timeout(opts.connect_timeout)
+            .timeout(opts.timeout)
+            .redirect(reqwest::redirect::Policy::limited(10))
+            .build()
+            .map_err(|e| Error::Fetch { url: String::new(), message: format!("cannot set up HTTP: {e}") })?;
+        Ok(Fetcher { client, opts, hosts: Mutex::new(HashMap::new()), freed: Condvar::new() })
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &FetchOptions {
+        &self.opts
+    }
+
+    /// Read the bytes at `loc`.
+    ///
+    /// # Errors
+    /// [`Error::Io`] for unreadable files, [`Error::Fetch`] for network failures and HTTP
+    /// errors (after retries), [`Error::TooLarge`] past the size cap.
+    pub fn get(&self, loc: &Location) -> Result<Fetched> {
+        match loc {
+            Location::File(path) => read_file(path, self.opts.max_bytes)
+                .map(|bytes| Fetched { location: loc.clone(), bytes, content_type: None, from_cache: false, etag: None, last_modified: None }),
+            Location::Url(url) => self.get_url(url),
+        }
+    }
+
+    /// Fetch many locations with up to `jobs` requests at once (per-host limits apply);
+    /// results in input order. `done` is called after each one (for progress).
+    pub fn get_many(&self, locs: &[Location], jobs: usize, done: &(dyn Fn() + Sync)) -> Vec<Result<Fetched>> {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results: Mutex<Vec<Option<Result<Fetched>>>> = Mutex::new((0..locs.len()).map(|_| None).collect());
+        std::thread::scope(|scope| {
+            for _ in 0..jobs.clamp(1, locs.len().max(1)) {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(loc) = locs.get(i) else { break };
+                    let r = self.get(loc);
+                    if let Ok(mut all) = results.lock() {
+                        all[i] = Some(r);
+                    }
+                    done();
+                });
+            }
+        });
+        let all = results.into_inner().unwrap_or_else(|e| e.into_inner());
+        all.into_iter()
+            .zip(locs)
+            .map(|(r, loc)| r.unwrap_or_else(|| Err(Error::Fetch { url: loc.to_string(), message: "not fetched".into() })))
+            .collect()
+    }
+
+    fn get_url(&self, url: &url::Url) -> Result<Fetched> {
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(Error::Fetch { url: url.to_string(), message: format!("scheme {:?} is not fetched", url.scheme()) });
+        }
+        let cache = self.opts.cache.as_deref().map(cache::Cache::new);
+        let cached = cache.as_ref().and_then(|c| c.load(url.as_str()));
+        let host = url.host_str().unwrap_or("").to_string();
+        let mut attempt = 0u32;
+        loop {
+            self.acquire(&host);
+            let result = self.try_once(url, cached.as_ref());
+            self.release(&host);
+            match result {
+                Try::Done(f) => {
+                    if let (Some(c), false) = (&cache, f.from_cache) {
+                        // A cache that cannot be written is not a reason to fail the fetch.
+                        let _ = c.store(url.as_str(), &f);
+                    }
+                    return Ok(f);
+                }
+                Try::Fail(e) => return Err(e),
+                Try::Again(why, wait) => {
+                    if attempt >= self.opts.retries {
+                        // The network failed: a cached copy is better than nothing.
+                        if let Some(entry) = cached {
+                            return Ok(entry.into_fetched(url));
+                        }
+                        let tries = attempt + 1;
+                        return Err(Error::Fetch { url: url.to_string(), message: format!("{why} (after {tries} tries)") });
+                    }
+                    let backoff = self.opts.backoff * 2u32.saturating_pow(attempt);
+                    std::thread::sleep(wait.map_or(backoff, |w| w.min(self.opts.max_retry_after)).max(backoff));
+                    attempt += 1;
+                }
+            }
+        }
+    }
+
+    /// One request: conditional on the cached copy's validators.
+    fn try_once(&self, url: &url::Url, cached: Option<&cache::Entry>) -> Try {
+        use std::io::Read;
+        let fail = |message: String| Try::Fail(Error::Fetch { url: url.to_string(), message });
+        let mut req = self.client.get(url.clone());
+        if let Some(c) = cached {
+            if let Some(etag) = &c.etag {
+                req = req.header(reqwest::header::IF_NONE_MATCH, etag);
+            }
+            if let Some(lm) = &c.last_modified {
+                req = req.header(reqwest::header::IF_MODIFIED_SINCE, lm);
+            }
+        }
+        let resp = match req.send() {
+            Ok(r) => r,
+            Err(e) if e.is_redirect() => return fail(format!("too many redirects: {e}")),
+            Err(e) if e.is_timeout() || e.is_connect() || e.is_request() => return Try::Again(error_chain(&e), None),
+            Err(e) => return fail(error_chain(&e)),
+        };
+        let status = resp.status();
+        if status == reqwest::StatusCode::NOT_MODIFIED {
+            if let Some(c) = cached {
+                return Try::Done(c.clone().into_fetched(url));
+            }
+        }
+        if status == reqwest::StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
+            let wait = resp.headers().get(reqwest::header::RETRY_AFTER).and_then(|v| v.to_str().ok()).and_then(retry_after);
+            return Try::Again(format!("HTTP {status}"), wait);
+        }
+        if !status.is_success() {
+            return fail(format!("HTTP {status}"));
+        }
+        let header = |name| resp.headers().get(name).and_then(|v: &reqwest::header::HeaderValue| v.to_str().ok()).map(str::to_string);
+        let content_type = header(reqwest::header::CONTENT_TYPE);
+        let etag = header(reqwest::header::ETAG);
+        let last_modified = header(reqwest::header::LAST_MODIFIED);
+        let max = self.opts.max_bytes;
+        if resp.content_length().is_some_and(|n| n > max) {
+            return Try::Fail(Error::TooLarge { what: url.to_string(), limit: max });
+        }
+        let location = Location::Url(resp.url().clone());
+        let mut bytes = Vec::new();
+        if let Err(e) = resp.take(max + 1).read_to_end(&mut bytes) {
+            return Try::Again(format!("body cut short: {e}"), None);
+        }
+        if bytes.len() as u64 > max {
+            return Try::Fail(Error::TooLarge { what: url.to_string(), limit: max });
+        }
+        Try::Done(Fetched { location, bytes, content_type, from_cache: false, etag, last_modified })
+    }
+
+    /// Wait for a free slot on `host` and for its delay to pass.
+    fn acquire(&self, host: &str) {
+        let Ok(mut hosts) = self.hosts.lock() else { return };
+        loop {
+            let now = Instant::now();
+            let h = hosts.entry(host.to_string()).or_default();
+            let wait = h.next_at.filter(|&t| t > now).map(|t| t - now);
+            if h.active < self.opts.per_host.max(1) && wait.is_none() {
+                h.active += 1;
+                h.next_at = Some(now + self.opts.delay);
+                return;
+            }
+            let timeout = wait.unwrap_or(Duration::from_millis(100));
+            hosts = match self.freed.wait_timeout(hosts, timeout) {
+                Ok((g, _)) => g,
+                Err(_) => return,
+            };
+        }
+    }
+
+    fn release(&self, host: &str) {
+        if let Ok(mut hosts) = self.hosts.lock() {
+            if let Some(h) = hosts.get_mut(host) {
+                h.active = h.active.saturating_sub(1);
+            }
+        }
+        self.freed.notify_all();
+    }
+}
+
+/// An error with its causes, one line (reqwest hides the useful part in `source()`).
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        cur = c.source();
+    }
+    s
+}
+
+/// `Retry-After` as seconds or an HTTP date.
+fn retry_after(v: &str) -> Option<Duration> {
+    if let Ok(secs) = v.trim().parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    let when = httpdate(v.trim())?;
+    Some(when.duration_since(std::time::SystemTime::now()).unwrap_or(Duration::ZERO))
+}
+
+/// Parse an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`).
+fn httpdate(s: &str) -> Option<std::time::SystemTime> {
+    let parts: Vec<&str> = s.split_whitespace().collect();
+    let [_, day, month, year, time, "GMT"] = parts.as_slice() else { return None };
+    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    let m = months.iter().position(|x| x == month)? as i64 + 1;
+    let (d, y): (i64, i64) = (day.parse().ok()?, year.parse().ok()?);
+    let hms: Vec<i64> = time.split(':').map(|x| x.parse().ok()).collect::<Option<_>>()?;
+    let [hh, mm, ss] = hms.as_slice() else { return None };
+    // Days from civil (Howard Hinnant's algorithm).
+    let (y2, m2) = if m <= 2 { (y - 1, m + 9) } else { (y, m - 3) };
+    let era = y2.div_euclid(400);
+    let yoe = y2 - era * 400;
+    let doy = (153 * m2 + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let secs = days * 86_400 + hh * 3600 + mm * 60 + ss;
+    let secs = u64::try_from(secs).ok()?;
+    Some(std::time::UNIX_EPOCH + Duration::from_secs(secs))
+}
+
+/// Read the bytes at `loc` with default options and no cache.
+///
+/// # Errors
+/// As [`Fetcher::get`].
+pub fn get(loc: &Location) -> Result<Fetched> {
+    match loc {
+        Location::File(path) => read_file(path, MAX_BYTES)
+            .map(|bytes| Fetched { location: loc.clone(), bytes, content_type: None, from_cache: false, etag: None, last_modified: None }),
+        Location::Url(_) => Fetcher::new(FetchOptions::default())?.get(loc),
+    }
+}
+
+fn read_file(path: &Path, max: u64) -> Result<Vec<u8>> {
+    let io = |source| Error::Io { path: path.to_path_buf(), source };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if meta.is_dir() {
+        return Err(Error::Io { path: path.to_path_buf(), source: std::io::Error::other("is a directory") });
+    }
+    if meta.len() > max {
+        return Err(Error::TooLarge { what: path.display().to_string(), limit: max });
+    }
+    std::fs::read(path).map_err(io)
+}
+
+/// Decode page or feed bytes to text.
+///
+/// Order: BOM; `charset=` of the `content_type`; a `<meta charset>` or `http-equiv`
+/// declaration (or an XML declaration's `encoding`) in the first 4 KiB; else a guess by
+/// chardetng over the whole body. Undecodable bytes become U+FFFD, never an error.
+///
+/// # Example
+/// ```
+/// let bytes = b"<meta charset=windows-1252><p>caf\xe9</p>";
+/// assert!(forest::fetch::decode(bytes, None).contains("caf\u{e9}"));
+/// ```
+pub fn decode(bytes: &[u8], content_type: Option<&str>) -> String {
+    let enc = encoding_rs::Encoding::for_bom(bytes)
+        .map(|(e, _)| e)
+        .or_else(|| content_type.and_then(charset_param).and_then(label))
+        .or_else(|| sniff_declared(&bytes[..bytes.len().min(4096)]))
+        .unwrap_or_else(|| {
+            let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+            det.feed(bytes, true);
+            det.guess(None, chardetng::Utf8Detection::Allow)
+        });
+    // Per the HTML standard a declared UTF-16 in a meta tag means UTF-8 (the meta is ASCII).
+    let (text, _, _) = enc.decode(bytes);
+    text.into_owned()
+}
+
+fn label(name: &str) -> Option<&'static encoding_rs::Encoding> {
+    encoding_rs::Encoding::for_label(name.trim().trim_matches(['"', '\'']).as_bytes())
+}
+
+fn charset_param(content_type: &str) -> Option<&str> {
+    content_type.split(';').skip(1).find_map(|p| {
+        let (k, v) = p.split_once('=')?;
+        k.trim().eq_ignore_ascii_case("charset").then_some(v)
+    })
+}
+
+/// Find `charset=…` (in `<meta>`) or `encoding="…"` (in `<?xml …?>`) in the page's head.
+fn sniff_declared(head: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    let lower: Vec<u8> = head.iter().map(u8::to_ascii_lowercase).collect();
+    for key in [&b"charset"[..], &b"encoding"[..]] {
+        let mut from = 0;
+        while let Some(pos) = find(&lower[from..], key) {
+            let mut i = from + pos + key.len();
+            from = i;
+            while i < lower.len() && lower[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            if lower.get(i) != Some(&b'=') {
+                continue;
+            }
+            i += 1;
+            while i < lower.len() && (lower[i].is_ascii_whitespace() || lower[i] == b'"' || lower[i] == b'\'') {
+                i += 1;
+            }
+            let start = i;
+            while i < lower.len() && (lower[i].is_ascii_alphanumeric() || b"-_:.".contains(&lower[i])) {
+                i += 1;
+            }
+            let found = std::str::from_utf8(&lower[start..i]).ok().and_then(label);
+            if let Some(enc) = found {
+                let utf16 = enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE;
+                return Some(if utf16 { encoding_rs::UTF_8 } else { enc });
+            }
+        }
+    }
+    None
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_by_bom_header_meta_and_guess() {
+        assert_eq!(decode(b"\xEF\xBB\xBFhi", None), "hi");
+        assert_eq!(decode(b"caf\xe9", Some("text/html; charset=ISO-8859-1")), "caf\u{e9}");
+        assert!(decode(b"<meta http-equiv=Content-Type content='text/html; charset=windows-1252'>\x93q\x94", None)
+            .contains("\u{201c}q\u{201d}"));
+        assert!(decode("<?xml version='1.0' encoding='UTF-8'?><a>é</a>".as_bytes(), None).contains('é'));
+        // No declaration: chardetng recognizes Shift_JIS.
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("日本語のテキストです。これは長い文章のサンプルです。");
+        assert!(decode(&sjis, None).contains("日本語"));
+    }
+
+    #[test]
+    fn retry_after_reads_seconds_and_dates() {
+        assert_eq!(retry_after("3"), Some(Duration::from_secs(3)));
+        assert_eq!(retry_after("Sun, 06 Nov 1994 08:49:37 GMT"), Some(Duration::ZERO));
+        let t = httpdate("Sun, 06 Nov 1994 08:49:37 GMT").unwrap();
+        assert_eq!(t.duration_since(std::time::UNIX_EPOCH).unwrap().as_secs(), 784_111_777);
+        assert_eq!(retry_after("soon"), None);
+    }
+
+    #[test]
+    fn location_stems() {
+        assert_eq!(Location::parse("a/b/page-1.html").stem(), "page-1");
+        assert_eq!(Location::parse("http://x.org/2013/story/index.html").stem(), "index");
+        assert_eq!(Location::parse("http://x.org/").stem(), "index");
+    }
+}
