@@ -1,6 +1,8 @@
 //! Extract: apply a wrapper to any page of its site, with fallbacks for pages it never saw.
 //!
-//! The wrapper's XPath is evaluated with sxd-xpath on the page's cleaned XML ([`Rule::Exact`]).
+//! The wrapper's XPath is evaluated on the page ([`Rule::Exact`]): compiled to run on the tree
+//! directly when it is of the subset induction writes ([`CompiledPath`]), else by sxd-xpath on
+//! the page's cleaned XML (any XPath 1.0 a user writes into the wrapper).
 //! A page outside the sample has other `dfs` numbers, so when the XPath selects nothing with
 //! text, these rules are tried in order and the one that fired is reported:
 //!
@@ -23,6 +25,7 @@
 use crate::clean::{Doc, NodeData, NodeId};
 use crate::patterns::{ElementType, Typer};
 use crate::template::Template;
+use crate::wrapper::compiled::CompiledPath;
 use crate::wrapper::{Choice, Wrapper};
 use crate::{Error, Page, Result};
 
@@ -141,6 +144,8 @@ impl Method for Forest {
 pub struct Applier {
     wrapper: Wrapper,
     xpath: sxd_xpath::XPath,
+    /// The XPath compiled to run on the tree directly, when it is of the induced subset.
+    compiled: Option<CompiledPath>,
     template: Template,
 }
 
@@ -155,7 +160,8 @@ impl Applier {
             .map_err(|e| Error::XPath { xpath: wrapper.xpath.clone(), message: e.to_string() })?
             .ok_or_else(|| Error::XPath { xpath: wrapper.xpath.clone(), message: "empty expression".into() })?;
         let template = Template::from_lines(wrapper.template.clone());
-        Ok(Applier { wrapper, xpath, template })
+        let compiled = CompiledPath::parse(&wrapper.xpath);
+        Ok(Applier { wrapper, xpath, compiled, template })
     }
 
     /// The wrapper applied.
@@ -163,11 +169,24 @@ impl Applier {
         &self.wrapper
     }
 
-    /// The elements the XPath selects on `doc` (by evaluating it on the page's XML).
+    /// The elements the XPath selects on `doc`: on the tree directly when the XPath is of the
+    /// induced subset, else through sxd-xpath.
     ///
     /// # Errors
     /// [`Error::XPath`] when evaluation fails (e.g. the expression is not a node set).
     pub fn select_exact(&self, doc: &Doc) -> Result<Vec<NodeId>> {
+        match &self.compiled {
+            Some(c) => Ok(outermost(doc, c.select(doc))),
+            None => self.select_with_sxd(doc),
+        }
+    }
+
+    /// The elements the XPath selects, evaluated by sxd-xpath on the page's XML (the general
+    /// evaluator, and the oracle the compiled path is tested against).
+    ///
+    /// # Errors
+    /// [`Error::XPath`] when evaluation fails (e.g. the expression is not a node set).
+    pub fn select_with_sxd(&self, doc: &Doc) -> Result<Vec<NodeId>> {
         let xml = doc.to_xml();
         let package = sxd_document::parser::parse(&xml)
             .map_err(|e| Error::XPath { xpath: self.wrapper.xpath.clone(), message: format!("cleaned page is not XML: {e:?}") })?;

@@ -10,6 +10,8 @@
 //! `//div[substring-before(concat(normalize-space(@class),' '),' ')='story' and (@dfs='78' or @dfs='82')]`
 //! (inside `translate(…,'0123456789','')` when the samples' tokens had digits).
 
+pub mod compiled;
+
 use crate::patterns::{self, ElementType, PageCandidates, PageTerms, Pattern, Step, Typer, Typing};
 use crate::rank::{self, Ranked};
 use crate::signifiers::{self, Analyzer, Language, Signifiers, Source, TermId};
