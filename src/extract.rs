@@ -292,6 +292,16 @@ pub fn headline(doc: &Doc) -> Option<NodeId> {
     let title_set: std::collections::HashSet<&str> = title.iter().map(String::as_str).collect();
     let body = doc.nodes.get(doc.body as usize)?;
     let max_chars = doc.title.len() * 2 + 20;
+    // Text bytes per subtree, summed in one reverse pass.
+    let mut sizes = vec![0usize; doc.nodes.len()];
+    for i in (0..doc.nodes.len()).rev() {
+        if let NodeData::Text(t) = &doc.nodes[i].data {
+            sizes[i] = t.len();
+        }
+        if let Some(p) = doc.nodes[i].parent {
+            sizes[p as usize] += sizes[i];
+        }
+    }
     let mut best: Option<(f64, u8, NodeId)> = None;
     for heading_pass in [true, false] {
         for i in doc.body..body.end {
@@ -305,10 +315,7 @@ pub fn headline(doc: &Doc) -> Option<NodeId> {
                 continue;
             }
             let end = doc.nodes[i as usize].end;
-            let size: usize = doc.nodes[i as usize..end as usize]
-                .iter()
-                .map(|n| if let NodeData::Text(t) = &n.data { t.len() } else { 0 })
-                .sum();
+            let size = sizes[i as usize];
             if size == 0 || size > max_chars {
                 continue;
             }

@@ -15,7 +15,6 @@ use crate::patterns::tolerant;
 use crate::Page;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
 
 /// Longest template text kept (longer texts are articles, not furniture).
 pub const MAX_TEXT: usize = 400;
@@ -37,16 +36,62 @@ pub struct Template {
     pub lines: Vec<Line>,
 }
 
+/// FNV-1a over bytes: quick, stable, and streamable (no string is built to hash it).
+#[derive(Clone, Copy)]
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    fn bytes(mut self, b: &[u8]) -> Fnv {
+        for &x in b {
+            self.0 ^= u64::from(x);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+        self
+    }
+    fn str(self, s: &str) -> Fnv {
+        self.bytes(s.as_bytes())
+    }
+}
+
 fn hash_str(s: &str) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    s.hash(&mut h);
-    h.finish()
+    Fnv::new().str(s).0
 }
 
 fn mix(a: u64, b: u64) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    (a, b).hash(&mut h);
-    h.finish()
+    Fnv::new().bytes(&a.to_le_bytes()).bytes(&b.to_le_bytes()).0
+}
+
+/// Hash of an element's step, equal to `hash_str(&step(doc, node))` but built without strings.
+fn step_hash(doc: &Doc, node: u32) -> u64 {
+    let Some(e) = doc.element(node) else { return hash_str("") };
+    let mut h = Fnv::new().str(&e.name);
+    for (mark, attr) in [("#", "id"), (".", "class")] {
+        let Some(first) = e.attr(attr).and_then(|v| v.split_whitespace().next()) else { continue };
+        if first.chars().all(char::is_numeric) {
+            continue; // tolerant form is empty
+        }
+        h = h.str(mark);
+        let mut buf = [0u8; 4];
+        for c in first.chars().filter(|c| !c.is_numeric()) {
+            h = h.bytes(c.encode_utf8(&mut buf).as_bytes());
+        }
+    }
+    h.0
+}
+
+/// Hash of a text with white space collapsed, equal to `hash_str(&collapse_ws(t))`.
+fn text_hash(t: &str) -> u64 {
+    let mut h = Fnv::new();
+    for (i, w) in t.split_whitespace().enumerate() {
+        if i > 0 {
+            h = h.str(" ");
+        }
+        h = h.str(w);
+    }
+    h.0
 }
 
 /// The path step of an element: `tag`, `tag#id`, `tag.class` or `tag#id.class` (tolerant).
@@ -70,24 +115,34 @@ fn path_hashes(doc: &Doc) -> Vec<u64> {
     for (i, node) in doc.nodes.iter().enumerate() {
         let parent = node.parent.map_or(0, |p| h[p as usize]);
         h[i] = match node.data {
-            NodeData::Element(_) => mix(parent, hash_str(&step(doc, i as u32))),
+            NodeData::Element(_) => mix(parent, step_hash(doc, i as u32)),
             NodeData::Text(_) => parent,
         };
     }
     h
 }
 
-/// The (path hash, normalized text) key of each text node worth keying, with the text.
-fn text_keys(doc: &Doc) -> Vec<(usize, u64, String)> {
+/// Is this text worth keying (not blank, not longer than [`MAX_TEXT`] once collapsed)?
+fn keyed(t: &str) -> bool {
+    if t.len() > 4 * MAX_TEXT {
+        return false;
+    }
+    let (mut len, mut words) = (0usize, 0usize);
+    for w in t.split_whitespace() {
+        len += w.len();
+        words += 1;
+    }
+    words > 0 && len + words - 1 <= MAX_TEXT
+}
+
+/// The (node, key) of each text node worth keying.
+fn text_keys(doc: &Doc) -> Vec<(usize, u64)> {
     let paths = path_hashes(doc);
     doc.nodes
         .iter()
         .enumerate()
         .filter_map(|(i, n)| match &n.data {
-            NodeData::Text(t) if !t.trim().is_empty() && t.len() <= 4 * MAX_TEXT => {
-                let text = collapse_ws(t);
-                (!text.is_empty() && text.len() <= MAX_TEXT).then(|| (i, mix(paths[i], hash_str(&text)), text))
-            }
+            NodeData::Text(t) if keyed(t) => Some((i, mix(paths[i], text_hash(t)))),
             _ => None,
         })
         .collect()
@@ -103,7 +158,7 @@ impl Template {
         let mut count: HashMap<u64, (usize, usize, u32)> = HashMap::new(); // key → (pages, first page, node)
         for (pi, page) in pages.iter().enumerate() {
             let mut seen = HashSet::new();
-            for (node, key, _) in text_keys(&page.doc) {
+            for (node, key) in text_keys(&page.doc) {
                 if seen.insert(key) {
                     count.entry(key).or_insert((0, pi, node as u32)).0 += 1;
                 }
@@ -151,7 +206,7 @@ impl Template {
         if self.keys.is_empty() {
             return mask;
         }
-        for (i, key, _) in text_keys(doc) {
+        for (i, key) in text_keys(doc) {
             mask[i] = self.keys.contains(&key);
         }
         mask
@@ -161,6 +216,18 @@ impl Template {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn streamed_hashes_equal_string_hashes() {
+        let doc = crate::clean::page("<div id='x2' class='  main3 wide'><p class='2020'>t</p><span class='é9a'>u</span></div>");
+        for i in 0..doc.nodes.len() as u32 {
+            if doc.element(i).is_some() {
+                assert_eq!(step_hash(&doc, i), hash_str(&step(&doc, i)), "{}", step(&doc, i));
+            }
+        }
+        assert_eq!(text_hash("  a \n b\tc "), hash_str("a b c"));
+        assert!(keyed(" a ") && !keyed("  ") && !keyed(&"x".repeat(MAX_TEXT + 1)));
+    }
 
     #[test]
     fn same_text_at_the_same_path_is_template() {

@@ -148,7 +148,9 @@ struct Host {
 
 /// Fetches files and URLs (see the module documentation).
 pub struct Fetcher {
-    client: reqwest::blocking::Client,
+    /// Built on first use: setting up TLS (reading the system's certificates) costs more than
+    /// cleaning a page, and local files never need it.
+    client: std::sync::OnceLock<std::result::Result<reqwest::blocking::Client, String>>,
     opts: FetchOptions,
     hosts: Mutex<HashMap<String, Host>>,
     freed: Condvar,
@@ -168,16 +170,25 @@ impl Fetcher {
     /// # Errors
     /// [`Error::Fetch`] when the HTTP client cannot be built (TLS setup).
     pub fn new(opts: FetchOptions) -> Result<Fetcher> {
-        // reqwest is built without a bundled crypto provider: use rustls' ring provider.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let client = reqwest::blocking::Client::builder()
-            .user_agent(concat!("forest/", env!("CARGO_PKG_VERSION"), " (article extraction; +https://crates.io/crates/forest)"))
-            .connect_timeout(opts.connect_timeout)
-            .timeout(opts.timeout)
-            .redirect(reqwest::redirect::Policy::limited(10))
-            .build()
-            .map_err(|e| Error::Fetch { url: String::new(), message: format!("cannot set up HTTP: {e}") })?;
-        Ok(Fetcher { client, opts, hosts: Mutex::new(HashMap::new()), freed: Condvar::new() })
+        Ok(Fetcher { client: std::sync::OnceLock::new(), opts, hosts: Mutex::new(HashMap::new()), freed: Condvar::new() })
+    }
+
+    /// The HTTP client, built on first use.
+    fn client(&self) -> Result<&reqwest::blocking::Client> {
+        self.client
+            .get_or_init(|| {
+                // reqwest is built without a bundled crypto provider: use rustls' ring provider.
+                let _ = rustls::crypto::ring::default_provider().install_default();
+                reqwest::blocking::Client::builder()
+                    .user_agent(concat!("forest/", env!("CARGO_PKG_VERSION"), " (article extraction; +https://crates.io/crates/forest)"))
+                    .connect_timeout(self.opts.connect_timeout)
+                    .timeout(self.opts.timeout)
+                    .redirect(reqwest::redirect::Policy::limited(10))
+                    .build()
+                    .map_err(|e| format!("cannot set up HTTP: {e}"))
+            })
+            .as_ref()
+            .map_err(|m| Error::Fetch { url: String::new(), message: m.clone() })
     }
 
     /// The options in force.
@@ -265,7 +276,11 @@ impl Fetcher {
     fn try_once(&self, url: &url::Url, cached: Option<&cache::Entry>) -> Try {
         use std::io::Read;
         let fail = |message: String| Try::Fail(Error::Fetch { url: url.to_string(), message });
-        let mut req = self.client.get(url.clone());
+        let client = match self.client() {
+            Ok(c) => c,
+            Err(e) => return Try::Fail(e),
+        };
+        let mut req = client.get(url.clone());
         if let Some(c) = cached {
             if let Some(etag) = &c.etag {
                 req = req.header(reqwest::header::IF_NONE_MATCH, etag);

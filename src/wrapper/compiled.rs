@@ -67,7 +67,7 @@ impl<'a> Cursor<'a> {
     }
 
     fn name(&mut self) -> Option<String> {
-        let end = self.s.find(|c: char| matches!(c, '/' | '[' | ']' | '(' | ')' | '=' | ',' | '\'' | '"' | ' ' | '@')).unwrap_or(self.s.len());
+        let end = self.s.find(['/', '[', ']', '(', ')', '=', ',', '\'', '"', ' ', '@']).unwrap_or(self.s.len());
         if end == 0 {
             return None;
         }
