@@ -154,6 +154,9 @@ pub struct Fetcher {
     opts: FetchOptions,
     hosts: Mutex<HashMap<String, Host>>,
     freed: Condvar,
+    /// Hosts that failed after all retries: later requests to them try once (and use the
+    /// cache at once when it has the page), so an offline run does not wait out every retry.
+    down: Mutex<std::collections::HashSet<String>>,
 }
 
 /// What one try of a request gave.
@@ -170,7 +173,13 @@ impl Fetcher {
     /// # Errors
     /// [`Error::Fetch`] when the HTTP client cannot be built (TLS setup).
     pub fn new(opts: FetchOptions) -> Result<Fetcher> {
-        Ok(Fetcher { client: std::sync::OnceLock::new(), opts, hosts: Mutex::new(HashMap::new()), freed: Condvar::new() })
+        Ok(Fetcher {
+            client: std::sync::OnceLock::new(),
+            opts,
+            hosts: Mutex::new(HashMap::new()),
+            freed: Condvar::new(),
+            down: Mutex::new(std::collections::HashSet::new()),
+        })
     }
 
     /// The HTTP client, built on first use.
@@ -241,6 +250,13 @@ impl Fetcher {
         let cache = self.opts.cache.as_deref().map(cache::Cache::new);
         let cached = cache.as_ref().and_then(|c| c.load(url.as_str()));
         let host = url.host_str().unwrap_or("").to_string();
+        let host_down = self.down.lock().is_ok_and(|d| d.contains(&host));
+        if host_down {
+            if let Some(entry) = cached {
+                return Ok(entry.into_fetched(url));
+            }
+        }
+        let retries = if host_down { 0 } else { self.opts.retries };
         let mut attempt = 0u32;
         loop {
             self.acquire(&host);
@@ -256,7 +272,10 @@ impl Fetcher {
                 }
                 Try::Fail(e) => return Err(e),
                 Try::Again(why, wait) => {
-                    if attempt >= self.opts.retries {
+                    if attempt >= retries {
+                        if let Ok(mut d) = self.down.lock() {
+                            d.insert(host.clone());
+                        }
                         // The network failed: a cached copy is better than nothing.
                         if let Some(entry) = cached {
                             return Ok(entry.into_fetched(url));
@@ -291,7 +310,7 @@ impl Fetcher {
         }
         let resp = match req.send() {
             Ok(r) => r,
-            Err(e) if e.is_redirect() => return fail(format!("too many redirects: {e}")),
+            Err(e) if e.is_redirect() => return fail(format!("too many redirects: {}", error_chain(&e))),
             Err(e) if e.is_timeout() || e.is_connect() || e.is_request() => return Try::Again(error_chain(&e), None),
             Err(e) => return fail(error_chain(&e)),
         };
@@ -304,6 +323,10 @@ impl Fetcher {
         if status == reqwest::StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
             let wait = resp.headers().get(reqwest::header::RETRY_AFTER).and_then(|v| v.to_str().ok()).and_then(retry_after);
             return Try::Again(format!("HTTP {status}"), wait);
+        }
+        if status.is_redirection() {
+            let to = resp.headers().get(reqwest::header::LOCATION).and_then(|v| v.to_str().ok()).unwrap_or("?");
+            return fail(format!("HTTP {status}: redirect to {to} not followed (only http and https are)"));
         }
         if !status.is_success() {
             return fail(format!("HTTP {status}"));
@@ -319,7 +342,10 @@ impl Fetcher {
         let location = Location::Url(resp.url().clone());
         let mut bytes = Vec::new();
         if let Err(e) = resp.take(max + 1).read_to_end(&mut bytes) {
-            return Try::Again(format!("body cut short: {e}"), None);
+            let timed_out =
+                e.get_ref().and_then(|i| i.downcast_ref::<reqwest::Error>()).is_some_and(reqwest::Error::is_timeout);
+            let why = if timed_out { "timed out reading the body" } else { "body cut short" };
+            return Try::Again(format!("{why}: {}", error_chain(&e)), None);
         }
         if bytes.len() as u64 > max {
             return Try::Fail(Error::TooLarge { what: url.to_string(), limit: max });
