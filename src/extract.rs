@@ -230,8 +230,12 @@ impl Extractor for Applier {
                 text = doc.text_of(&nodes);
             }
             // The headline goes first when it stands before the block, outside it.
-            let title = if self.wrapper.headline { headline(doc) } else { None };
-            if let (Some(h), Some(&first)) = (title, nodes.first()) {
+            let first = nodes.first().copied();
+            let title = match first {
+                Some(first) if self.wrapper.headline => headline_before(doc, first),
+                _ => None,
+            };
+            if let (Some(h), Some(first)) = (title, first) {
                 if h < first && !nodes.iter().any(|&n| doc.contains(n, h)) {
                     text = format!("{}\n\n{text}", doc.text(h));
                 }
@@ -283,15 +287,26 @@ impl Extractor for Applier {
 /// title's words (titles often add the site's name); the best coverage wins, then the higher
 /// heading, then the earlier element.
 pub fn headline(doc: &Doc) -> Option<NodeId> {
+    let end = doc.nodes.get(doc.body as usize)?.end;
+    headline_before(doc, end)
+}
+
+/// [`headline`], looking only at elements that start before node `before`.
+pub fn headline_before(doc: &Doc, before: NodeId) -> Option<NodeId> {
     let mut tok = crate::tokens::Tokenizer::default();
     let mut title: Vec<String> = Vec::new();
-    tok.each(&doc.title, |t| title.push(t.to_string()));
+    tok.each(&doc.title, |t| {
+        if !title.iter().any(|x| x == t) {
+            title.push(t.to_string());
+        }
+    });
     if title.len() < 2 {
         return None;
     }
-    let title_set: std::collections::HashSet<&str> = title.iter().map(String::as_str).collect();
     let body = doc.nodes.get(doc.body as usize)?;
+    let stop = before.min(body.end);
     let max_chars = doc.title.len() * 2 + 20;
+    let min_chars = doc.title.len() / 4;
     // Text bytes per subtree, summed in one reverse pass.
     let mut sizes = vec![0usize; doc.nodes.len()];
     for i in (0..doc.nodes.len()).rev() {
@@ -302,9 +317,10 @@ pub fn headline(doc: &Doc) -> Option<NodeId> {
             sizes[p as usize] += sizes[i];
         }
     }
+    let mut covered = vec![false; title.len()];
     let mut best: Option<(f64, u8, NodeId)> = None;
     for heading_pass in [true, false] {
-        for i in doc.body..body.end {
+        for i in doc.body..stop {
             let Some(e) = doc.element(i) else { continue };
             let rank = match e.name.as_bytes() {
                 [b'h', d @ b'1'..=b'6'] => d - b'0',
@@ -314,25 +330,29 @@ pub fn headline(doc: &Doc) -> Option<NodeId> {
             if !heading_pass && rank < 9 {
                 continue;
             }
-            let end = doc.nodes[i as usize].end;
             let size = sizes[i as usize];
-            if size == 0 || size > max_chars {
+            if size == 0 || size > max_chars || size < min_chars {
                 continue;
             }
-            let mut words: Vec<String> = Vec::new();
-            for n in &doc.nodes[i as usize..end as usize] {
+            // Words inside the title, and which title words are covered.
+            covered.iter_mut().for_each(|c| *c = false);
+            let (mut words, mut inside) = (0usize, 0usize);
+            for n in &doc.nodes[i as usize..doc.nodes[i as usize].end as usize] {
                 if let NodeData::Text(t) = &n.data {
-                    tok.each(t, |w| words.push(w.to_string()));
+                    tok.each(t, |w| {
+                        words += 1;
+                        if let Some(k) = title.iter().position(|x| x == w) {
+                            inside += 1;
+                            covered[k] = true;
+                        }
+                    });
                 }
             }
-            if words.len() < 2 {
+            if words < 2 {
                 continue;
             }
-            let inside = words.iter().filter(|w| title_set.contains(w.as_str())).count();
-            let words_set: std::collections::HashSet<&str> = words.iter().map(String::as_str).collect();
-            let covered = title_set.iter().filter(|t| words_set.contains(*t)).count();
-            let contained = inside as f64 / words.len() as f64;
-            let coverage = covered as f64 / title_set.len() as f64;
+            let contained = inside as f64 / words as f64;
+            let coverage = covered.iter().filter(|&&c| c).count() as f64 / title.len() as f64;
             if contained < 0.8 || coverage < 0.4 {
                 continue;
             }

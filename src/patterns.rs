@@ -169,18 +169,31 @@ impl<'a> Typer<'a> {
             Typing::Dfs => Vec::new(),
             Typing::Anchored => {
                 let mut idx = vec![0u32; doc.nodes.len()];
-                let mut counts: HashMap<&str, u32> = HashMap::new();
+                // Per parent, (tag, count so far): a short Vec for the usual few distinct tags,
+                // a hash map past 64 of them (a hostile page may give every child its own tag).
+                let mut counts: Vec<(&str, u32)> = Vec::new();
+                let mut many: HashMap<&str, u32> = HashMap::new();
                 for (i, node) in doc.nodes.iter().enumerate() {
                     if !matches!(node.data, NodeData::Element(_)) {
                         continue;
                     }
                     counts.clear();
+                    many.clear();
                     for c in doc.children(i as NodeId) {
-                        if let Some(e) = doc.element(c) {
-                            let n = counts.entry(e.name.as_str()).or_insert(0);
+                        let Some(e) = doc.element(c) else { continue };
+                        let name = e.name.as_str();
+                        let n = if let Some((_, n)) = counts.iter_mut().find(|(t, _)| *t == name) {
                             *n += 1;
-                            idx[c as usize] = *n;
-                        }
+                            *n
+                        } else if counts.len() < 64 {
+                            counts.push((name, 1));
+                            1
+                        } else {
+                            let n = many.entry(name).or_insert(0);
+                            *n += 1;
+                            *n
+                        };
+                        idx[c as usize] = n;
                     }
                 }
                 idx[0] = 1;

@@ -29,7 +29,6 @@ pub use guard::{limit_depth, MAX_DEPTH};
 
 pub use text::TextBuilder;
 
-use std::collections::HashMap;
 
 /// Elements removed with their whole subtree: they hold no readable article text.
 pub const DROPPED: &[&str] = &[
@@ -363,6 +362,11 @@ fn name_char(c: char) -> bool {
 /// assert_eq!(forest::clean::xml_name("@click"), "_click");
 /// ```
 pub fn xml_name(name: &str) -> String {
+    // Fast path: the usual lower-case ASCII names are valid as they are.
+    let plain = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_';
+    if name.as_bytes().first().is_some_and(u8::is_ascii_lowercase) && name.bytes().all(plain) {
+        return name.to_string();
+    }
     let mut out = String::with_capacity(name.len() + 1);
     for (i, c) in name.chars().enumerate() {
         let ok = if i == 0 { name_start_char(c) } else { name_char(c) };
@@ -383,7 +387,6 @@ pub fn xml_name(name: &str) -> String {
 /// declarations (`xmlns` becomes `_xmlns`), values without forbidden characters.
 fn clean_attrs<'a>(attrs: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
-    let mut seen: HashMap<String, ()> = HashMap::new();
     for (k, v) in attrs {
         let mut name = xml_name(k);
         if name == "dfs" {
@@ -392,7 +395,8 @@ fn clean_attrs<'a>(attrs: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<(Stri
         if name == "xmlns" {
             name = "_xmlns".to_string();
         }
-        if seen.insert(name.clone(), ()).is_some() {
+        // Elements have few attributes: a linear check beats a hash set.
+        if out.iter().any(|(n, _)| *n == name) {
             continue;
         }
         out.push((name, xml_text(v).into_owned()));
