@@ -136,14 +136,15 @@ pub struct Ranked {
     pub relevance: f64,
     /// p: pages where the pattern occurs.
     pub pages: usize,
-    /// Per sample page: the best element (dfs) and its score, when the page has the pattern.
-    pub best: Vec<Option<(u32, f64)>>,
+    /// On each sample page that has the pattern, in page order: (page index, the best
+    /// element's dfs, its score). Sparse, so memory grows with the pages a pattern is on.
+    pub best: Vec<(usize, u32, f64)>,
 }
 
 impl Ranked {
     /// The distinct dfs numbers of the best elements, ascending.
     pub fn dfs(&self) -> Vec<u32> {
-        let mut d: Vec<u32> = self.best.iter().flatten().map(|&(d, _)| d).collect();
+        let mut d: Vec<u32> = self.best.iter().map(|&(_, d, _)| d).collect();
         d.sort_unstable();
         d.dedup();
         d
@@ -153,21 +154,27 @@ impl Ranked {
 /// Rank every pattern seen on the pages, most relevant first (ties: fewer pages last, then
 /// deeper level first, then pattern order, so the result never depends on hash order).
 pub fn rank<P: std::borrow::Borrow<PageCandidates>>(pages: &[P], ranker: &dyn Ranker) -> Vec<Ranked> {
-    let mut by_pattern: HashMap<&Pattern, Vec<Option<(u32, f64)>>> = HashMap::new();
+    let mut by_pattern: HashMap<&Pattern, Vec<(usize, u32, f64)>> = HashMap::new();
     for (i, page) in pages.iter().map(std::borrow::Borrow::borrow).enumerate() {
         for c in &page.candidates {
             let s = ranker.score(c, page);
-            let slot = &mut by_pattern.entry(&c.pattern).or_insert_with(|| vec![None; pages.len()])[i];
-            if slot.is_none_or(|(_, best)| s > best) {
-                *slot = Some((c.dfs, s));
+            let hits = by_pattern.entry(&c.pattern).or_default();
+            // Pages are visited in order, so this page's entry, if any, is the last.
+            match hits.last_mut() {
+                Some(last) if last.0 == i => {
+                    if s > last.2 {
+                        *last = (i, c.dfs, s);
+                    }
+                }
+                _ => hits.push((i, c.dfs, s)),
             }
         }
     }
     let mut ranked: Vec<Ranked> = by_pattern
         .into_iter()
         .map(|(pattern, best)| {
-            let p = best.iter().flatten().count();
-            let sum: f64 = best.iter().flatten().map(|&(_, s)| s).sum();
+            let p = best.len();
+            let sum: f64 = best.iter().map(|&(_, _, s)| s).sum();
             Ranked { relevance: sum * p as f64 * f64::from(pattern.level), pattern: pattern.clone(), pages: p, best }
         })
         .collect();

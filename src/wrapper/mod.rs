@@ -282,7 +282,10 @@ fn alternatives(
     ranker: &dyn rank::Ranker,
     split_articles: bool,
 ) -> Vec<Choice> {
-    let mut covered: Vec<bool> = winner.best.iter().map(Option::is_some).collect();
+    let mut covered = vec![false; pages.len()];
+    for &(i, _, _) in &winner.best {
+        covered[i] = true;
+    }
     let mut out = Vec::new();
     while out.len() < MAX_ALTERNATIVES {
         let rest: Vec<usize> = (0..pages.len()).filter(|&i| !covered[i]).collect();
@@ -291,10 +294,10 @@ fn alternatives(
         }
         let sub: Vec<&PageCandidates> = rest.iter().map(|&i| &cands[i]).collect();
         let Some(top) = rank::rank(&sub, ranker).into_iter().next() else { break };
-        let mut best = vec![None; pages.len()];
-        for (j, &i) in rest.iter().enumerate() {
-            best[i] = top.best[j];
-            covered[i] |= top.best[j].is_some();
+        // Back from indices into `rest` to indices into `pages`.
+        let best: Vec<(usize, u32, f64)> = top.best.iter().map(|&(j, d, s)| (rest[j], d, s)).collect();
+        for &(i, _, _) in &best {
+            covered[i] = true;
         }
         out.push(choice(&Ranked { best, ..top }, pages, typers, cands, split_articles));
     }
@@ -320,15 +323,12 @@ fn site_language(pages: &[&Page]) -> Language {
 fn choice(r: &Ranked, pages: &[&Page], typers: &[Typer], cands: &[PageCandidates], split_articles: bool) -> Choice {
     let dfs = r.dfs();
     // Pages where the best element has a same-kind sibling that is a candidate too.
-    let split_pages = pages
+    let split_pages = r
+        .best
         .iter()
-        .zip(&r.best)
-        .zip(cands)
-        .zip(typers)
-        .filter(|(((page, best), pc), typer)| {
-            let Some((d, _)) = best else { return false };
-            let doc = &page.doc;
-            let Some(node) = doc.by_dfs(*d) else { return false };
+        .filter(|&&(i, d, _)| {
+            let (doc, pc, typer) = (&pages[i].doc, &cands[i], &typers[i]);
+            let Some(node) = doc.by_dfs(d) else { return false };
             let Some(parent) = doc.nodes[node as usize].parent else { return false };
             doc.children(parent).any(|s| {
                 s != node
@@ -339,18 +339,18 @@ fn choice(r: &Ranked, pages: &[&Page], typers: &[Typer], cands: &[PageCandidates
         .count();
     let repeated = split_articles && split_pages > 0 && split_pages * 2 >= r.pages;
     let mut parents: HashMap<ElementType, usize> = HashMap::new();
-    for (page, best) in pages.iter().zip(&r.best) {
-        let Some((d, _)) = best else { continue };
-        let parent = page.doc.by_dfs(*d).and_then(|n| page.doc.nodes[n as usize].parent);
+    for &(i, d, _) in &r.best {
+        let page = pages[i];
+        let parent = page.doc.by_dfs(d).and_then(|n| page.doc.nodes[n as usize].parent);
         if let Some(t) = parent.and_then(|p| ElementType::of(&page.doc, p)) {
             *parents.entry(t.portable()).or_insert(0) += 1;
         }
     }
     let parent = parents.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0))).map(|(t, _)| t);
     // Did any best element's id/class token carry digits (dropped by the tolerant form)?
-    let digits = pages.iter().zip(&r.best).any(|(page, best)| {
-        let Some((d, _)) = best else { return false };
-        let Some(e) = page.doc.by_dfs(*d).and_then(|n| page.doc.element(n)) else { return false };
+    let digits = r.best.iter().any(|&(i, d, _)| {
+        let doc = &pages[i].doc;
+        let Some(e) = doc.by_dfs(d).and_then(|n| doc.element(n)) else { return false };
         ["id", "class"].iter().any(|a| {
             e.attr(a).and_then(|v| v.split_whitespace().next()).is_some_and(|t| t.chars().any(char::is_numeric))
         })
