@@ -213,6 +213,9 @@ struct ApplyArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Pages processed at once (threads); the output is the same for any value. Default 1.
+    #[arg(long)]
+    jobs: Option<usize>,
     #[command(flatten)]
     fetch: FetchArgs,
 }
@@ -373,62 +376,101 @@ fn expand_inputs(inputs: &[String]) -> anyhow::Result<Vec<Location>> {
     Ok(out)
 }
 
+/// Fetch, clean and extract one page; the output text (or JSON line) and its rule.
+fn render(applier: &Applier, fetcher: &forest::fetch::Fetcher, loc: &Location, format: Format) -> forest::Result<(String, forest::Rule)> {
+    let page = fetcher.get(loc).and_then(|f| Page::from_fetched(loc, f))?;
+    let x = applier.extract(&page)?;
+    let body = match format {
+        Format::Text => format!("{}\n", x.text),
+        Format::Json => {
+            // The headline as the page shows it, else the <title>.
+            let title = forest::extract::headline(&page.doc)
+                .map_or_else(|| page.doc.title.clone(), |h| forest::clean::collapse_ws(&page.doc.text(h)));
+            let v = serde_json::json!({
+                "url": page.location,
+                "title": title,
+                "text": x.text,
+                "xpath": applier.wrapper().xpath,
+                "rule": x.rule.name(),
+                "confidence": x.rule.confidence(),
+            });
+            format!("{v}\n")
+        }
+    };
+    Ok((body, x.rule))
+}
+
 fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     let wrapper = Wrapper::load(&a.wrapper)?;
-    let applier = Applier::new(wrapper)?;
+    let applier = Applier::new(wrapper.clone())?;
     let locations = expand_inputs(&a.inputs)?;
     let fetcher = a.fetch.fetcher()?;
     if let Some(dir) = &a.out_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
+    let jobs = a.jobs.unwrap_or(1).max(1);
     let mut used_names = std::collections::HashSet::new();
     let mut skipped = 0usize;
     let mut stdout = std::io::stdout().lock();
     let many = locations.len() > 1;
-    for loc in &locations {
-        let result = fetcher
-            .get(loc)
-            .and_then(|f| Page::from_fetched(loc, f))
-            .and_then(|page| applier.extract(&page).map(|x| (page, x)));
-        let (page, x) = match result {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("forest: skipped {loc}: {e}");
-                skipped += 1;
-                continue;
-            }
-        };
-        if x.rule.is_fallback() {
-            eprintln!("forest: {loc}: the wrapper's XPath matched nothing; used fallback rule {}", x.rule.name());
-        }
-        let body = match a.format {
-            Format::Text => format!("{}\n", x.text),
-            Format::Json => {
-                // The headline as the page shows it, else the <title>.
-                let title = forest::extract::headline(&page.doc)
-                    .map_or_else(|| page.doc.title.clone(), |h| forest::clean::collapse_ws(&page.doc.text(h)));
-                let v = serde_json::json!({
-                    "url": page.location,
-                    "title": title,
-                    "text": x.text,
-                    "xpath": applier.wrapper().xpath,
-                    "rule": x.rule.name(),
-                    "confidence": x.rule.confidence(),
-                });
-                format!("{v}\n")
-            }
-        };
-        match &a.out_dir {
-            Some(dir) => {
-                let ext = if a.format == Format::Json { "json" } else { "txt" };
-                let name = unique_name(&mut used_names, &loc.stem(), ext);
-                write_atomic(&dir.join(&name), body.as_bytes())?;
-            }
-            None => {
-                if many && a.format == Format::Text {
-                    writeln!(stdout, "==> {loc} <==")?;
+    // Pages are processed in windows, `jobs` at a time, and written in input order, so the
+    // output is the same for any number of jobs and memory stays bounded.
+    for window in locations.chunks(jobs * 16) {
+        let results: Vec<forest::Result<(String, forest::Rule)>> = if jobs == 1 {
+            window.iter().map(|loc| render(&applier, &fetcher, loc, a.format)).collect()
+        } else {
+            let next = std::sync::atomic::AtomicUsize::new(0);
+            let slots: std::sync::Mutex<Vec<Option<forest::Result<(String, forest::Rule)>>>> =
+                std::sync::Mutex::new((0..window.len()).map(|_| None).collect());
+            std::thread::scope(|scope| {
+                for _ in 0..jobs.min(window.len()) {
+                    let (next, slots, fetcher, format, wrapper) = (&next, &slots, &fetcher, a.format, &wrapper);
+                    scope.spawn(move || {
+                        // Each worker compiles its own copy of the wrapper (sxd-xpath is not
+                        // thread-safe); it compiled once already, so this cannot fail.
+                        let Ok(local) = Applier::new(wrapper.clone()) else { return };
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(loc) = window.get(i) else { break };
+                            let r = render(&local, fetcher, loc, format);
+                            if let Ok(mut s) = slots.lock() {
+                                s[i] = Some(r);
+                            }
+                        }
+                    });
                 }
-                stdout.write_all(body.as_bytes())?;
+            });
+            slots
+                .into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .into_iter()
+                .map(|r| r.unwrap_or_else(|| Err(forest::Error::Usage("page not processed".into()))))
+                .collect()
+        };
+        for (loc, result) in window.iter().zip(results) {
+            let (body, rule) = match result {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("forest: skipped {loc}: {e}");
+                    skipped += 1;
+                    continue;
+                }
+            };
+            if rule.is_fallback() {
+                eprintln!("forest: {loc}: the wrapper's XPath matched nothing; used fallback rule {}", rule.name());
+            }
+            match &a.out_dir {
+                Some(dir) => {
+                    let ext = if a.format == Format::Json { "json" } else { "txt" };
+                    let name = unique_name(&mut used_names, &loc.stem(), ext);
+                    write_atomic(&dir.join(&name), body.as_bytes())?;
+                }
+                None => {
+                    if many && a.format == Format::Text {
+                        writeln!(stdout, "==> {loc} <==")?;
+                    }
+                    stdout.write_all(body.as_bytes())?;
+                }
             }
         }
     }

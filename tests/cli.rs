@@ -195,3 +195,17 @@ fn clean_prints_xml_that_reparses_for_hostile_html() {
     assert_eq!(found.string(), "3");
     assert!(xml.contains("deep"));
 }
+
+#[test]
+fn apply_output_is_the_same_for_any_number_of_jobs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (wrapper, _) = induce_demo(tmp.path());
+    let run = |jobs: &str| {
+        let o = forest(&["apply", "--wrapper", p(&wrapper), p(&demo()), "--format", "json", "--jobs", jobs]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let one = run("1");
+    assert_eq!(one.lines().count(), 6);
+    assert_eq!(one, run("4"));
+}
