@@ -120,15 +120,7 @@ impl ElementType {
             let steps: Vec<String> = path
                 .iter()
                 .map(|st| {
-                    let mut s = st.tag.clone();
-                    if let Some(id) = &st.id {
-                        s.push('#');
-                        s.push_str(id);
-                    }
-                    if let Some(c) = &st.class {
-                        s.push('.');
-                        s.push_str(c);
-                    }
+                    let mut s = tag_clue(&st.tag, st.id.as_deref(), st.class.as_deref());
                     if let Some(i) = st.index {
                         s.push_str(&format!("[{i}]"));
                     }
@@ -137,21 +129,27 @@ impl ElementType {
                 .collect();
             return steps.join("/");
         }
-        let mut s = self.tag.clone();
-        if let Some(id) = &self.id {
-            s.push('#');
-            s.push_str(id);
-        }
-        if let Some(c) = &self.class {
-            s.push('.');
-            s.push_str(c);
-        }
+        let mut s = tag_clue(&self.tag, self.id.as_deref(), self.class.as_deref());
         if let Some(d) = self.dfs {
             s.push('@');
             s.push_str(&d.to_string());
         }
         s
     }
+}
+
+/// `tag`, `tag#id`, `tag.class` or `tag#id.class`.
+pub fn tag_clue(tag: &str, id: Option<&str>, class: Option<&str>) -> String {
+    let mut s = tag.to_string();
+    if let Some(id) = id {
+        s.push('#');
+        s.push_str(id);
+    }
+    if let Some(c) = class {
+        s.push('.');
+        s.push_str(c);
+    }
+    s
 }
 
 /// Types the elements of one page under a [`Typing`] (sibling indices computed once).

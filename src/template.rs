@@ -11,7 +11,7 @@
 //! the template as readable `(path, text)` strings, hashed again when loaded.
 
 use crate::clean::{collapse_ws, Doc, NodeData};
-use crate::patterns::tolerant;
+use crate::patterns::{tag_clue, tolerant};
 use crate::Page;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -97,16 +97,8 @@ fn text_hash(t: &str) -> u64 {
 /// The path step of an element: `tag`, `tag#id`, `tag.class` or `tag#id.class` (tolerant).
 fn step(doc: &Doc, node: u32) -> String {
     let Some(e) = doc.element(node) else { return String::new() };
-    let mut s = e.name.clone();
-    if let Some(id) = e.attr("id").and_then(tolerant) {
-        s.push('#');
-        s.push_str(&id);
-    }
-    if let Some(c) = e.attr("class").and_then(tolerant) {
-        s.push('.');
-        s.push_str(&c);
-    }
-    s
+    let (id, class) = (e.attr("id").and_then(tolerant), e.attr("class").and_then(tolerant));
+    tag_clue(&e.name, id.as_deref(), class.as_deref())
 }
 
 /// Per node, the hash of its element's path (for a text node: its parent's path).
