@@ -35,6 +35,8 @@
 //! Every tree walk is a loop over a flat, document-ordered arena ([`clean::Doc`]): no stage
 //! recurses, so no page can overflow the stack. Errors are one enum, [`Error`].
 
+#![warn(missing_docs)]
+
 pub mod baselines;
 pub mod bench;
 pub mod clean;
