@@ -380,8 +380,11 @@ fn expand_inputs(inputs: &[String]) -> anyhow::Result<Vec<Location>> {
     Ok(out)
 }
 
-/// Fetch, clean and extract one page; the output text (or JSON line) and its rule.
-fn render(applier: &Applier, fetcher: &forest::fetch::Fetcher, loc: &Location, format: Format) -> forest::Result<(String, forest::Rule)> {
+/// One page's output (text or JSON line) and the rule that selected it.
+type Rendered = forest::Result<(String, forest::Rule)>;
+
+/// Fetch, clean and extract one page.
+fn render(applier: &Applier, fetcher: &forest::fetch::Fetcher, loc: &Location, format: Format) -> Rendered {
     let page = fetcher.get(loc).and_then(|f| Page::from_fetched(loc, f))?;
     let x = applier.extract(&page)?;
     let body = match format {
@@ -420,12 +423,11 @@ fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     // Pages are processed in windows, `jobs` at a time, and written in input order, so the
     // output is the same for any number of jobs and memory stays bounded.
     for window in locations.chunks(jobs * 16) {
-        let results: Vec<forest::Result<(String, forest::Rule)>> = if jobs == 1 {
+        let results: Vec<Rendered> = if jobs == 1 {
             window.iter().map(|loc| render(&applier, &fetcher, loc, a.format)).collect()
         } else {
             let next = std::sync::atomic::AtomicUsize::new(0);
-            let slots: std::sync::Mutex<Vec<Option<forest::Result<(String, forest::Rule)>>>> =
-                std::sync::Mutex::new((0..window.len()).map(|_| None).collect());
+            let slots: std::sync::Mutex<Vec<Option<Rendered>>> = std::sync::Mutex::new((0..window.len()).map(|_| None).collect());
             std::thread::scope(|scope| {
                 for _ in 0..jobs.min(window.len()) {
                     let (next, slots, fetcher, format, wrapper) = (&next, &slots, &fetcher, a.format, &wrapper);
