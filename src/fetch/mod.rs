@@ -539,6 +539,19 @@ mod tests {
     }
 
     #[test]
+    fn utf16_pages_decode_and_count_as_html() {
+        let mut bytes = vec![0xFF, 0xFE];
+        for u in "<html><body><p>Grüße, 東京</p></body></html>".encode_utf16() {
+            bytes.extend_from_slice(&u.to_le_bytes());
+        }
+        assert!(decode(&bytes, None).contains("Grüße, 東京"));
+        let loc = Location::File("page.html".into());
+        let fetched = Fetched { location: loc.clone(), bytes, content_type: None, from_cache: false, etag: None, last_modified: None };
+        let page = crate::Page::from_fetched(&loc, fetched).unwrap();
+        assert_eq!(page.doc.text(page.doc.body), "Grüße, 東京");
+    }
+
+    #[test]
     fn retry_after_reads_seconds_and_dates() {
         assert_eq!(retry_after("3"), Some(Duration::from_secs(3)));
         assert_eq!(retry_after("Sun, 06 Nov 1994 08:49:37 GMT"), Some(Duration::ZERO));
