@@ -1,7 +1,8 @@
 //! Clean: HTML to a well-formed tree whose elements carry their depth-first order (`dfs`).
 //!
-//! The page is parsed once with html5ever (through scraper), which repairs any markup the way a
-//! browser would. The result is copied into [`Doc`], a flat arena in document (pre-)order:
+//! The page is parsed once with html5ever, which repairs any markup the way a browser would,
+//! into a small linked tree of our own (`sink`), flattened once into [`Doc`], a flat arena in
+//! document (pre-)order:
 //! every node knows its parent and where its subtree ends, so the whole pipeline walks trees
 //! with plain loops and never recurses (a page nested 100 000 deep is just a long `Vec`).
 //!
@@ -22,6 +23,7 @@
 //! Forest paper, written as an attribute when the tree is serialized to XML ([`Doc::to_xml`]).
 
 mod guard;
+mod sink;
 mod text;
 mod xml;
 
@@ -166,121 +168,7 @@ impl Doc {
 ///     <p class=\"x\" dfs=\"3\">Hello <b dfs=\"4\">world</b></p></body></html>");
 /// ```
 pub fn page(html: &str) -> Doc {
-    let parsed = scraper::Html::parse_document(&limit_depth(html, MAX_DEPTH));
-    from_parsed(&parsed)
-}
-
-/// Build the cleaned arena from an html5ever tree (iteratively).
-pub fn from_parsed(parsed: &scraper::Html) -> Doc {
-    use ego_tree::iter::Edge;
-    use scraper::Node as P;
-
-    let mut doc = Doc::default();
-    // Open elements: (source node id, our node index).
-    let mut open: Vec<(ego_tree::NodeId, NodeId)> = Vec::new();
-    let mut open_ids: std::collections::HashSet<ego_tree::NodeId> = std::collections::HashSet::new();
-    // A dropped subtree being skipped: its source node id.
-    let mut skipping: Option<ego_tree::NodeId> = None;
-    let mut in_head = false;
-    let mut title: Option<String> = None;
-
-    for edge in parsed.tree.root().traverse() {
-        match edge {
-            Edge::Open(node) => {
-                if skipping.is_some() {
-                    continue;
-                }
-                match node.value() {
-                    P::Element(el) => {
-                        let name = el.name();
-                        // Dropped: non-content elements, head elements but the title, comment
-                        // regions, and anything after the root element has closed.
-                        let dropped = DROPPED.contains(&name)
-                            || (in_head && name != "title")
-                            || is_comment_region(name, el.attr("id"), el.attr("class"))
-                            || (open.is_empty() && !doc.nodes.is_empty());
-                        if dropped {
-                            if node.has_children() {
-                                skipping = Some(node.id());
-                            }
-                            continue;
-                        }
-                        let id = doc.nodes.len() as NodeId;
-                        let dfs = doc.by_dfs.len() as u32;
-                        doc.by_dfs.push(id);
-                        let element = Element {
-                            name: xml_name(name),
-                            attrs: clean_attrs(el.attrs()),
-                            dfs,
-                        };
-                        if id == 0 {
-                            doc.lang = element.attr("lang").map(str::to_string);
-                        }
-                        match name {
-                            "head" => in_head = node.has_children(),
-                            "body" if doc.body == 0 => doc.body = id,
-                            "title" if title.is_none() => title = Some(String::new()),
-                            _ => {}
-                        }
-                        doc.nodes.push(Node {
-                            parent: open.last().map(|&(_, i)| i),
-                            end: id + 1,
-                            level: open.len() as u32 + 1,
-                            data: NodeData::Element(element),
-                        });
-                        if node.has_children() {
-                            open_ids.insert(node.id());
-                            open.push((node.id(), id));
-                        }
-                    }
-                    P::Text(t) => {
-                        let Some(&(_, parent)) = open.last() else { continue };
-                        let in_title = matches!(&doc.nodes[parent as usize].data,
-                            NodeData::Element(e) if e.name == "title");
-                        if in_head && in_title {
-                            if let Some(title) = title.as_mut() {
-                                title.push_str(t);
-                            }
-                        }
-                        push_text(&mut doc, parent, open.len() as u32 + 1, t);
-                    }
-                    _ => {}
-                }
-            }
-            Edge::Close(node) => {
-                // html5ever's adoption-agency reparenting can leave stale parent links in
-                // ego-tree (rust-scraper/ego-tree#44), so a Close edge may be skipped: the Close
-                // of any open ancestor closes everything opened inside it, skips included.
-                if skipping == Some(node.id()) {
-                    skipping = None;
-                    continue;
-                }
-                if !open_ids.contains(&node.id()) {
-                    continue;
-                }
-                skipping = None;
-                while let Some((src, id)) = open.pop() {
-                    open_ids.remove(&src);
-                    doc.nodes[id as usize].end = doc.nodes.len() as NodeId;
-                    if let NodeData::Element(e) = &doc.nodes[id as usize].data {
-                        if e.name == "head" {
-                            in_head = false;
-                        }
-                    }
-                    if src == node.id() {
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    // Anything left open (a truncated or inconsistent tree) ends with the document.
-    let len = doc.nodes.len() as NodeId;
-    for (_, id) in open {
-        doc.nodes[id as usize].end = len;
-    }
-    doc.title = collapse_ws(title.as_deref().unwrap_or(""));
-    doc
+    sink::parse(&limit_depth(html, MAX_DEPTH))
 }
 
 /// Words of `id`/`class` values that mark a reader-comment region.

@@ -1,0 +1,329 @@
+//! The html5ever tree sink: the parser builds a small linked tree of our own (no ego-tree, no
+//! DOM library), which [`flatten`] then walks once, with an explicit stack, into the cleaned
+//! pre-order [`Doc`].
+//!
+//! The linked tree supports everything the HTML tree builder does (appending, inserting before
+//! a sibling, removing, moving children for the adoption agency algorithm, template contents);
+//! comments, doctypes and processing instructions are kept only as placeholders, since the
+//! cleaner drops them.
+
+use super::{clean_attrs, collapse_ws, is_comment_region, push_text, xml_name, Doc, Element, Node, NodeData, NodeId, DROPPED};
+use html5ever::tendril::StrTendril;
+use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::{Attribute, QualName};
+use std::borrow::Cow;
+use std::cell::{Ref, RefCell};
+
+const NONE: usize = usize::MAX;
+
+enum Kind {
+    Document,
+    Element { name: QualName, attrs: Vec<Attribute>, template: usize },
+    Text(StrTendril),
+    /// Comment, processing instruction: dropped by the cleaner.
+    Other,
+}
+
+struct SinkNode {
+    parent: usize,
+    first: usize,
+    last: usize,
+    prev: usize,
+    next: usize,
+    kind: Kind,
+}
+
+struct Tree {
+    nodes: Vec<SinkNode>,
+    /// Returned by `elem_name` for a handle that is not an element (never asked in practice).
+    no_name: QualName,
+}
+
+impl Tree {
+    fn push(&mut self, kind: Kind) -> usize {
+        self.nodes.push(SinkNode { parent: NONE, first: NONE, last: NONE, prev: NONE, next: NONE, kind });
+        self.nodes.len() - 1
+    }
+
+    fn detach(&mut self, n: usize) {
+        let (parent, prev, next) = (self.nodes[n].parent, self.nodes[n].prev, self.nodes[n].next);
+        if parent == NONE {
+            return;
+        }
+        if prev != NONE {
+            self.nodes[prev].next = next;
+        } else {
+            self.nodes[parent].first = next;
+        }
+        if next != NONE {
+            self.nodes[next].prev = prev;
+        } else {
+            self.nodes[parent].last = prev;
+        }
+        let node = &mut self.nodes[n];
+        node.parent = NONE;
+        node.prev = NONE;
+        node.next = NONE;
+    }
+
+    fn append_node(&mut self, parent: usize, child: usize) {
+        self.detach(child);
+        let last = self.nodes[parent].last;
+        self.nodes[child].parent = parent;
+        self.nodes[child].prev = last;
+        if last != NONE {
+            self.nodes[last].next = child;
+        } else {
+            self.nodes[parent].first = child;
+        }
+        self.nodes[parent].last = child;
+    }
+
+    fn insert_before(&mut self, sibling: usize, child: usize) {
+        self.detach(child);
+        let (parent, prev) = (self.nodes[sibling].parent, self.nodes[sibling].prev);
+        if parent == NONE {
+            return;
+        }
+        self.nodes[child].parent = parent;
+        self.nodes[child].prev = prev;
+        self.nodes[child].next = sibling;
+        self.nodes[sibling].prev = child;
+        if prev != NONE {
+            self.nodes[prev].next = child;
+        } else {
+            self.nodes[parent].first = child;
+        }
+    }
+
+    /// Append text to `parent`, merged into its last child when that is text.
+    fn append_text(&mut self, parent: usize, text: StrTendril) {
+        let last = self.nodes[parent].last;
+        if last != NONE {
+            if let Kind::Text(t) = &mut self.nodes[last].kind {
+                t.push_tendril(&text);
+                return;
+            }
+        }
+        let n = self.push(Kind::Text(text));
+        self.append_node(parent, n);
+    }
+}
+
+/// The sink html5ever builds into.
+pub struct Sink {
+    tree: RefCell<Tree>,
+}
+
+impl Sink {
+    fn new() -> Sink {
+        let mut tree = Tree { nodes: Vec::new(), no_name: QualName::new(None, html5ever::ns!(html), html5ever::local_name!("")) };
+        tree.push(Kind::Document);
+        Sink { tree: RefCell::new(tree) }
+    }
+}
+
+impl TreeSink for Sink {
+    type Handle = usize;
+    type Output = Sink;
+    type ElemName<'a> = Ref<'a, QualName>;
+
+    fn finish(self) -> Sink {
+        self
+    }
+
+    fn parse_error(&self, _msg: Cow<'static, str>) {}
+
+    fn get_document(&self) -> usize {
+        0
+    }
+
+    fn elem_name<'a>(&'a self, target: &'a usize) -> Ref<'a, QualName> {
+        Ref::map(self.tree.borrow(), |t| match t.nodes.get(*target).map(|n| &n.kind) {
+            Some(Kind::Element { name, .. }) => name,
+            _ => &t.no_name,
+        })
+    }
+
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> usize {
+        let mut t = self.tree.borrow_mut();
+        let template = if flags.template { t.push(Kind::Document) } else { NONE };
+        t.push(Kind::Element { name, attrs, template })
+    }
+
+    fn create_comment(&self, _text: StrTendril) -> usize {
+        self.tree.borrow_mut().push(Kind::Other)
+    }
+
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> usize {
+        self.tree.borrow_mut().push(Kind::Other)
+    }
+
+    fn append(&self, parent: &usize, child: NodeOrText<usize>) {
+        let mut t = self.tree.borrow_mut();
+        match child {
+            NodeOrText::AppendNode(n) => t.append_node(*parent, n),
+            NodeOrText::AppendText(text) => t.append_text(*parent, text),
+        }
+    }
+
+    fn append_based_on_parent_node(&self, element: &usize, prev_element: &usize, child: NodeOrText<usize>) {
+        let has_parent = self.tree.borrow().nodes[*element].parent != NONE;
+        if has_parent {
+            self.append_before_sibling(element, child);
+        } else {
+            self.append(prev_element, child);
+        }
+    }
+
+    fn append_doctype_to_document(&self, _name: StrTendril, _public_id: StrTendril, _system_id: StrTendril) {}
+
+    fn get_template_contents(&self, target: &usize) -> usize {
+        let mut t = self.tree.borrow_mut();
+        match t.nodes[*target].kind {
+            Kind::Element { template, .. } if template != NONE => template,
+            _ => t.push(Kind::Document),
+        }
+    }
+
+    fn same_node(&self, x: &usize, y: &usize) -> bool {
+        x == y
+    }
+
+    fn set_quirks_mode(&self, _mode: QuirksMode) {}
+
+    fn append_before_sibling(&self, sibling: &usize, new_node: NodeOrText<usize>) {
+        let mut t = self.tree.borrow_mut();
+        match new_node {
+            NodeOrText::AppendNode(n) => t.insert_before(*sibling, n),
+            NodeOrText::AppendText(text) => {
+                let prev = t.nodes[*sibling].prev;
+                if prev != NONE {
+                    if let Kind::Text(p) = &mut t.nodes[prev].kind {
+                        p.push_tendril(&text);
+                        return;
+                    }
+                }
+                let n = t.push(Kind::Text(text));
+                t.insert_before(*sibling, n);
+            }
+        }
+    }
+
+    fn add_attrs_if_missing(&self, target: &usize, attrs: Vec<Attribute>) {
+        let mut t = self.tree.borrow_mut();
+        if let Kind::Element { attrs: existing, .. } = &mut t.nodes[*target].kind {
+            for a in attrs {
+                if !existing.iter().any(|e| e.name == a.name) {
+                    existing.push(a);
+                }
+            }
+        }
+    }
+
+    fn remove_from_parent(&self, target: &usize) {
+        self.tree.borrow_mut().detach(*target);
+    }
+
+    fn reparent_children(&self, node: &usize, new_parent: &usize) {
+        let mut t = self.tree.borrow_mut();
+        let mut child = t.nodes[*node].first;
+        while child != NONE {
+            let next = t.nodes[child].next;
+            t.append_node(*new_parent, child);
+            child = next;
+        }
+    }
+}
+
+/// Parse `html` and build the cleaned document.
+pub fn parse(html: &str) -> Doc {
+    use html5ever::tendril::TendrilSink;
+    let sink = html5ever::parse_document(Sink::new(), Default::default()).one(html);
+    flatten(&sink.tree.into_inner())
+}
+
+/// Walk the linked tree in document order (explicit stack) into the cleaned arena, applying
+/// the cleaner's rules (see the module documentation of [`super`]).
+fn flatten(tree: &Tree) -> Doc {
+    let mut doc = Doc::default();
+    let mut title: Option<String> = None;
+    let mut in_head = false;
+    // (source node, our node or None when the element was not kept but is walked: never),
+    // as a stack of source nodes whose children are being visited.
+    let mut open: Vec<(usize, NodeId)> = Vec::new();
+    let mut cur = tree.nodes[0].first;
+    let mut seen_root = false;
+    while cur != NONE || !open.is_empty() {
+        if cur == NONE {
+            // Close the innermost open element and go on with its next sibling.
+            let Some((src, id)) = open.pop() else { break };
+            doc.nodes[id as usize].end = doc.nodes.len() as NodeId;
+            if matches!(&doc.nodes[id as usize].data, NodeData::Element(e) if e.name == "head") {
+                in_head = false;
+            }
+            cur = tree.nodes[src].next;
+            continue;
+        }
+        let node = &tree.nodes[cur];
+        match &node.kind {
+            Kind::Element { name, attrs, .. } => {
+                let local: &str = &name.local;
+                let attr = |k: &str| attrs.iter().find(|a| &*a.name.local == k).map(|a| &*a.value);
+                let dropped = DROPPED.contains(&local)
+                    || (in_head && local != "title")
+                    || is_comment_region(local, attr("id"), attr("class"))
+                    || (open.is_empty() && seen_root);
+                if dropped {
+                    cur = node.next;
+                    continue;
+                }
+                seen_root = true;
+                let id = doc.nodes.len() as NodeId;
+                let dfs = doc.by_dfs.len() as u32;
+                doc.by_dfs.push(id);
+                let element = Element {
+                    name: xml_name(local),
+                    attrs: clean_attrs(attrs.iter().map(|a| (&*a.name.local, &*a.value))),
+                    dfs,
+                };
+                if id == 0 {
+                    doc.lang = element.attr("lang").map(str::to_string);
+                }
+                match local {
+                    "head" => in_head = node.first != NONE,
+                    "body" if doc.body == 0 => doc.body = id,
+                    "title" if title.is_none() => title = Some(String::new()),
+                    _ => {}
+                }
+                doc.nodes.push(Node {
+                    parent: open.last().map(|&(_, i)| i),
+                    end: id + 1,
+                    level: open.len() as u32 + 1,
+                    data: NodeData::Element(element),
+                });
+                if node.first != NONE {
+                    open.push((cur, id));
+                    cur = node.first;
+                } else {
+                    cur = node.next;
+                }
+            }
+            Kind::Text(t) => {
+                if let Some(&(_, parent)) = open.last() {
+                    let in_title = matches!(&doc.nodes[parent as usize].data, NodeData::Element(e) if e.name == "title");
+                    if in_head && in_title {
+                        if let Some(title) = title.as_mut() {
+                            title.push_str(t);
+                        }
+                    }
+                    push_text(&mut doc, parent, open.len() as u32 + 1, t);
+                }
+                cur = node.next;
+            }
+            Kind::Document | Kind::Other => cur = node.next,
+        }
+    }
+    doc.title = collapse_ws(title.as_deref().unwrap_or(""));
+    doc
+}
