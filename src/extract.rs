@@ -216,9 +216,8 @@ impl Extractor for Applier {
 
     fn extract(&self, page: &Page) -> Result<Extraction> {
         let doc = &page.doc;
-        let template = self.template.mask(doc);
         let done = |nodes: Vec<NodeId>, rule| {
-            let mut mask = template.clone();
+            let mut mask = self.template.mask_within(doc, &nodes);
             if self.wrapper.prune_link_blocks {
                 for (m, l) in mask.iter_mut().zip(link_blocks(doc, &nodes)) {
                     *m |= l;
@@ -307,9 +306,10 @@ pub fn headline_before(doc: &Doc, before: NodeId) -> Option<NodeId> {
     let stop = before.min(body.end);
     let max_chars = doc.title.len() * 2 + 20;
     let min_chars = doc.title.len() / 4;
-    // Text bytes per subtree, summed in one reverse pass.
+    // Text bytes per subtree, summed in one reverse pass over the part searched; elements that
+    // reach past `stop` hold the block and are skipped below.
     let mut sizes = vec![0usize; doc.nodes.len()];
-    for i in (0..doc.nodes.len()).rev() {
+    for i in (doc.body as usize..stop as usize).rev() {
         if let NodeData::Text(t) = &doc.nodes[i].data {
             sizes[i] = t.len();
         }
@@ -328,6 +328,9 @@ pub fn headline_before(doc: &Doc, before: NodeId) -> Option<NodeId> {
                 _ => 9,
             };
             if !heading_pass && rank < 9 {
+                continue;
+            }
+            if doc.nodes[i as usize].end > stop {
                 continue;
             }
             let size = sizes[i as usize];
@@ -379,27 +382,33 @@ const LINK_BLOCKS: &[&str] = &[
 /// of the article is not cut, its own link-heavy parts are.
 pub fn link_blocks(doc: &Doc, roots: &[NodeId]) -> Vec<bool> {
     let n = doc.nodes.len();
-    let in_link = doc.in_link();
     let mut chars = vec![0usize; n];
     let mut link = vec![0usize; n];
-    for (i, node) in doc.nodes.iter().enumerate() {
-        if let NodeData::Text(t) = &node.data {
-            chars[i] = t.chars().filter(|c| !c.is_whitespace()).count();
-            if in_link[i] {
-                link[i] = chars[i];
-            }
-        }
-    }
-    for i in (1..n).rev() {
-        if let Some(p) = doc.nodes[i].parent {
-            chars[p as usize] += chars[i];
-            link[p as usize] += link[i];
-        }
-    }
+    let mut in_link = vec![false; n];
     let mut cut = vec![false; n];
     for &root in roots {
         let r = root as usize;
-        let end = doc.nodes.get(r).map_or(r, |x| x.end as usize);
+        let Some(end) = doc.nodes.get(r).map(|x| x.end as usize) else { continue };
+        // Link and text counts within the subtree only.
+        let root_in_link = doc.ancestors(root).any(|a| doc.element(a).is_some_and(|e| e.name == "a"));
+        for i in r..end {
+            let own = matches!(&doc.nodes[i].data, NodeData::Element(e) if e.name == "a");
+            let above = match doc.nodes[i].parent {
+                Some(p) if i != r => in_link[p as usize],
+                _ => root_in_link,
+            };
+            in_link[i] = own || above;
+            if let NodeData::Text(t) = &doc.nodes[i].data {
+                chars[i] = t.chars().filter(|c| !c.is_whitespace()).count();
+                link[i] = if in_link[i] { chars[i] } else { 0 };
+            }
+        }
+        for i in (r + 1..end).rev() {
+            if let Some(p) = doc.nodes[i].parent {
+                chars[p as usize] += chars[i];
+                link[p as usize] += link[i];
+            }
+        }
         let root_plain = chars[r] - link[r];
         for i in r + 1..end {
             let inherited = doc.nodes[i].parent.is_some_and(|p| cut[p as usize]);

@@ -156,14 +156,20 @@ pub fn tag_clue(tag: &str, id: Option<&str>, class: Option<&str>) -> String {
 pub struct Typer<'a> {
     doc: &'a Doc,
     typing: Typing,
-    /// 1-based index of each node among its same-tag siblings (anchored typing only).
-    sibling_index: Vec<u32>,
+    /// 1-based index of each node among its same-tag siblings (anchored typing only; computed
+    /// on first use, since an exact XPath match needs no types).
+    sibling_index: std::cell::OnceCell<Vec<u32>>,
 }
 
 impl<'a> Typer<'a> {
     /// A typer for `doc`.
     pub fn new(doc: &'a Doc, typing: Typing) -> Typer<'a> {
-        let sibling_index = match typing {
+        Typer { doc, typing, sibling_index: std::cell::OnceCell::new() }
+    }
+
+    fn sibling_index(&self) -> &[u32] {
+        let (doc, typing) = (self.doc, self.typing);
+        self.sibling_index.get_or_init(|| match typing {
             Typing::Dfs => Vec::new(),
             Typing::Anchored => {
                 let mut idx = vec![0u32; doc.nodes.len()];
@@ -194,11 +200,12 @@ impl<'a> Typer<'a> {
                         idx[c as usize] = n;
                     }
                 }
-                idx[0] = 1;
+                if let Some(first) = idx.first_mut() {
+                    *first = 1;
+                }
                 idx
             }
-        };
-        Typer { doc, typing, sibling_index }
+        })
     }
 
     /// The page typed.
@@ -221,7 +228,7 @@ impl<'a> Typer<'a> {
                 steps.push(Step { tag: e.name.clone(), id, class, index: None });
                 break;
             }
-            let index = self.sibling_index.get(c as usize).copied().unwrap_or(1);
+            let index = self.sibling_index().get(c as usize).copied().unwrap_or(1);
             steps.push(Step { tag: e.name.clone(), id: None, class: None, index: Some(index) });
             cur = self.doc.nodes[c as usize].parent;
         }
