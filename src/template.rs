@@ -228,14 +228,8 @@ impl Template {
 
     /// Per node of `doc`: is it a template text node?
     pub fn mask(&self, doc: &Doc) -> Vec<bool> {
-        let mut mask = vec![false; doc.nodes.len()];
-        if self.keys.is_empty() {
-            return mask;
-        }
-        for (i, key) in text_keys(doc) {
-            mask[i] = self.keys.contains(&key);
-        }
-        mask
+        // The whole page is the subtree at the root element.
+        self.mask_within(doc, &[0])
     }
 }
 

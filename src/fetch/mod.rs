@@ -430,11 +430,8 @@ fn httpdate(s: &str) -> Option<std::time::SystemTime> {
 /// # Errors
 /// As [`Fetcher::get`].
 pub fn get(loc: &Location) -> Result<Fetched> {
-    match loc {
-        Location::File(path) => read_file(path, MAX_BYTES)
-            .map(|bytes| Fetched { location: loc.clone(), bytes, content_type: None, from_cache: false, etag: None, last_modified: None }),
-        Location::Url(_) => Fetcher::new(FetchOptions::default())?.get(loc),
-    }
+    // The HTTP client is built on first use, so a fetcher costs nothing for a file.
+    Fetcher::new(FetchOptions::default())?.get(loc)
 }
 
 fn read_file(path: &Path, max: u64) -> Result<Vec<u8>> {

@@ -385,13 +385,7 @@ pub fn xpath_with(ty: &ElementType, dfs: &[u32], digits: bool) -> String {
     if let Some(path) = &ty.path {
         return anchored_xpath(path, dfs, digits);
     }
-    let mut preds: Vec<String> = Vec::new();
-    if let Some(id) = &ty.id {
-        preds.push(first_token_is("id", id, digits));
-    }
-    if let Some(class) = &ty.class {
-        preds.push(first_token_is("class", class, digits));
-    }
+    let mut preds = attr_preds(ty.id.as_deref(), ty.class.as_deref(), digits);
     match (ty.dfs, dfs) {
         (Some(d), _) => preds.push(format!("@dfs='{d}'")),
         (None, []) => {}
@@ -413,13 +407,7 @@ pub fn xpath_with(ty: &ElementType, dfs: &[u32], digits: bool) -> String {
 fn anchored_xpath(path: &[Step], dfs: &[u32], digits: bool) -> String {
     let mut s = String::new();
     for (i, st) in path.iter().enumerate() {
-        let mut preds: Vec<String> = Vec::new();
-        if let Some(id) = &st.id {
-            preds.push(first_token_is("id", id, digits));
-        }
-        if let Some(class) = &st.class {
-            preds.push(first_token_is("class", class, digits));
-        }
+        let preds = attr_preds(st.id.as_deref(), st.class.as_deref(), digits);
         s.push_str(if i == 0 && !preds.is_empty() { "//" } else { "/" });
         s.push_str(&st.tag);
         if !preds.is_empty() {
@@ -434,6 +422,11 @@ fn anchored_xpath(path: &[Step], dfs: &[u32], digits: bool) -> String {
         s.push_str(&format!("[{}]", ors.join(" or ")));
     }
     s
+}
+
+/// The tests for a type's tolerant `id` and `class`, as XPath predicates.
+fn attr_preds(id: Option<&str>, class: Option<&str>, digits: bool) -> Vec<String> {
+    [("id", id), ("class", class)].into_iter().filter_map(|(a, v)| Some(first_token_is(a, v?, digits))).collect()
 }
 
 /// XPath 1.0 test: the first token of attribute `attr` (digits dropped when `digits`) is `value`.
