@@ -88,6 +88,18 @@ pub struct Extraction {
     pub text: String,
     /// The rule that selected them.
     pub rule: Rule,
+    /// Per node of the page: cut from the output inside the selected elements (site template,
+    /// link blocks, a site config's `strip`); empty when nothing is cut.
+    pub skip: Vec<bool>,
+    /// The headline put before the selected elements (it stands outside them), if any.
+    pub headline: Option<NodeId>,
+}
+
+impl Extraction {
+    /// An extraction of `nodes` with their `text`, nothing cut and no headline added.
+    pub fn new(nodes: Vec<NodeId>, text: String, rule: Rule) -> Extraction {
+        Extraction { nodes, text, rule, skip: Vec::new(), headline: None }
+    }
 }
 
 /// Anything that takes the article out of a page: the wrapper and every baseline.
@@ -227,6 +239,7 @@ impl Extractor for Applier {
             let mut text = doc.text_masked(&nodes, &mask);
             if text.is_empty() {
                 text = doc.text_of(&nodes);
+                mask.clear();
             }
             // The headline goes first when it stands before the block, outside it.
             let first = nodes.first().copied();
@@ -234,12 +247,14 @@ impl Extractor for Applier {
                 Some(first) if self.wrapper.headline => headline_before(doc, first),
                 _ => None,
             };
-            if let (Some(h), Some(first)) = (title, first) {
-                if h < first && !nodes.iter().any(|&n| doc.contains(n, h)) {
+            let headline = match (title, first) {
+                (Some(h), Some(first)) if h < first && !nodes.iter().any(|&n| doc.contains(n, h)) => {
                     text = format!("{}\n\n{text}", doc.text(h));
+                    Some(h)
                 }
-            }
-            Extraction { text, nodes, rule }
+                _ => None,
+            };
+            Extraction { text, nodes, rule, skip: mask, headline }
         };
         let main = &self.wrapper.pattern;
         let t = &Typer::new(doc, self.wrapper.typing);
@@ -275,7 +290,7 @@ impl Extractor for Applier {
         if text.trim().is_empty() {
             return Ok(done(vec![doc.body], Rule::WholePage));
         }
-        Ok(Extraction { nodes: Vec::new(), text, rule: Rule::SinglePage })
+        Ok(Extraction::new(Vec::new(), text, Rule::SinglePage))
     }
 }
 

@@ -40,7 +40,7 @@ impl Extractor for Fulltext {
     }
     fn extract(&self, page: &Page) -> Result<Extraction> {
         let body = page.doc.body;
-        Ok(Extraction { nodes: vec![body], text: page.doc.text(body), rule: Rule::SinglePage })
+        Ok(Extraction::new(vec![body], page.doc.text(body), Rule::SinglePage))
     }
 }
 
@@ -57,7 +57,7 @@ impl Extractor for Description {
             .as_ref()
             .map(|i| [i.title.as_str(), i.description.as_str()].iter().filter(|s| !s.is_empty()).copied().collect::<Vec<_>>().join("\n\n"))
             .unwrap_or_default();
-        Ok(Extraction { nodes: Vec::new(), text, rule: Rule::SinglePage })
+        Ok(Extraction::new(Vec::new(), text, Rule::SinglePage))
     }
 }
 
@@ -69,7 +69,7 @@ impl Extractor for Boilerpipe {
         "boilerpipe"
     }
     fn extract(&self, page: &Page) -> Result<Extraction> {
-        Ok(Extraction { nodes: Vec::new(), text: boilerpipe::extract(&page.doc), rule: Rule::SinglePage })
+        Ok(Extraction::new(Vec::new(), boilerpipe::extract(&page.doc), Rule::SinglePage))
     }
 }
 

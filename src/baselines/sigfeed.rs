@@ -64,6 +64,6 @@ impl Extractor for Sigfeed {
                 sets[a].count_ones().cmp(&sets[b].count_ones()).then(sizes[b].cmp(&sizes[a])).then(a.cmp(&b))
             })
             .unwrap_or(doc.body);
-        Ok(Extraction { nodes: vec![best], text: doc.text(best), rule: Rule::SinglePage })
+        Ok(Extraction::new(vec![best], doc.text(best), Rule::SinglePage))
     }
 }
