@@ -15,6 +15,7 @@
 //! | 5. relevance of each pattern: J, U, I = J·U, R = Σ I·p·level | [`rank`] | [`rank::rank`] |
 //! | 6. the best pattern as an XPath wrapper | [`wrapper`] | [`Wrapper::induce`] |
 //! | 7. apply the wrapper to any page of the site, with fallbacks | [`extract`] | [`extract::Applier`] |
+//! | what the page declares: canonical URL, byline, date, language | [`metadata`] | [`metadata::read`] |
 //! | evaluation: the paper's 2-gram F1 | [`bench`] | [`bench::score::score`] |
 //!
 //! The whole flow, on the demo site bundled with the crate:
@@ -43,6 +44,7 @@ pub mod clean;
 pub mod extract;
 pub mod feed;
 pub mod fetch;
+pub mod metadata;
 pub mod patterns;
 pub mod rank;
 pub mod signifiers;

@@ -94,6 +94,72 @@ pub struct Doc {
     pub lang: Option<String>,
     /// The `<body>` element (the root when there is none).
     pub body: NodeId,
+    /// What the page declares about itself in elements the tree drops (`<meta>`, `<link>`,
+    /// JSON-LD): read by [`crate::metadata`].
+    pub head: Head,
+}
+
+/// Page facts kept aside from elements the cleaner drops, wherever they stand in the page.
+///
+/// Bounded: at most [`Head::MAX_ENTRIES`] meta tags and links, and [`Head::MAX_JSON_LD`] bytes
+/// of JSON-LD, so a hostile page cannot make it grow without end.
+#[derive(Debug, Clone, Default)]
+pub struct Head {
+    /// `<meta>` key (its `name`, `property`, `itemprop` or `http-equiv`, lower-cased) and `content`.
+    pub meta: Vec<(String, String)>,
+    /// `<link>` `rel` (lower-cased) and `href`.
+    pub links: Vec<(String, String)>,
+    /// The text of each `<script type="application/ld+json">`.
+    pub json_ld: Vec<String>,
+}
+
+impl Head {
+    /// Most meta tags plus links kept.
+    pub const MAX_ENTRIES: usize = 1000;
+    /// Most bytes of JSON-LD kept.
+    pub const MAX_JSON_LD: usize = 1 << 20;
+
+    /// The first `content` of the meta tag with key `key` (lower-case), trimmed, if not empty.
+    pub fn meta(&self, key: &str) -> Option<&str> {
+        self.meta.iter().filter(|(k, _)| k == key).map(|(_, v)| v.trim()).find(|v| !v.is_empty())
+    }
+
+    /// The first `href` of a `<link>` whose `rel` holds `rel`, trimmed, if not empty.
+    pub fn link(&self, rel: &str) -> Option<&str> {
+        self.links
+            .iter()
+            .filter(|(r, _)| r.split_ascii_whitespace().any(|w| w == rel))
+            .map(|(_, v)| v.trim())
+            .find(|v| !v.is_empty())
+    }
+
+    /// Keep what a dropped element declares: `<meta>`, `<link>` or a JSON-LD script.
+    fn keep(&mut self, tag: &str, attr: &dyn Fn(&str) -> Option<String>, text: Option<&str>) {
+        let full = self.meta.len() + self.links.len() >= Self::MAX_ENTRIES;
+        match tag {
+            "meta" if !full => {
+                let key = ["name", "property", "itemprop", "http-equiv"].iter().find_map(|k| attr(k));
+                if let (Some(key), Some(content)) = (key, attr("content")) {
+                    self.meta.push((key.trim().to_ascii_lowercase(), xml_text(&content).into_owned()));
+                }
+            }
+            "link" if !full => {
+                if let (Some(rel), Some(href)) = (attr("rel"), attr("href")) {
+                    self.links.push((rel.to_ascii_lowercase(), href));
+                }
+            }
+            "script" => {
+                let json = attr("type").is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"));
+                let used: usize = self.json_ld.iter().map(String::len).sum();
+                if let (true, Some(text)) = (json, text) {
+                    if used + text.len() <= Self::MAX_JSON_LD {
+                        self.json_ld.push(text.to_string());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 impl Doc {

@@ -275,6 +275,14 @@ fn flatten(tree: &Tree) -> Doc {
                     || is_comment_region(local, attr("id"), attr("class"))
                     || (open.is_empty() && seen_root);
                 if dropped {
+                    if matches!(local, "meta" | "link" | "script") {
+                        let owned = |k: &str| attr(k).map(str::to_string);
+                        let text = match tree.nodes.get(node.first).map(|n| &n.kind) {
+                            Some(Kind::Text(t)) => Some(&**t),
+                            _ => None,
+                        };
+                        doc.head.keep(local, &owned, text);
+                    }
                     cur = node.next;
                     continue;
                 }

@@ -1,0 +1,288 @@
+//! Metadata: what a page declares about its article — canonical URL, host, byline, published
+//! date, language, site name — read from its meta tags, `<link>`s and JSON-LD `Article`.
+//!
+//! Only declared facts: nothing is guessed from the text. Sources, first match wins:
+//!
+//! | field | JSON-LD (`Article`, `NewsArticle`, `BlogPosting`, …) | meta tags and markup |
+//! |---|---|---|
+//! | url | `url`, `mainEntityOfPage` | `<link rel=canonical>`, `og:url` |
+//! | byline | `author` (name, or names joined with `, `) | `author`, `article:author` (not a URL), `byl`, `dc.creator`, `parsely-author`, `sailthru.author`, `itemprop=author` |
+//! | published | `datePublished`, else `dateCreated` | `article:published_time`, `datePublished`, `pubdate`, `publishdate`, `date`, `dc.date`, `dcterms.created`, `parsely-pub-date`, `sailthru.date`, `<time pubdate>` / `itemprop=datePublished` |
+//! | lang | `inLanguage` | `<html lang>`, `content-language`, `og:locale` |
+//!
+//! The `<html lang>` attribute wins over JSON-LD for the language: it is what the page renders.
+
+use crate::clean::{Doc, NodeData};
+use serde_json::Value;
+
+/// What a page declares about its article.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Metadata {
+    /// The canonical URL, as declared (may be relative to the page).
+    pub url: Option<String>,
+    /// The author(s), as a display line.
+    pub byline: Option<String>,
+    /// The publication date, as declared (usually ISO 8601).
+    pub published: Option<String>,
+    /// The language code.
+    pub lang: Option<String>,
+    /// The site's name (`og:site_name`, JSON-LD `publisher.name`).
+    pub site_name: Option<String>,
+    /// The headline declared in JSON-LD or `og:title`.
+    pub headline: Option<String>,
+}
+
+/// JSON-LD types whose fields describe the page's article.
+const ARTICLE_TYPES: &[&str] = &[
+    "Article", "NewsArticle", "BlogPosting", "ReportageNewsArticle", "AnalysisNewsArticle", "OpinionNewsArticle",
+    "ReviewNewsArticle", "BackgroundNewsArticle", "ScholarlyArticle", "TechArticle", "Report", "SocialMediaPosting",
+    "LiveBlogPosting", "WebPage",
+];
+
+/// Read what `doc` declares about itself.
+///
+/// # Example
+/// ```
+/// let doc = forest::clean::page(r#"<html lang=en><head>
+///   <script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2024-05-01",
+///     "author":[{"@type":"Person","name":"Ada Byron"},{"name":"Alan T."}]}</script>
+///   <link rel=canonical href="https://news.example/a/1"></head><body><p>x</p></body></html>"#);
+/// let m = forest::metadata::read(&doc);
+/// assert_eq!(m.byline.as_deref(), Some("Ada Byron, Alan T."));
+/// assert_eq!(m.published.as_deref(), Some("2024-05-01"));
+/// assert_eq!(m.url.as_deref(), Some("https://news.example/a/1"));
+/// assert_eq!(m.lang.as_deref(), Some("en"));
+/// ```
+pub fn read(doc: &Doc) -> Metadata {
+    let head = &doc.head;
+    let ld = article_ld(&doc.head.json_ld);
+    let ld_str = |key: &str| ld.as_ref().and_then(|a| a.get(key)).and_then(text_of);
+    let first_meta = |keys: &[&str]| keys.iter().find_map(|k| head.meta(k)).map(clean_value);
+    let url = head
+        .link("canonical")
+        .map(str::to_string)
+        .or_else(|| head.meta("og:url").map(str::to_string))
+        .or_else(|| ld_str("url"))
+        .or_else(|| ld.as_ref().and_then(|a| a.get("mainEntityOfPage")).and_then(|m| m.get("@id").and_then(text_of).or_else(|| text_of(m))));
+    let byline = ld
+        .as_ref()
+        .and_then(|a| a.get("author"))
+        .and_then(names)
+        .or_else(|| {
+            ["author", "article:author", "byl", "dc.creator", "dcterms.creator", "parsely-author", "sailthru.author"]
+                .iter()
+                .filter_map(|k| head.meta(k))
+                .map(clean_value)
+                .find(|v| !v.starts_with("http://") && !v.starts_with("https://"))
+        })
+        .or_else(|| itemprop_text(doc, "author"))
+        .map(|b| b.strip_prefix("By ").or_else(|| b.strip_prefix("by ")).unwrap_or(&b).trim().to_string())
+        .filter(|b| !b.is_empty());
+    let published = ld_str("datePublished")
+        .or_else(|| ld_str("dateCreated"))
+        .or_else(|| {
+            first_meta(&[
+                "article:published_time",
+                "datepublished",
+                "pubdate",
+                "publishdate",
+                "publish-date",
+                "date",
+                "dc.date",
+                "dc.date.issued",
+                "dcterms.created",
+                "dcterms.date",
+                "parsely-pub-date",
+                "sailthru.date",
+                "og:published_time",
+            ])
+        })
+        .or_else(|| time_published(doc));
+    let lang = doc
+        .lang
+        .as_deref()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .or_else(|| ld_str("inLanguage"))
+        .or_else(|| first_meta(&["content-language", "og:locale"]))
+        .map(|l| l.replace('_', "-"));
+    let site_name = first_meta(&["og:site_name", "application-name"])
+        .or_else(|| ld.as_ref().and_then(|a| a.get("publisher")).and_then(|p| p.get("name")).and_then(text_of));
+    let headline = ld_str("headline").or_else(|| first_meta(&["og:title"]));
+    Metadata { url, byline, published, lang, site_name, headline }
+}
+
+/// The host a page says it belongs to: from its canonical URL or `og:url`, when absolute.
+pub fn declared_host(doc: &Doc) -> Option<String> {
+    let head = &doc.head;
+    [head.link("canonical"), head.meta("og:url")]
+        .into_iter()
+        .flatten()
+        .find_map(|u| url::Url::parse(u).ok()?.host_str().map(str::to_string))
+}
+
+/// Whitespace collapsed, at most 1000 characters.
+fn clean_value(s: &str) -> String {
+    let v = crate::clean::collapse_ws(s);
+    match v.char_indices().nth(1000) {
+        Some((i, _)) => v[..i].to_string(),
+        None => v,
+    }
+}
+
+/// A JSON string (or number) value as text.
+fn text_of(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(clean_value(s)).filter(|s| !s.is_empty()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Array(a) => a.iter().find_map(text_of),
+        _ => None,
+    }
+}
+
+/// Author names from a JSON-LD `author`: a string, a `Person`/`Organization`, or a list of them.
+fn names(v: &Value) -> Option<String> {
+    let list: Vec<&Value> = match v {
+        Value::Array(a) => a.iter().collect(),
+        other => vec![other],
+    };
+    let mut out: Vec<String> = Vec::new();
+    for a in list {
+        let name = match a {
+            Value::Object(o) => o.get("name").and_then(text_of),
+            other => text_of(other),
+        };
+        if let Some(n) = name.filter(|n| !n.starts_with("http://") && !n.starts_with("https://")) {
+            if !out.contains(&n) {
+                out.push(n);
+            }
+        }
+    }
+    (!out.is_empty()).then(|| out.join(", "))
+}
+
+/// The first JSON-LD object typed as an article, searched through top-level arrays and
+/// `@graph` (breadth-first, bounded).
+fn article_ld(scripts: &[String]) -> Option<serde_json::Map<String, Value>> {
+    let mut fallback = None;
+    for script in scripts {
+        // Pages often wrap JSON-LD in HTML comments or CDATA.
+        let body = script.trim().trim_start_matches("<!--").trim_end_matches("-->").trim();
+        let body = body.trim_start_matches("//<![CDATA[").trim_end_matches("//]]>").trim();
+        let Ok(value) = serde_json::from_str::<Value>(body) else { continue };
+        let mut queue = std::collections::VecDeque::from([value]);
+        let mut seen = 0;
+        while let Some(v) = queue.pop_front() {
+            seen += 1;
+            if seen > 10_000 {
+                break;
+            }
+            match v {
+                Value::Array(a) => queue.extend(a),
+                Value::Object(mut o) => {
+                    if let Some(g) = o.remove("@graph") {
+                        queue.push_back(g);
+                    }
+                    let types: Vec<String> = match o.get("@type") {
+                        Some(Value::String(t)) => vec![t.clone()],
+                        Some(Value::Array(a)) => a.iter().filter_map(|t| t.as_str().map(str::to_string)).collect(),
+                        _ => Vec::new(),
+                    };
+                    let short = |t: &String| t.rsplit('/').next().unwrap_or(t).to_string();
+                    if types.iter().map(short).any(|t| t != "WebPage" && ARTICLE_TYPES.contains(&t.as_str())) {
+                        return Some(o);
+                    }
+                    if fallback.is_none() && types.iter().map(short).any(|t| t == "WebPage") {
+                        fallback = Some(o);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    fallback
+}
+
+/// The text (or `content`/`datetime`) of the first element with `itemprop` = `prop`.
+fn itemprop_text(doc: &Doc, prop: &str) -> Option<String> {
+    let id = (0..doc.nodes.len() as u32).find(|&i| {
+        doc.element(i).and_then(|e| e.attr("itemprop")).is_some_and(|v| v.split_ascii_whitespace().any(|w| w == prop))
+    })?;
+    let e = doc.element(id)?;
+    // The author's name is often in a nested itemprop=name.
+    let inner = (id + 1..doc.nodes.get(id as usize)?.end)
+        .find(|&i| doc.element(i).and_then(|e| e.attr("itemprop")) == Some("name"))
+        .unwrap_or(id);
+    e.attr("content").map(clean_value).or_else(|| Some(clean_value(&doc.text(inner)))).filter(|s| !s.is_empty())
+}
+
+/// `datetime` of a `<time pubdate>` or of an element with `itemprop=datePublished`.
+fn time_published(doc: &Doc) -> Option<String> {
+    doc.nodes.iter().find_map(|n| {
+        let NodeData::Element(e) = &n.data else { return None };
+        let marked = (e.name == "time" && e.attr("pubdate").is_some()) || e.attr("itemprop") == Some("datePublished");
+        if !marked {
+            return None;
+        }
+        e.attr("datetime").or_else(|| e.attr("content")).map(clean_value).filter(|s| !s.is_empty())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(html: &str) -> Metadata {
+        read(&crate::clean::page(html))
+    }
+
+    #[test]
+    fn meta_tags_are_read_when_there_is_no_json_ld() {
+        let m = meta(
+            r#"<html><head><meta name="author" content=" By  Jane Roe "><meta property="article:published_time"
+            content="2017-03-04T10:00:00Z"><meta property="og:url" content="https://a.example/x">
+            <meta http-equiv="Content-Language" content="de_DE"></head><body>x</body></html>"#,
+        );
+        assert_eq!(m.byline.as_deref(), Some("Jane Roe"));
+        assert_eq!(m.published.as_deref(), Some("2017-03-04T10:00:00Z"));
+        assert_eq!(m.url.as_deref(), Some("https://a.example/x"));
+        assert_eq!(m.lang.as_deref(), Some("de-DE"));
+    }
+
+    #[test]
+    fn json_ld_in_a_graph_wins_and_bad_json_is_ignored() {
+        let m = meta(
+            r#"<script type="application/ld+json">{not json</script>
+            <script type="application/ld+json">{"@context":"https://schema.org","@graph":[
+              {"@type":"WebSite","name":"W"},
+              {"@type":["NewsArticle"],"headline":"H","datePublished":"2020-01-02","author":"Sam Poe",
+               "publisher":{"@type":"Organization","name":"The Daily"}}]}</script>
+            <meta name=author content="Someone Else"><p>x"#,
+        );
+        assert_eq!(m.byline.as_deref(), Some("Sam Poe"));
+        assert_eq!(m.published.as_deref(), Some("2020-01-02"));
+        assert_eq!(m.site_name.as_deref(), Some("The Daily"));
+        assert_eq!(m.headline.as_deref(), Some("H"));
+    }
+
+    #[test]
+    fn markup_dates_and_authors_in_the_body() {
+        let m = meta(
+            r#"<body><span itemprop="author" itemscope><span itemprop="name">Kim Lee</span></span>
+            <time pubdate datetime="2009-09-09">Sept 9</time><p>x</p></body>"#,
+        );
+        assert_eq!(m.byline.as_deref(), Some("Kim Lee"));
+        assert_eq!(m.published.as_deref(), Some("2009-09-09"));
+        assert_eq!(m.url, None);
+    }
+
+    #[test]
+    fn urls_are_not_bylines_and_hosts_come_from_canonical_links() {
+        let doc = crate::clean::page(
+            r#"<meta property="article:author" content="https://facebook.com/x"><link rel="Canonical" href="https://www.Example.org/a"><p>x"#,
+        );
+        assert_eq!(read(&doc).byline, None);
+        assert_eq!(declared_host(&doc).as_deref(), Some("www.example.org"));
+    }
+}
