@@ -16,6 +16,7 @@
 //! | 6. the best pattern as an XPath wrapper | [`wrapper`] | [`Wrapper::induce`] |
 //! | 7. apply the wrapper to any page of the site, with fallbacks | [`extract`] | [`extract::Applier`] |
 //! | what the page declares: canonical URL, byline, date, language | [`metadata`] | [`metadata::read`] |
+//! | keep wrappers by site host; write files atomically | [`store`] | [`store::Store`] |
 //! | evaluation: the paper's 2-gram F1 | [`bench`] | [`bench::score::score`] |
 //!
 //! The whole flow, on the demo site bundled with the crate:
@@ -48,6 +49,7 @@ pub mod metadata;
 pub mod patterns;
 pub mod rank;
 pub mod signifiers;
+pub mod store;
 pub mod template;
 pub mod tokens;
 pub mod wrapper;

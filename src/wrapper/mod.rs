@@ -64,6 +64,10 @@ pub struct Wrapper {
     pub generator: String,
     /// The site's name (feed title, folder or host).
     pub site: String,
+    /// The site's host (from the sample pages' URLs, else their canonical URLs): the key of
+    /// the wrapper store ([`crate::store`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
     /// The XPath that selects the article (may be edited by hand: any XPath 1.0 works).
     pub xpath: String,
     /// The winning pattern.
@@ -216,6 +220,7 @@ impl Wrapper {
             version: VERSION,
             generator: concat!("forest ", env!("CARGO_PKG_VERSION")).to_string(),
             site: site.to_string(),
+            host: site_host(pages.iter().map(Borrow::borrow)),
             xpath: pattern.xpath.clone(),
             pattern,
             candidates,
@@ -267,6 +272,15 @@ impl Wrapper {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
+}
+
+/// The host most sample pages come from: their URL's host, else the host of the canonical URL
+/// they declare.
+fn site_host<'a>(pages: impl Iterator<Item = &'a Page> + Clone) -> Option<String> {
+    let from_url = |p: &Page| url::Url::parse(&p.location).ok().filter(|u| matches!(u.scheme(), "http" | "https"))?.host_str().map(str::to_string);
+    crate::store::most_common(pages.clone().filter_map(from_url))
+        .or_else(|| crate::store::most_common(pages.filter_map(|p| crate::metadata::declared_host(&p.doc))))
+        .and_then(|h| crate::store::host_key(&h).ok())
 }
 
 /// How many alternative patterns a wrapper keeps at most.

@@ -1,0 +1,309 @@
+//! Store: the wrappers a user keeps, one file per site host, so `forest apply` can pick the
+//! right one for any page tomorrow.
+//!
+//! Layout: a folder (default `$XDG_DATA_HOME/forest/wrappers`, else
+//! `~/.local/share/forest/wrappers`) holding `<host>.json` (a forest wrapper, written by
+//! `forest induce`) and `<host>.txt` (a FiveFilters site config, imported by the user). The
+//! host is the key: lower-case, IDNA (punycode), no port, no leading `www.`; it is checked to be
+//! a plain host name before it becomes a file name, so a host taken from a feed or a page can
+//! never name a path outside the store. A page of `news.example.org` finds the entry of
+//! `news.example.org`, else of `example.org` (as FiveFilters' `.example.org.txt` does).
+//!
+//! Every file is written atomically ([`write_atomic`]): a run killed at any moment leaves the
+//! old wrapper or the new one.
+
+use crate::{Error, Result, Wrapper};
+use std::path::{Path, PathBuf};
+
+/// What a store entry holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// A forest wrapper (`<host>.json`).
+    Wrapper,
+    /// A FiveFilters site config (`<host>.txt`).
+    SiteConfig,
+}
+
+impl Kind {
+    fn ext(self) -> &'static str {
+        match self {
+            Kind::Wrapper => "json",
+            Kind::SiteConfig => "txt",
+        }
+    }
+}
+
+/// One stored wrapper or site config.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Entry {
+    /// The host key.
+    pub host: String,
+    /// Wrapper or site config.
+    pub kind: Kind,
+    /// Its file.
+    pub path: PathBuf,
+}
+
+/// A folder of wrappers by host.
+#[derive(Debug, Clone)]
+pub struct Store {
+    dir: PathBuf,
+}
+
+/// The default store folder: `$XDG_DATA_HOME/forest/wrappers`, else
+/// `~/.local/share/forest/wrappers`; `None` when neither variable is set.
+pub fn default_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".local/share")))?;
+    Some(base.join("forest").join("wrappers"))
+}
+
+/// The store key of a host name or URL: lower-case, IDNA, no port, no trailing dot, no
+/// leading `www.`.
+///
+/// # Errors
+/// [`Error::Usage`] when it is not a host name (empty, a path, an IP literal with `:`, …).
+///
+/// # Example
+/// ```
+/// assert_eq!(forest::store::host_key("WWW.Example.org:8080").unwrap(), "example.org");
+/// assert_eq!(forest::store::host_key("https://bücher.example/x?y").unwrap(), "xn--bcher-kva.example");
+/// assert!(forest::store::host_key("../../etc/passwd").is_err());
+/// ```
+pub fn host_key(host: &str) -> Result<String> {
+    let bad = || Error::Usage(format!("{host:?} is not a host name"));
+    let trimmed = host.trim();
+    let url = if trimmed.contains("://") {
+        url::Url::parse(trimmed).map_err(|_| bad())?
+    } else {
+        if trimmed.contains(['/', '\\', '?', '#', '@']) {
+            return Err(bad());
+        }
+        url::Url::parse(&format!("http://{trimmed}/")).map_err(|_| bad())?
+    };
+    let h = url.host_str().ok_or_else(bad)?.trim_end_matches('.').to_ascii_lowercase();
+    let h = h.strip_prefix("www.").unwrap_or(&h).to_string();
+    let plain = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.' || c == '_';
+    if h.is_empty() || h.len() > 253 || !h.chars().all(plain) || h.starts_with('.') || h.contains("..") {
+        return Err(bad());
+    }
+    Ok(h)
+}
+
+/// The host of a wrapper's site: the most common host among its sample pages' URLs.
+pub fn wrapper_host(w: &Wrapper) -> Option<String> {
+    if let Some(h) = w.host.as_deref().and_then(|h| host_key(h).ok()) {
+        return Some(h);
+    }
+    most_common(w.pages.iter().filter_map(|p| url::Url::parse(p).ok()?.host_str().and_then(|h| host_key(h).ok())))
+}
+
+/// The most frequent item (the first one seen on ties).
+pub fn most_common(items: impl Iterator<Item = String>) -> Option<String> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for it in items {
+        match counts.iter_mut().find(|(h, _)| *h == it) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((it, 1)),
+        }
+    }
+    let best = counts.iter().map(|(_, n)| *n).max()?;
+    counts.into_iter().find(|(_, n)| *n == best).map(|(h, _)| h)
+}
+
+impl Store {
+    /// The store at `dir` (created when something is saved).
+    pub fn new(dir: impl Into<PathBuf>) -> Store {
+        Store { dir: dir.into() }
+    }
+
+    /// The store at [`default_dir`].
+    ///
+    /// # Errors
+    /// [`Error::Usage`] when no home or data folder is known (then pass a folder).
+    pub fn open_default() -> Result<Store> {
+        default_dir()
+            .map(Store::new)
+            .ok_or_else(|| Error::Usage("no data folder known (neither XDG_DATA_HOME nor HOME is set): pass --store DIR".into()))
+    }
+
+    /// The store's folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn path(&self, key: &str, kind: Kind) -> PathBuf {
+        self.dir.join(format!("{key}.{}", kind.ext()))
+    }
+
+    /// Save `wrapper` as the wrapper of `host`, replacing any; returns its file.
+    ///
+    /// # Errors
+    /// [`Error::Usage`] for a bad host, [`Error::Io`] when the file cannot be written.
+    pub fn save(&self, host: &str, wrapper: &Wrapper) -> Result<PathBuf> {
+        self.save_bytes(host, Kind::Wrapper, wrapper.to_json().as_bytes())
+    }
+
+    /// Save a FiveFilters site config's text for `host`; returns its file.
+    ///
+    /// # Errors
+    /// As [`Store::save`].
+    pub fn save_site_config(&self, host: &str, text: &str) -> Result<PathBuf> {
+        self.save_bytes(host, Kind::SiteConfig, text.as_bytes())
+    }
+
+    fn save_bytes(&self, host: &str, kind: Kind, bytes: &[u8]) -> Result<PathBuf> {
+        let key = host_key(host)?;
+        std::fs::create_dir_all(&self.dir).map_err(|source| Error::Io { path: self.dir.clone(), source })?;
+        let path = self.path(&key, kind);
+        write_atomic(&path, bytes).map_err(|source| Error::Io { path: path.clone(), source })?;
+        Ok(path)
+    }
+
+    /// The entry that serves pages of `host`: its own, else its parent domain's (a wrapper
+    /// before a site config at each level).
+    ///
+    /// # Errors
+    /// [`Error::Usage`] for a bad host.
+    pub fn find(&self, host: &str) -> Result<Option<Entry>> {
+        let key = host_key(host)?;
+        let mut name = key.as_str();
+        loop {
+            for kind in [Kind::Wrapper, Kind::SiteConfig] {
+                let path = self.path(name, kind);
+                if path.is_file() {
+                    return Ok(Some(Entry { host: name.to_string(), kind, path }));
+                }
+            }
+            match name.split_once('.') {
+                Some((_, parent)) if parent.contains('.') => name = parent,
+                _ => return Ok(None),
+            }
+        }
+    }
+
+    /// Every entry, sorted by host.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the folder exists but cannot be listed.
+    pub fn list(&self) -> Result<Vec<Entry>> {
+        let read = match std::fs::read_dir(&self.dir) {
+            Ok(r) => r,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(source) => return Err(Error::Io { path: self.dir.clone(), source }),
+        };
+        let mut out: Vec<Entry> = read
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                let path = e.path();
+                let kind = match path.extension()?.to_str()? {
+                    "json" => Kind::Wrapper,
+                    "txt" => Kind::SiteConfig,
+                    _ => return None,
+                };
+                let host = path.file_stem()?.to_str()?.to_string();
+                (host_key(&host).ok()? == host && path.is_file()).then_some(Entry { host, kind, path })
+            })
+            .collect();
+        out.sort_by(|a, b| (&a.host, a.kind).cmp(&(&b.host, b.kind)));
+        Ok(out)
+    }
+
+    /// Remove the entries of exactly `host` (not its parent's); returns the files removed.
+    ///
+    /// # Errors
+    /// [`Error::Usage`] for a bad host, [`Error::Io`] when a file cannot be removed.
+    pub fn remove(&self, host: &str) -> Result<Vec<PathBuf>> {
+        let key = host_key(host)?;
+        let mut removed = Vec::new();
+        for kind in [Kind::Wrapper, Kind::SiteConfig] {
+            let path = self.path(&key, kind);
+            match std::fs::remove_file(&path) {
+                Ok(()) => removed.push(path),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(source) => return Err(Error::Io { path, source }),
+            }
+        }
+        Ok(removed)
+    }
+}
+
+/// Write a file so that a reader sees the old or the new content, never half: the bytes go
+/// to a temporary file beside it, renamed into place.
+///
+/// # Errors
+/// The I/O error; the temporary file is removed.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path has no file name"))?;
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let tmp = dir.join(format!(".{}.tmp{}-{n}", name.to_string_lossy(), std::process::id()));
+    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wrapper(pages: &[&str]) -> Wrapper {
+        let html = "<html><body><div class=story><p>alpha beta gamma delta</p></div><div class=menu>home news</div></body></html>";
+        let p: Vec<crate::Page> = pages
+            .iter()
+            .map(|u| {
+                let mut page = crate::Page::from_html(*u, &html.replace("alpha", u));
+                page.location = u.to_string();
+                page
+            })
+            .collect();
+        crate::Wrapper::induce("t", &p, &crate::Config::default()).expect("induce").wrapper
+    }
+
+    #[test]
+    fn hosts_become_safe_keys() {
+        for bad in ["", " ", "a/b", "..", "../x", "a..b", "[::1]", "C:\\x", "x\0y", "a b", "user@host"] {
+            assert!(host_key(bad).is_err(), "{bad:?} accepted");
+        }
+        assert_eq!(host_key("Example.ORG.").unwrap(), "example.org");
+        assert_eq!(host_key("http://www.a.example:81/p").unwrap(), "a.example");
+        assert_eq!(host_key("127.0.0.1").unwrap(), "127.0.0.1");
+    }
+
+    #[test]
+    fn save_find_list_remove() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path().join("w"));
+        assert!(store.list().unwrap().is_empty());
+        let w = wrapper(&["https://www.a.example/1", "https://www.a.example/2"]);
+        assert_eq!(wrapper_host(&w).as_deref(), Some("a.example"));
+        store.save("www.a.example", &w).unwrap();
+        store.save_site_config("b.example", "body: //article\n").unwrap();
+        let found = store.find("news.a.example").unwrap().unwrap();
+        assert_eq!((found.host.as_str(), found.kind), ("a.example", Kind::Wrapper));
+        assert_eq!(Wrapper::load(&found.path).unwrap(), w);
+        assert_eq!(store.find("b.example").unwrap().unwrap().kind, Kind::SiteConfig);
+        assert!(store.find("c.example").unwrap().is_none());
+        // A top-level domain alone never matches.
+        store.save_site_config("example", "body: //x\n").unwrap();
+        assert!(store.find("c.example").unwrap().is_none());
+        let hosts: Vec<String> = store.list().unwrap().into_iter().map(|e| e.host).collect();
+        assert_eq!(hosts, ["a.example", "b.example", "example"]);
+        assert_eq!(store.remove("a.example").unwrap().len(), 1);
+        assert!(store.find("a.example").unwrap().is_none());
+        assert!(store.remove("../../x").is_err());
+        // No temporary file is left behind.
+        let names: Vec<String> =
+            std::fs::read_dir(store.dir()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        assert!(names.iter().all(|n| !n.contains(".tmp")), "{names:?}");
+    }
+}
