@@ -15,6 +15,7 @@
 //! | 5. relevance of each pattern: J, U, I = J·U, R = Σ I·p·level | [`rank`] | [`rank::rank`] |
 //! | 6. the best pattern as an XPath wrapper | [`wrapper`] | [`Wrapper::induce`] |
 //! | 7. apply the wrapper to any page of the site, with fallbacks | [`extract`] | [`extract::Applier`] |
+//! | 7b. the wrapper as a FiveFilters site config (Full-Text RSS, wallabag); site configs applied | [`ftr`] | [`ftr::export`], [`ftr::ConfigApplier`] |
 //! | what the page declares: canonical URL, byline, date, language | [`metadata`] | [`metadata::read`] |
 //! | keep wrappers by site host; write files atomically | [`store`] | [`store::Store`] |
 //! | evaluation: the paper's 2-gram F1 | [`bench`] | [`bench::score::score`] |
@@ -43,6 +44,7 @@ pub mod baselines;
 pub mod bench;
 pub mod clean;
 pub mod extract;
+pub mod ftr;
 pub mod feed;
 pub mod fetch;
 pub mod metadata;
@@ -130,6 +132,16 @@ pub enum Error {
     XPath {
         /// The expression.
         xpath: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A site config (FiveFilters format) with a line forest cannot use.
+    #[error("{file}:{line}: {message}")]
+    SiteConfig {
+        /// The file (or the name given to the text).
+        file: String,
+        /// 1-based line number.
+        line: usize,
         /// What is wrong.
         message: String,
     },
