@@ -16,6 +16,7 @@
 //! | 6. the best pattern as an XPath wrapper | [`wrapper`] | [`Wrapper::induce`] |
 //! | 7. apply the wrapper to any page of the site, with fallbacks | [`extract`] | [`extract::Applier`] |
 //! | 7b. the wrapper as a FiveFilters site config (Full-Text RSS, wallabag); site configs applied | [`ftr`] | [`ftr::export`], [`ftr::ConfigApplier`] |
+//! | 7c. the article as Markdown, HTML or XML | [`render`] | [`render::markdown`] |
 //! | what the page declares: canonical URL, byline, date, language | [`metadata`] | [`metadata::read`] |
 //! | keep wrappers by site host; write files atomically | [`store`] | [`store::Store`] |
 //! | evaluation: the paper's 2-gram F1 | [`bench`] | [`bench::score::score`] |
@@ -44,12 +45,13 @@ pub mod baselines;
 pub mod bench;
 pub mod clean;
 pub mod extract;
-pub mod ftr;
 pub mod feed;
 pub mod fetch;
+pub mod ftr;
 pub mod metadata;
 pub mod patterns;
 pub mod rank;
+pub mod render;
 pub mod signifiers;
 pub mod store;
 pub mod template;

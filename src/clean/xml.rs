@@ -16,13 +16,31 @@ impl Doc {
 
     /// Append the XML form of the page to `out`.
     pub fn write_xml(&self, out: &mut Vec<u8>) {
+        self.write_xml_range(out, 0, self.nodes.len() as NodeId, &[]);
+    }
+
+    /// Append the XML form of the subtree at `root` to `out`, leaving out the nodes `skip`
+    /// marks (an element with its whole subtree; a node past the end of `skip` is kept).
+    pub(crate) fn write_xml_subtree(&self, out: &mut Vec<u8>, root: NodeId, skip: &[bool]) {
+        if let Some(node) = self.nodes.get(root as usize) {
+            self.write_xml_range(out, root, node.end, skip);
+        }
+    }
+
+    /// Append the XML form of the nodes `start..end` (whole subtrees) to `out`, minus `skip`.
+    fn write_xml_range(&self, out: &mut Vec<u8>, start: NodeId, end: NodeId, skip: &[bool]) {
         let mut w = Writer::new(out);
         // Elements still open, as (node, end of its subtree).
         let mut open: Vec<(NodeId, NodeId)> = Vec::new();
         let mut dfs_buf = itoa_buf();
-        for (i, node) in self.nodes.iter().enumerate() {
-            let i = i as NodeId;
+        let mut i = start;
+        while i < end {
+            let Some(node) = self.nodes.get(i as usize) else { break };
             close_until(&mut w, self, &mut open, i);
+            if skip.get(i as usize).copied().unwrap_or(false) {
+                i = node.end.max(i + 1);
+                continue;
+            }
             match &node.data {
                 NodeData::Text(t) => {
                     let _ = w.write_event(Event::Text(BytesText::new(t)));
@@ -41,6 +59,7 @@ impl Doc {
                     }
                 }
             }
+            i += 1;
         }
         close_until(&mut w, self, &mut open, NodeId::MAX);
     }

@@ -1,0 +1,1758 @@
+//! Render: an [`Extraction`] as Markdown, as an HTML fragment, or as XML.
+//!
+//! Every format puts the headline first (when the extraction put one before the block), then
+//! each selected element in document order, and leaves out what the extraction cut
+//! ([`Extraction::skip`]: a marked element goes with its whole subtree). An extraction with no
+//! elements (a single-page method that gave only text) is rendered from its text, one
+//! paragraph per block of lines between blank lines.
+//!
+//! - [`markdown`]: CommonMark with GFM tables (and `~~strikethrough~~`): headings, paragraphs,
+//!   lists nested to any depth, links and images resolved against the page's URL, emphasis,
+//!   code spans and fenced code blocks, block quotes, pipe tables, rules, hard breaks. Text is
+//!   escaped so that it renders literally; code is written as it is.
+//! - [`html`]: the elements serialized, links resolved, empty wrappers left out.
+//! - [`xml`]: the cleaned XML of the elements, `dfs` included, under one `<article>`.
+//!
+//! Like every stage, the walks are loops over the document-ordered arena with explicit stacks
+//! of open elements: no nesting depth can overflow the stack.
+
+use crate::clean::{collapse_ws, Doc, Element, NodeData, NodeId};
+use crate::extract::Extraction;
+use std::borrow::Cow;
+use url::Url;
+
+/// Markdown (CommonMark + GFM tables) of an extraction.
+///
+/// Blocks are separated by one blank line. What each element becomes:
+/// `h1`–`h6` → `#`…`######` (a headline that is no heading becomes `# `); `p`, `div` and other
+/// block containers → paragraphs; `ul`/`ol` → `-`/`1.` lists, an item's content indented
+/// under its marker; `blockquote` → `> `; `pre` → a fenced code block, as written, the fence
+/// longer than any backtick run inside, the info string from a `language-*`/`lang-*` class;
+/// `code`, `kbd`, `samp` → code spans; `em`/`i` → `*x*`, `strong`/`b` → `**x**`,
+/// `del`/`s` → `~~x~~` (never around white space only); `a` → `[text](href)`, `img` →
+/// `![alt](src)`, both resolved against `base` (kept as written without one or when that
+/// fails; `javascript:` and `data:` links keep only their text, `data:` images are left out);
+/// `table` → a GFM pipe table, first row as header, short rows padded (a layout table, with
+/// one column or a table inside, is read as blocks); `hr` → `---`; `br` → `\` and a new line,
+/// two in a row start a new paragraph. White space is collapsed outside `pre`. Blocks inside
+/// a link or emphasis close it and open it again; in a heading or table cell, blocks become
+/// spaces.
+///
+/// Text is escaped to render literally: `\` `` ` `` `*` `_` `[` `]` `<` `>` `~` everywhere,
+/// `&` before an entity-like name, `|` in tables, and at the start of a line `#` `+` `-` `=`
+/// `|` and `1.`-style numbers. Bare `http(s)://` URLs become `<…>` autolinks (GFM would link
+/// them with their backslashes), and in `www.` ones `_` and `~` stay as written. Where
+/// CommonMark's flanking rules would leave `*` or `~~` unread (`**Note:**text`), the
+/// punctuation moves out of the span (`**Note**:text`) or the markers go. Lists that follow
+/// each other take the other delimiter (`*`, `1)`), or they would read as one.
+///
+/// The output ends with one new line (empty output: empty string), has no trailing spaces
+/// and no run of blank lines, except inside code blocks, which are written exactly as the
+/// page has them (one final new line left out).
+///
+/// # Example
+/// ```
+/// use forest::extract::{Extraction, Rule};
+/// let doc = forest::clean::page("<div><h2>Hi</h2><p>Some <em>text</em>, <a href='/x'>a link</a> and 2*3.</p></div>");
+/// let div = doc.children(doc.body).next().expect("the div");
+/// let x = Extraction::new(vec![div], doc.text(div), Rule::Exact);
+/// let base = url::Url::parse("https://example.com/a/b.html").ok();
+/// assert_eq!(
+///     forest::render::markdown(&doc, &x, base.as_ref()),
+///     "## Hi\n\nSome *text*, [a link](https://example.com/x) and 2\\*3.\n"
+/// );
+/// ```
+pub fn markdown(doc: &Doc, x: &Extraction, base: Option<&Url>) -> String {
+    let mut md = Markdown::new(doc, base, &x.skip);
+    if x.nodes.is_empty() {
+        for para in paragraphs(&x.text) {
+            for (k, line) in para.iter().enumerate() {
+                if k > 0 {
+                    md.soft_break();
+                }
+                md.text(line);
+            }
+            md.block_break();
+        }
+    } else {
+        if let Some(h) = x.headline {
+            md.subtree(h, true);
+        }
+        for &n in &x.nodes {
+            md.subtree(n, false);
+        }
+    }
+    md.finish()
+}
+
+/// HTML fragment of an extraction: the selected elements serialized (cut parts left out),
+/// headline first.
+///
+/// Attributes are kept (values escaped), but for event handlers (`on*`); `href`, `src`,
+/// `poster` and `srcset` are resolved against `base`, and `javascript:` URLs dropped. Void
+/// elements have no end tag. Elements left with no text and no image, `br`, `hr`, video or
+/// audio after the cuts are left out (table cells excepted); `html` and `body` stand for their
+/// content, `head` is left out. A headline that is no heading is put in an `<h1>`. Each root
+/// ends with a new line. An extraction with no elements gives one `<p>` per paragraph of its
+/// text.
+///
+/// # Example
+/// ```
+/// use forest::extract::{Extraction, Rule};
+/// let doc = forest::clean::page("<div><p>A <a href='/x'>link</a></p><p><span> </span></p></div>");
+/// let div = doc.children(doc.body).next().expect("the div");
+/// let x = Extraction::new(vec![div], doc.text(div), Rule::Exact);
+/// let base = url::Url::parse("https://example.com/").ok();
+/// assert_eq!(
+///     forest::render::html(&doc, &x, base.as_ref()),
+///     "<div><p>A <a href=\"https://example.com/x\">link</a></p></div>\n"
+/// );
+/// ```
+pub fn html(doc: &Doc, x: &Extraction, base: Option<&Url>) -> String {
+    let mut out = String::new();
+    if x.nodes.is_empty() {
+        for para in paragraphs(&x.text) {
+            out.push_str("<p>");
+            escape_html(&mut out, &para.join("\n"), false);
+            out.push_str("</p>\n");
+        }
+        return out;
+    }
+    if let Some(h) = x.headline {
+        let heading = doc.element(h).is_some_and(|e| heading_level(&e.name).is_some());
+        let mut inner = String::new();
+        html_subtree(doc, h, &x.skip, base, &mut inner);
+        if !inner.is_empty() {
+            let (open, close) = if heading { ("", "") } else { ("<h1>", "</h1>") };
+            out.push_str(open);
+            out.push_str(&inner);
+            out.push_str(close);
+            out.push('\n');
+        }
+    }
+    for &n in &x.nodes {
+        let before = out.len();
+        html_subtree(doc, n, &x.skip, base, &mut out);
+        if out.len() > before {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// XML of an extraction: `<article>` holding the selected elements as cleaned XML with their
+/// dfs attributes (cut parts left out), headline first.
+///
+/// Always well-formed (the cleaned tree's names and texts are XML-safe; see
+/// [`Doc::to_xml`]). An extraction with no elements gives `<article><p>…</p>…</article>`
+/// from its text. The output ends with a new line.
+///
+/// # Example
+/// ```
+/// use forest::extract::{Extraction, Rule};
+/// let doc = forest::clean::page("<div><p>One &amp; two</p></div>");
+/// let div = doc.children(doc.body).next().expect("the div");
+/// let x = Extraction::new(vec![div], doc.text(div), Rule::Exact);
+/// let xml = forest::render::xml(&doc, &x);
+/// assert_eq!(xml, "<article><div dfs=\"3\"><p dfs=\"4\">One &amp; two</p></div></article>\n");
+/// ```
+pub fn xml(doc: &Doc, x: &Extraction) -> String {
+    let mut out: Vec<u8> = b"<article>".to_vec();
+    if x.nodes.is_empty() {
+        let mut s = String::new();
+        for para in paragraphs(&x.text) {
+            s.push_str("<p>");
+            escape_html(&mut s, &crate::clean::xml_text(&para.join("\n")), false);
+            s.push_str("</p>");
+        }
+        out.extend_from_slice(s.as_bytes());
+    } else {
+        for n in x.headline.iter().chain(&x.nodes) {
+            doc.write_xml_subtree(&mut out, *n, &x.skip);
+        }
+    }
+    out.extend_from_slice(b"</article>\n");
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Blocks of `text` between blank lines, each as its trimmed lines.
+fn paragraphs(text: &str) -> Vec<Vec<&str>> {
+    let mut out: Vec<Vec<&str>> = Vec::new();
+    let mut cur: Vec<&str> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+        } else {
+            cur.push(line);
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+fn is_skipped(skip: &[bool], i: NodeId) -> bool {
+    skip.get(i as usize).copied().unwrap_or(false)
+}
+
+/// `1`–`6` for `h1`–`h6`.
+fn heading_level(name: &str) -> Option<usize> {
+    match name.as_bytes() {
+        [b'h', d @ b'1'..=b'6'] => Some(usize::from(d - b'0')),
+        _ => None,
+    }
+}
+
+/// A URL of the page made absolute against `base` (as written when there is none or it does
+/// not resolve); `None` for an empty one and for script URLs, and for `data:` ones when
+/// `data` is false.
+fn resolve(base: Option<&Url>, raw: &str, data: bool) -> Option<String> {
+    let raw = raw.trim_matches(|c: char| c.is_ascii_whitespace());
+    // Browsers ignore tabs and new lines inside a scheme.
+    let scheme: String = raw.chars().filter(|c| !c.is_ascii_whitespace()).take(11).collect();
+    let scheme = scheme.to_ascii_lowercase();
+    let script = scheme.starts_with("javascript:") || scheme.starts_with("vbscript:");
+    if raw.is_empty() || script || (!data && scheme.starts_with("data:")) {
+        return None;
+    }
+    Some(match base.map(|b| b.join(raw)) {
+        Some(Ok(u)) => u.to_string(),
+        _ => raw.to_string(),
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Markdown
+
+/// Elements whose content is a block of its own (paragraph separation before and after).
+const BLOCKS: &[&str] = &[
+    "p", "div", "section", "article", "header", "footer", "aside", "nav", "main", "figure", "figcaption", "address",
+    "details", "summary", "form", "fieldset", "legend", "center", "dl", "dt", "dd", "hgroup", "caption", "table",
+    "thead", "tbody", "tfoot", "tr", "td", "th", "body", "html", "search", "dialog", "noscript", "video", "audio",
+];
+
+/// List and quote elements (spaces inside a heading or table cell).
+const LISTS_QUOTES: &[&str] = &["ul", "ol", "menu", "li", "blockquote"];
+
+/// An open inline span, written lazily: its opener goes out with its first content.
+#[derive(Debug, Clone, PartialEq)]
+enum Mark {
+    Em,
+    Strong,
+    Strike,
+    /// A link, to this (resolved) URL.
+    Link(String),
+    /// A span that writes nothing (a link without a usable URL, a span inside its own kind).
+    Plain,
+}
+
+impl Mark {
+    fn opener(&self) -> &'static str {
+        match self {
+            Mark::Em => "*",
+            Mark::Strong => "**",
+            Mark::Strike => "~~",
+            Mark::Link(_) => "[",
+            Mark::Plain => "",
+        }
+    }
+
+    fn push_closer(&self, out: &mut String, table: bool) {
+        match self {
+            Mark::Link(url) => {
+                out.push_str("](");
+                push_destination(out, url, table);
+                out.push(')');
+            }
+            m => out.push_str(m.opener()),
+        }
+    }
+
+    fn same_kind(&self, other: &Mark) -> bool {
+        std::mem::discriminant(self) == std::mem::discriminant(other)
+    }
+}
+
+/// A block container: what starts each of its lines.
+#[derive(Debug)]
+enum BoxKind {
+    /// `> `.
+    Quote,
+    /// A list item: its marker on the first line (`None` once written), then `width` spaces.
+    Item { width: usize, marker: Option<String> },
+}
+
+#[derive(Debug)]
+struct Container {
+    kind: BoxKind,
+    /// Length of the output when the container opened: unchanged = nothing written in it yet.
+    start: usize,
+}
+
+/// What to do when an element closes.
+#[derive(Debug)]
+enum Close {
+    /// Nothing (inline elements).
+    Inline,
+    /// A space (blocks inside a heading or table cell).
+    Space,
+    /// End the paragraph.
+    Block,
+    /// Write the heading of this level.
+    Heading(usize),
+    List,
+    Item,
+    Quote,
+    /// Close the innermost inline span.
+    Mark,
+    /// Write the captured text as a code block with this info string.
+    Pre(String),
+    /// Write the captured text as a code span.
+    Code,
+    Table,
+    Cell(usize),
+    Caption,
+}
+
+/// A code span in the current block.
+#[derive(Debug)]
+struct CodeSpan {
+    /// Where its Markdown starts and ends in the block.
+    start: usize,
+    end: usize,
+    /// Its fence length, and whether its code is padded with a space.
+    fence: usize,
+    padded: bool,
+    code: String,
+}
+
+/// An open list.
+#[derive(Debug)]
+struct List {
+    /// The next number (ordered) or `None` (bullets).
+    next: Option<u64>,
+    /// Uses the other delimiter (`*`, `1)`).
+    other: bool,
+    /// Output length when the list opened.
+    opened: usize,
+    /// Output length when its last written item closed: an item starting there follows it
+    /// on the next line (anything else in between and the next item is after a blank line).
+    item_end: Option<usize>,
+}
+
+/// A data table being read: its rows of cell Markdown.
+#[derive(Debug, Default)]
+struct Table {
+    rows: Vec<Vec<String>>,
+    caption: String,
+}
+
+/// The Markdown writer: a block layer (containers, blank lines) over an inline layer (the
+/// current block's text, with its open spans).
+struct Markdown<'a> {
+    doc: &'a Doc,
+    base: Option<&'a Url>,
+    skip: &'a [bool],
+    out: String,
+    /// Open block containers, outermost first.
+    boxes: Vec<Container>,
+    /// How many of `boxes` stayed open since the last line written: the prefix of a blank line.
+    kept: usize,
+    /// A blank line is due before the next line.
+    blank: bool,
+    /// The current block's inline Markdown.
+    buf: String,
+    /// A space is due before the next content.
+    space: bool,
+    /// A hard line break is due before the next content.
+    brk: bool,
+    /// The last emphasis closed: (kind, where its opener is, buffer length before and after
+    /// its closer), to merge `*a**b*` into `*ab*` and to check the closer against what follows.
+    last_close: Option<(Mark, usize, usize, usize)>,
+    /// The last code span written.
+    last_code: Option<CodeSpan>,
+    /// Open inline spans and where their opener is written (`None`: not yet).
+    marks: Vec<(Mark, Option<usize>)>,
+    /// Open lists, innermost last.
+    lists: Vec<List>,
+    /// The last list closed: (container depth, output length, other delimiter). A list right
+    /// after another at the same depth takes the other delimiter, or CommonMark joins them.
+    last_list: Option<(usize, usize, bool)>,
+    /// Inside a heading or table: blocks become spaces.
+    flat: usize,
+    table: Option<Table>,
+    /// Raw text of the open `pre` or code span.
+    capture: Option<String>,
+}
+
+impl<'a> Markdown<'a> {
+    fn new(doc: &'a Doc, base: Option<&'a Url>, skip: &'a [bool]) -> Markdown<'a> {
+        Markdown {
+            doc,
+            base,
+            skip,
+            out: String::new(),
+            boxes: Vec::new(),
+            kept: 0,
+            blank: false,
+            buf: String::new(),
+            space: false,
+            brk: false,
+            last_close: None,
+            last_code: None,
+            marks: Vec::new(),
+            lists: Vec::new(),
+            last_list: None,
+            flat: 0,
+            table: None,
+            capture: None,
+        }
+    }
+
+    /// Render the subtree at `root` as blocks of their own (as a level-1 heading when it is
+    /// the headline and no heading).
+    fn subtree(&mut self, root: NodeId, headline: bool) {
+        let doc = self.doc;
+        let Some(node) = doc.nodes.get(root as usize) else { return };
+        if is_skipped(self.skip, root) {
+            return;
+        }
+        self.block_break();
+        let wrap = headline && doc.element(root).is_none_or(|e| heading_level(&e.name).is_none());
+        let wrap = wrap.then(|| self.heading(1));
+        // Elements still open: (end of subtree, what to do at the end).
+        let mut open: Vec<(NodeId, Close)> = Vec::new();
+        let mut i = root;
+        while i < node.end {
+            while open.last().is_some_and(|&(end, _)| end <= i) {
+                if let Some((_, c)) = open.pop() {
+                    self.close(c);
+                }
+            }
+            let Some(n) = doc.nodes.get(i as usize) else { break };
+            if is_skipped(self.skip, i) {
+                i = n.end.max(i + 1);
+                continue;
+            }
+            match &n.data {
+                NodeData::Text(t) => self.text(t),
+                NodeData::Element(e) => match self.open(i, e) {
+                    Some(c) => open.push((n.end, c)),
+                    None => {
+                        i = n.end.max(i + 1);
+                        continue;
+                    }
+                },
+            }
+            i += 1;
+        }
+        while let Some((_, c)) = open.pop() {
+            self.close(c);
+        }
+        if let Some(c) = wrap {
+            self.close(c);
+        }
+        self.block_break();
+    }
+
+    /// Start element `e` (node `id`); `None` when its subtree is done (or left out).
+    fn open(&mut self, id: NodeId, e: &Element) -> Option<Close> {
+        let name = e.name.as_str();
+        if let Some(c) = self.capture.as_mut() {
+            if name == "br" {
+                c.push('\n');
+                return None;
+            }
+            return Some(Close::Inline);
+        }
+        if let Some(level) = heading_level(name) {
+            return Some(self.heading(level));
+        }
+        let in_table = self.table.is_some();
+        Some(match name {
+            "head" | "title" => return None,
+            "br" => {
+                self.line_break();
+                return None;
+            }
+            "img" => {
+                self.image(e);
+                return None;
+            }
+            "hr" => {
+                self.rule();
+                return None;
+            }
+            "pre" if self.flat == 0 => {
+                self.block_break();
+                self.capture = Some(String::new());
+                Close::Pre(code_language(self.doc, id))
+            }
+            "pre" | "code" | "kbd" | "samp" | "tt" => {
+                self.capture = Some(String::new());
+                Close::Code
+            }
+            "em" | "i" => self.mark(Mark::Em),
+            "strong" | "b" => self.mark(Mark::Strong),
+            "del" | "s" | "strike" => self.mark(Mark::Strike),
+            "a" => {
+                let url = e.attr("href").and_then(|h| resolve(self.base, h, false));
+                self.mark(url.map_or(Mark::Plain, Mark::Link))
+            }
+            "tr" if in_table => {
+                if let Some(t) = self.table.as_mut() {
+                    t.rows.push(Vec::new());
+                }
+                Close::Inline
+            }
+            "td" | "th" if in_table => {
+                self.take_inline();
+                let span = e.attr("colspan").and_then(|s| s.trim().parse::<usize>().ok());
+                Close::Cell(span.unwrap_or(1).clamp(1, 100))
+            }
+            "caption" if in_table => {
+                self.take_inline();
+                Close::Caption
+            }
+            _ if self.flat > 0 && (BLOCKS.contains(&name) || LISTS_QUOTES.contains(&name)) => {
+                self.space = true;
+                Close::Space
+            }
+            "table" if !layout_table(self.doc, id) => {
+                self.block_break();
+                self.table = Some(Table::default());
+                self.flat += 1;
+                Close::Table
+            }
+            "ul" | "ol" | "menu" => {
+                let ordered = name == "ol";
+                let start = e.attr("start").filter(|_| ordered).and_then(|s| s.trim().parse::<u64>().ok());
+                let start = start.unwrap_or(1).min(999_999_999);
+                // A list right inside an item follows its text on the next line; elsewhere,
+                // and when its first number may not interrupt a paragraph, after a blank one.
+                let nested = self.boxes.last().is_some_and(|b| matches!(b.kind, BoxKind::Item { .. }));
+                self.flush();
+                if !nested || start != 1 {
+                    self.want_blank();
+                }
+                let other = self.last_list.is_some_and(|(depth, len, other)| {
+                    depth == self.boxes.len() && len == self.out.len() && !other
+                });
+                self.lists.push(List { next: ordered.then_some(start), other, opened: self.out.len(), item_end: None });
+                Close::List
+            }
+            "li" => {
+                self.flush();
+                let len = self.out.len();
+                if self.lists.last().is_some_and(|l| l.item_end == Some(len)) {
+                    self.blank = false; // items follow each other line by line
+                } else if self.lists.last().is_none_or(|l| l.opened != len) {
+                    self.want_blank();
+                }
+                let marker = match self.lists.last() {
+                    Some(List { next: Some(n), other, .. }) => format!("{n}{} ", if *other { ')' } else { '.' }),
+                    Some(List { next: None, other: true, .. }) => "* ".to_string(),
+                    _ => "- ".to_string(),
+                };
+                let kind = BoxKind::Item { width: marker.len(), marker: Some(marker) };
+                self.boxes.push(Container { kind, start: self.out.len() });
+                Close::Item
+            }
+            "blockquote" => {
+                self.block_break();
+                self.boxes.push(Container { kind: BoxKind::Quote, start: self.out.len() });
+                Close::Quote
+            }
+            _ if BLOCKS.contains(&name) => {
+                self.block_break();
+                Close::Block
+            }
+            _ => Close::Inline,
+        })
+    }
+
+    fn close(&mut self, c: Close) {
+        match c {
+            Close::Inline => {}
+            Close::Space => self.space = true,
+            Close::Block => self.block_break(),
+            Close::Heading(level) => {
+                self.flat = self.flat.saturating_sub(1);
+                let mut text = self.take_inline().trim().to_string();
+                if !text.is_empty() {
+                    // A closing `#` run would be read as the end of the heading.
+                    if text.ends_with('#') {
+                        text.insert(text.len() - 1, '\\');
+                    }
+                    self.write_line(&format!("{} {text}", "#".repeat(level)));
+                }
+                self.want_blank();
+            }
+            Close::List => {
+                self.flush();
+                let other = self.lists.pop().is_some_and(|l| l.other);
+                self.last_list = Some((self.boxes.len(), self.out.len(), other));
+                self.want_blank();
+            }
+            Close::Item => {
+                self.flush();
+                let wrote = self.boxes.pop().is_some_and(|b| matches!(b.kind, BoxKind::Item { marker: None, .. }));
+                self.kept = self.kept.min(self.boxes.len());
+                self.want_blank();
+                let end = self.out.len();
+                if let Some(list) = self.lists.last_mut().filter(|_| wrote) {
+                    list.item_end = Some(end);
+                    if let Some(n) = list.next.as_mut() {
+                        *n += 1;
+                    }
+                }
+            }
+            Close::Quote => {
+                self.flush();
+                self.boxes.pop();
+                self.kept = self.kept.min(self.boxes.len());
+                self.want_blank();
+            }
+            Close::Mark => {
+                let table = self.table.is_some();
+                if let Some((m, Some(at))) = self.marks.pop() {
+                    let before = self.buf.len();
+                    if self.close_span(&m, at, table) && !matches!(m, Mark::Link(_) | Mark::Plain) {
+                        self.last_close = Some((m, at, before, self.buf.len()));
+                    }
+                }
+            }
+            Close::Pre(lang) => {
+                let raw = self.capture.take().unwrap_or_default();
+                self.code_block(&raw, &lang);
+            }
+            Close::Code => {
+                let raw = self.capture.take().unwrap_or_default();
+                self.code_span(&raw);
+            }
+            Close::Cell(span) => {
+                let cell = self.take_inline().replace('\n', " ").trim().to_string();
+                if let Some(t) = self.table.as_mut() {
+                    if t.rows.is_empty() {
+                        t.rows.push(Vec::new());
+                    }
+                    if let Some(row) = t.rows.last_mut() {
+                        row.push(cell);
+                        row.extend(std::iter::repeat_n(String::new(), span - 1));
+                    }
+                }
+            }
+            Close::Caption => {
+                let caption = self.take_inline();
+                if let Some(t) = self.table.as_mut() {
+                    t.caption = caption;
+                }
+            }
+            Close::Table => {
+                self.take_inline();
+                self.flat = self.flat.saturating_sub(1);
+                if let Some(t) = self.table.take() {
+                    self.write_table(t);
+                }
+            }
+        }
+    }
+
+    /// Open an inline span; one inside a span of its own kind (or a link without a URL)
+    /// writes nothing, so at most one span of each kind is open.
+    fn mark(&mut self, m: Mark) -> Close {
+        if m == Mark::Plain || self.marks.iter().any(|(open, _)| open.same_kind(&m)) {
+            return Close::Inline;
+        }
+        self.marks.push((m, None));
+        Close::Mark
+    }
+
+    /// Write the closer of the span `m` opened at `at`; when CommonMark would not read its
+    /// opener as one (`a*"b"*`: after a letter, before punctuation), remove the opener instead.
+    fn close_span(&mut self, m: &Mark, at: usize, table: bool) -> bool {
+        let len = m.opener().len();
+        if *m == Mark::Plain {
+            return false;
+        }
+        if !matches!(m, Mark::Link(_)) && !left_flanking(&self.buf, at, len) {
+            self.remove_opener(at, len);
+            return false;
+        }
+        m.push_closer(&mut self.buf, table);
+        true
+    }
+
+    fn heading(&mut self, level: usize) -> Close {
+        if self.flat > 0 {
+            self.space = true;
+            return Close::Space;
+        }
+        self.block_break();
+        self.flat += 1;
+        Close::Heading(level)
+    }
+
+    /// Remove the `len` bytes of an opener at `at`, and shift what was recorded after it.
+    fn remove_opener(&mut self, at: usize, len: usize) {
+        self.buf.replace_range(at..at + len, "");
+        if let Some((_, start, before, after)) = self.last_close.as_mut().filter(|c| c.1 > at) {
+            (*start, *before, *after) = (*start - len, *before - len, *after - len);
+        }
+        if let Some(c) = self.last_code.as_mut().filter(|c| c.start > at) {
+            (c.start, c.end) = (c.start - len, c.end - len);
+        }
+    }
+
+    /// Is the innermost container still empty (then separations asked for are dropped)?
+    fn fresh(&self) -> bool {
+        self.boxes.last().is_some_and(|b| b.start == self.out.len())
+    }
+
+    fn want_blank(&mut self) {
+        if !self.fresh() {
+            self.blank = true;
+        }
+    }
+
+    /// End the current block; the next one starts after a blank line.
+    fn block_break(&mut self) {
+        if self.flat > 0 {
+            self.space = true;
+            return;
+        }
+        self.flush();
+        self.want_blank();
+    }
+
+    /// A new line inside the block (for text given as lines).
+    fn soft_break(&mut self) {
+        if !self.buf.is_empty() && !self.buf.ends_with('\n') {
+            self.buf.push('\n');
+        }
+        self.space = false;
+    }
+
+    /// `br`: a hard break before the next content; a second one in a row ends the paragraph.
+    fn line_break(&mut self) {
+        if self.flat > 0 {
+            self.space = true;
+        } else if self.brk {
+            self.block_break();
+        } else if !self.buf.is_empty() {
+            self.brk = true;
+        }
+    }
+
+    fn rule(&mut self) {
+        if self.flat > 0 {
+            self.space = true;
+            return;
+        }
+        self.block_break();
+        // `- ---` would be one rule, not an item holding one.
+        let marker_due = self.boxes.iter().any(|b| matches!(b.kind, BoxKind::Item { marker: Some(_), .. }));
+        self.write_line(if marker_due { "___" } else { "---" });
+        self.want_blank();
+    }
+
+    /// Give up the pending spans whose opener would touch the closer just written with the
+    /// same character: `*a*` then `**b**` would make one run, `*a***b**`.
+    fn settle_openers(&mut self) {
+        let Some((last, _, _, after)) = &self.last_close else { return };
+        if self.space || self.brk || *after != self.buf.len() {
+            return;
+        }
+        let c = last.opener().chars().next();
+        for (m, opened) in &mut self.marks {
+            if opened.is_some() {
+                continue;
+            }
+            if m.same_kind(last) || m.opener().chars().next() != c {
+                break; // merged with the closer, or no run
+            }
+            *m = Mark::Plain;
+            *opened = Some(self.buf.len());
+        }
+    }
+
+    /// Write what is due before content: a hard break, the openers of spans, a space.
+    fn before_content(&mut self) {
+        self.settle_openers();
+        if self.brk {
+            self.buf.push_str("\\\n");
+            self.brk = false;
+            self.space = false;
+        }
+        for k in 0..self.marks.len() {
+            let (m, opened) = &self.marks[k];
+            if opened.is_some() {
+                continue;
+            }
+            let m = m.clone();
+            if let Some((last, at, before, after)) = &self.last_close {
+                if !self.space && *after == self.buf.len() {
+                    // `*a*` directly followed by `*b*` becomes `*ab*`.
+                    if last.same_kind(&m) {
+                        self.buf.truncate(*before);
+                        self.marks[k].1 = Some(*at);
+                        self.last_close = None;
+                        continue;
+                    }
+                }
+            }
+            self.push_space();
+            // `![` would start an image.
+            if matches!(m, Mark::Link(_)) && self.buf.ends_with('!') {
+                self.buf.insert(self.buf.len() - 1, '\\');
+            }
+            self.marks[k].1 = Some(self.buf.len());
+            self.buf.push_str(m.opener());
+        }
+        self.push_space();
+        self.last_close = None;
+    }
+
+    fn push_space(&mut self) {
+        if self.space && !self.buf.is_empty() && !self.buf.ends_with('\n') {
+            self.buf.push(' ');
+        }
+        self.space = false;
+    }
+
+    fn text(&mut self, t: &str) {
+        if let Some(c) = self.capture.as_mut() {
+            c.push_str(t);
+            return;
+        }
+        let table = self.table.is_some();
+        for (k, word) in t.split(char::is_whitespace).enumerate() {
+            if k > 0 {
+                self.space = true;
+            }
+            if word.is_empty() {
+                continue;
+            }
+            // GFM links bare URLs as written, backslashes included: write them as autolinks
+            // (not inside a link, which may hold none).
+            let in_link = self.marks.iter().any(|(m, _)| matches!(m, Mark::Link(_)));
+            match find_url(word).filter(|_| !in_link) {
+                Some((start, end, www)) => {
+                    self.word(&word[..start], table);
+                    self.before_content();
+                    if www {
+                        escape_text(&mut self.buf, &word[start..end], table, true);
+                    } else {
+                        self.buf.push('<');
+                        let url = &word[start..end];
+                        self.buf.push_str(&if table { url.replace('|', "\\|") } else { url.to_string() });
+                        self.buf.push('>');
+                    }
+                    self.word(&word[end..], table);
+                }
+                None => self.word(word, table),
+            }
+        }
+    }
+
+    /// Write one word (or part of one) of text.
+    fn word(&mut self, word: &str, table: bool) {
+        if word.is_empty() {
+            return;
+        }
+        self.settle_openers();
+        let word = self.flank_opener(word, table);
+        if let Some(first) = word.chars().next() {
+            self.flank_closer(first);
+        }
+        self.before_content();
+        escape_text(&mut self.buf, word, table, false);
+    }
+
+    /// `a*"b"*` does not open (an opener before punctuation must follow space or punctuation):
+    /// write the word's leading punctuation before the opener, `a"*b"*`. Returns the rest.
+    fn flank_opener<'w>(&mut self, word: &'w str, table: bool) -> &'w str {
+        let mut pending = self.marks.iter().filter(|(_, opened)| opened.is_none()).peekable();
+        let emphasis_only = pending.peek().is_some() && pending.all(|(m, _)| !matches!(m, Mark::Link(_)));
+        let after_word = self.buf.chars().last().is_some_and(|c| !c.is_whitespace() && !is_punct(c));
+        if !emphasis_only || self.space || self.brk || !after_word {
+            return word;
+        }
+        let split = word.find(|c: char| !is_punct(c)).unwrap_or(0);
+        if split == 0 {
+            return word;
+        }
+        escape_text(&mut self.buf, &word[..split], table, false);
+        self.last_close = None;
+        &word[split..]
+    }
+
+    /// `**a:**b` does not close (a closer after punctuation must precede space or
+    /// punctuation): move the punctuation after the closer, `**a**:b`, or, when that cannot
+    /// be done, drop the span's markers.
+    fn flank_closer(&mut self, next: char) {
+        let Some((ref m, at, before, after)) = self.last_close else { return };
+        if self.space || self.brk || after != self.buf.len() || is_punct(next) {
+            return;
+        }
+        if self.marks.iter().any(|(_, opened)| opened.is_none()) {
+            return; // an opener comes next: punctuation
+        }
+        let (prev, start, _) = around_run(&self.buf, before, after - before);
+        // Fine after a letter; after several closers in a row, left as it is.
+        if !prev.is_some_and(is_punct) || start != before {
+            return;
+        }
+        let opener = m.opener().len();
+        let inner = &self.buf[..before];
+        let mut run = before;
+        for (i, c) in inner.char_indices().rev() {
+            // Markup characters and escaped ones stay where they are.
+            if !is_punct(c) || "*~[]()`!\\<>".contains(c) || inner[..i].ends_with('\\') {
+                break;
+            }
+            run = i;
+        }
+        // Moving all of it would leave the span empty, moving it after a space would leave the
+        // closer after that space.
+        if run == before || run <= at + opener || inner[..run].ends_with(char::is_whitespace) {
+            self.buf.truncate(before);
+            self.last_close = None;
+            self.remove_opener(at, opener);
+            return;
+        }
+        let moved = format!("{}{}", &self.buf[before..after], &self.buf[run..before]);
+        self.buf.truncate(run);
+        self.buf.push_str(&moved);
+        self.last_close = None;
+    }
+
+    fn image(&mut self, e: &Element) {
+        let src = [e.attr("src"), e.attr("data-src")]
+            .into_iter()
+            .flatten()
+            .find_map(|s| resolve(self.base, s, false));
+        let Some(src) = src else { return };
+        let alt = collapse_ws(e.attr("alt").unwrap_or(""));
+        let table = self.table.is_some();
+        self.before_content();
+        self.buf.push_str("![");
+        escape_text(&mut self.buf, &alt, table, false);
+        self.buf.push_str("](");
+        push_destination(&mut self.buf, &src, table);
+        self.buf.push(')');
+    }
+
+    fn code_span(&mut self, raw: &str) {
+        if raw.starts_with(char::is_whitespace) {
+            self.space = true;
+        }
+        let mut code = collapse_ws(raw);
+        if !code.is_empty() {
+            if self.table.is_some() {
+                code = code.replace('|', "\\|");
+            }
+            self.before_content();
+            let fence = longest_run(&code, '`') + 1;
+            match self.last_code.take() {
+                // Two spans in a row would run their fences together: they become one, padded
+                // (so that the next one can be appended in place).
+                Some(mut last) if last.end == self.buf.len() => {
+                    last.code.push_str(&code);
+                    if last.padded && fence <= last.fence {
+                        self.buf.truncate(last.end - last.fence - 1);
+                    } else {
+                        self.buf.truncate(last.start);
+                        last.fence = last.fence.max(fence);
+                        last.padded = true;
+                        push_fence(&mut self.buf, last.fence);
+                        self.buf.push(' ');
+                        self.buf.push_str(&last.code[..last.code.len() - code.len()]);
+                    }
+                    self.buf.push_str(&code);
+                    self.buf.push(' ');
+                    push_fence(&mut self.buf, last.fence);
+                    last.end = self.buf.len();
+                    self.last_code = Some(last);
+                }
+                _ => {
+                    let start = self.buf.len();
+                    let padded = code.starts_with('`') || code.ends_with('`');
+                    let pad = if padded { " " } else { "" };
+                    push_fence(&mut self.buf, fence);
+                    self.buf.push_str(pad);
+                    self.buf.push_str(&code);
+                    self.buf.push_str(pad);
+                    push_fence(&mut self.buf, fence);
+                    self.last_code = Some(CodeSpan { start, end: self.buf.len(), fence, padded, code });
+                }
+            }
+        }
+        if raw.ends_with(char::is_whitespace) {
+            self.space = true;
+        }
+    }
+
+    fn code_block(&mut self, raw: &str, lang: &str) {
+        let body = raw.strip_suffix('\n').unwrap_or(raw);
+        if body.trim().is_empty() {
+            return;
+        }
+        let fence = "`".repeat(longest_run(body, '`').max(2) + 1);
+        self.write_line(&format!("{fence}{lang}"));
+        for line in body.split('\n') {
+            self.write_line(line);
+        }
+        self.write_line(&fence);
+        self.want_blank();
+    }
+
+    fn write_table(&mut self, t: Table) {
+        if !t.caption.is_empty() {
+            self.buf = t.caption;
+            self.flush();
+            self.want_blank();
+        }
+        let cols = t.rows.iter().map(Vec::len).max().unwrap_or(0);
+        let mut header = true;
+        for row in t.rows.iter().filter(|r| !r.is_empty()) {
+            let mut line = String::from("|");
+            for k in 0..cols {
+                line.push(' ');
+                line.push_str(row.get(k).map_or("", String::as_str));
+                line.push_str(" |");
+            }
+            self.write_line(&line);
+            if header {
+                self.write_line(&format!("|{}", " --- |".repeat(cols)));
+                header = false;
+            }
+        }
+        self.want_blank();
+    }
+
+    /// The current block's Markdown, its open spans closed (they reopen with the next
+    /// content); the inline state is reset.
+    fn take_inline(&mut self) -> String {
+        let table = self.table.is_some();
+        // Openers CommonMark would not read as such go, outermost first (each one dropped
+        // changes what precedes the next); then the closers of the others, innermost first.
+        let mut shift = 0;
+        for (m, opened) in &mut self.marks {
+            let Some(at) = opened.map(|at| at - shift) else { continue };
+            let len = m.opener().len();
+            *opened = Some(at);
+            if !matches!(m, Mark::Link(_) | Mark::Plain) && !left_flanking(&self.buf, at, len) {
+                self.buf.replace_range(at..at + len, "");
+                shift += len;
+                *opened = None;
+            }
+        }
+        for (m, opened) in self.marks.iter_mut().rev() {
+            if opened.take().is_some() {
+                m.push_closer(&mut self.buf, table);
+            }
+        }
+        self.space = false;
+        self.brk = false;
+        self.last_close = None;
+        self.last_code = None;
+        std::mem::take(&mut self.buf)
+    }
+
+    /// Write the current block as a paragraph.
+    fn flush(&mut self) {
+        let text = self.take_inline();
+        for line in text.split('\n').filter(|_| !text.is_empty()) {
+            self.write_line(&escape_line_start(line));
+        }
+    }
+
+    /// Write one line: the separation due, the containers' prefixes, `content`.
+    fn write_line(&mut self, content: &str) {
+        if !self.out.is_empty() {
+            self.out.push('\n');
+            if self.blank {
+                for b in &self.boxes[..self.kept.min(self.boxes.len())] {
+                    match b.kind {
+                        BoxKind::Quote => self.out.push_str("> "),
+                        BoxKind::Item { width, .. } => self.out.extend(std::iter::repeat_n(' ', width)),
+                    }
+                }
+                trim_spaces_end(&mut self.out);
+                self.out.push('\n');
+            }
+        }
+        self.blank = false;
+        for b in &mut self.boxes {
+            match &mut b.kind {
+                BoxKind::Quote => self.out.push_str("> "),
+                BoxKind::Item { width, marker } => match marker.take() {
+                    Some(m) => self.out.push_str(&m),
+                    None => self.out.extend(std::iter::repeat_n(' ', *width)),
+                },
+            }
+        }
+        if content.is_empty() {
+            trim_spaces_end(&mut self.out);
+        } else {
+            self.out.push_str(content);
+        }
+        self.kept = self.boxes.len();
+    }
+
+    fn finish(mut self) -> String {
+        self.flush();
+        let mut out = self.out;
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out
+    }
+}
+
+fn trim_spaces_end(s: &mut String) {
+    let keep = s.trim_end_matches(' ').len();
+    s.truncate(keep);
+}
+
+/// Is the table at `id` for layout (read as blocks): one column, a table inside, or
+/// `role=presentation`? The scan stops at the first inner table, so nested tables cost one
+/// look each.
+fn layout_table(doc: &Doc, id: NodeId) -> bool {
+    let Some(node) = doc.nodes.get(id as usize) else { return true };
+    if doc.element(id).and_then(|e| e.attr("role")).is_some_and(|r| r.eq_ignore_ascii_case("presentation")) {
+        return true;
+    }
+    let mut columns = 0usize;
+    for i in id + 1..node.end {
+        match doc.element(i).map(|e| e.name.as_str()) {
+            Some("table") => return true,
+            Some("tr") => {
+                let cell = |c: NodeId| doc.element(c).is_some_and(|e| e.name == "td" || e.name == "th");
+                let cells = doc.children(i).filter(|&c| cell(c)).count();
+                columns = columns.max(cells);
+            }
+            _ => {}
+        }
+    }
+    columns <= 1
+}
+
+/// The info string of a `pre`: a `language-x` or `lang-x` class on it or its first `code`.
+fn code_language(doc: &Doc, pre: NodeId) -> String {
+    let end = doc.nodes.get(pre as usize).map_or(pre, |n| n.end);
+    for i in pre..end {
+        let Some(e) = doc.element(i) else { continue };
+        if i != pre && e.name != "code" {
+            continue;
+        }
+        let lang = e.attr("class").into_iter().flat_map(str::split_whitespace).find_map(|c| {
+            let l = c.strip_prefix("language-").or_else(|| c.strip_prefix("lang-"))?;
+            let l: String = l.chars().filter(|&ch| ch != '`').collect();
+            (!l.is_empty()).then_some(l)
+        });
+        if let Some(l) = lang {
+            return l;
+        }
+        if i != pre {
+            break;
+        }
+    }
+    String::new()
+}
+
+/// Can the `len` bytes of delimiters at `at` of `buf` open emphasis (CommonMark's
+/// left-flanking rule)?
+fn left_flanking(buf: &str, at: usize, len: usize) -> bool {
+    let (before, _, after) = around_run(buf, at, len);
+    match after {
+        None => false,
+        Some(c) if c.is_whitespace() => false,
+        Some(c) => !is_punct(c) || before.is_none_or(|b| b.is_whitespace() || is_punct(b)),
+    }
+}
+
+/// The delimiter run holding `buf[at..at + len]` (adjacent unescaped delimiters of the same
+/// character): the character before it, where it starts, the character after it.
+fn around_run(buf: &str, at: usize, len: usize) -> (Option<char>, usize, Option<char>) {
+    let b = buf.as_bytes();
+    let Some(&d) = b.get(at) else { return (None, at, None) };
+    let escaped = |i: usize| i > 0 && b[i - 1] == b'\\';
+    let delim = |i: usize| b[i] == d && !escaped(i);
+    let mut start = at;
+    while start > 0 && delim(start - 1) {
+        start -= 1;
+    }
+    // Openers of other spans right before may be dropped: judge by what precedes them too.
+    let mut first = start;
+    while first > 0 && matches!(b[first - 1], b'*' | b'~') && !escaped(first - 1) {
+        first -= 1;
+    }
+    let mut end = (at + len).min(b.len());
+    while end < b.len() && delim(end) {
+        end += 1;
+    }
+    (buf[..first].chars().last(), start, buf[end..].chars().next())
+}
+
+/// Is `c` punctuation for CommonMark's emphasis rules (Unicode `P*` or `S*`)?
+fn is_punct(c: char) -> bool {
+    use unicode_general_category::{get_general_category, GeneralCategory as Gc};
+    if c.is_ascii() {
+        return c.is_ascii_punctuation();
+    }
+    matches!(
+        get_general_category(c),
+        Gc::ConnectorPunctuation
+            | Gc::DashPunctuation
+            | Gc::OpenPunctuation
+            | Gc::ClosePunctuation
+            | Gc::InitialPunctuation
+            | Gc::FinalPunctuation
+            | Gc::OtherPunctuation
+            | Gc::MathSymbol
+            | Gc::CurrencySymbol
+            | Gc::ModifierSymbol
+            | Gc::OtherSymbol
+    )
+}
+
+fn push_fence(out: &mut String, len: usize) {
+    out.extend(std::iter::repeat_n('`', len));
+}
+
+/// Length of the longest run of `c` in `s`.
+fn longest_run(s: &str, c: char) -> usize {
+    let (mut best, mut cur) = (0, 0);
+    for ch in s.chars() {
+        cur = if ch == c { cur + 1 } else { 0 };
+        best = best.max(cur);
+    }
+    best
+}
+
+/// The bare URL GFM would link in `word`, if any: (start, end, is it a `www.` one). An
+/// `http://`, `https://` or `ftp://` one follows no letter, a `www.` one starts the word or
+/// follows `*`, `_`, `~` or `(` (as cmark-gfm has it); it ends before `<`, `>` or an
+/// entity-like `&`, and before trailing punctuation.
+fn find_url(word: &str) -> Option<(usize, usize, bool)> {
+    if !word.contains("://") && !word.as_bytes().windows(4).any(|w| w.eq_ignore_ascii_case(b"www.")) {
+        return None;
+    }
+    let lower = word.to_ascii_lowercase();
+    let start = ["https://", "http://", "ftp://", "www."]
+        .iter()
+        .filter_map(|p| {
+            let www = *p == "www.";
+            let at = lower.match_indices(p).map(|(i, _)| i).find(|&i| match word[..i].chars().last() {
+                None => true,
+                Some(c) if www => matches!(c, '*' | '_' | '~' | '('),
+                Some(c) => !c.is_ascii_alphabetic(),
+            })?;
+            Some((at, *p))
+        })
+        .min()?;
+    let (at, prefix) = start;
+    let stop = word[at..]
+        .char_indices()
+        .find(|&(i, c)| matches!(c, '<' | '>') || (c == '&' && entity_like(&word[at + i + 1..])));
+    let mut end = stop.map_or(word.len(), |(i, _)| at + i);
+    loop {
+        let url = &word[at..end];
+        match url.chars().last() {
+            Some(c @ ('?' | '!' | '.' | ',' | ':' | '*' | '_' | '~' | '\'' | '"' | ';')) => end -= c.len_utf8(),
+            Some(')') if url.matches(')').count() > url.matches('(').count() => end -= 1,
+            _ => break,
+        }
+    }
+    let url = &word[at..end];
+    let ok = url.len() > prefix.len() && !url.chars().any(|c| c.is_control() || c.is_whitespace());
+    ok.then_some((at, end, prefix == "www."))
+}
+
+/// Append `word` escaped so that CommonMark reads it as literal text (in a `www.` URL,
+/// `url`, `_` and `~` are left as they are: GFM links such words as written).
+fn escape_text(out: &mut String, word: &str, table: bool, url: bool) {
+    for (k, c) in word.char_indices() {
+        let escape = match c {
+            '_' | '~' => !url,
+            '\\' | '`' | '*' | '[' | ']' | '<' | '>' => true,
+            '|' => table,
+            '&' => entity_like(&word[k + 1..]),
+            _ => false,
+        };
+        if escape {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+}
+
+/// Does `rest` (what follows a `&`) start like a character reference (`amp;`, `#38;`)?
+fn entity_like(rest: &str) -> bool {
+    let rest = rest.strip_prefix('#').unwrap_or(rest);
+    let n = rest.bytes().take_while(u8::is_ascii_alphanumeric).count();
+    n > 0 && rest.as_bytes().get(n) == Some(&b';')
+}
+
+/// A paragraph line escaped where its start would begin a heading, list, rule, setext
+/// underline or table row.
+fn escape_line_start(line: &str) -> Cow<'_, str> {
+    let b = line.as_bytes();
+    match b.first() {
+        Some(b'#' | b'+' | b'-' | b'=' | b'|') => Cow::Owned(format!("\\{line}")),
+        Some(b'0'..=b'9') => {
+            let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+            if matches!(b.get(digits), Some(b'.' | b')')) && matches!(b.get(digits + 1), None | Some(b' ')) {
+                Cow::Owned(format!("{}\\{}", &line[..digits], &line[digits..]))
+            } else {
+                Cow::Borrowed(line)
+            }
+        }
+        _ => Cow::Borrowed(line),
+    }
+}
+
+/// Append `url` as a link destination: characters that would end it or be read as
+/// escapes are percent-encoded, parentheses backslash-escaped, `|` escaped in tables.
+fn push_destination(out: &mut String, url: &str, table: bool) {
+    for c in url.chars() {
+        match c {
+            '(' | ')' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '|' if table => out.push_str("\\|"),
+            '<' | '>' | '\\' | '`' => percent_encode(out, c),
+            c if c.is_whitespace() || c.is_control() => percent_encode(out, c),
+            c => out.push(c),
+        }
+    }
+}
+
+fn percent_encode(out: &mut String, c: char) {
+    let mut buf = [0u8; 4];
+    for b in c.encode_utf8(&mut buf).bytes() {
+        out.push_str(&format!("%{b:02X}"));
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// HTML
+
+/// Elements written without an end tag.
+const VOID: &[&str] =
+    &["br", "img", "hr", "input", "meta", "link", "source", "wbr", "col", "area", "embed", "param", "track"];
+
+/// Elements kept even with no text inside.
+const MEDIA: &[&str] = &["img", "br", "hr", "video", "audio", "picture"];
+
+/// Append the HTML of the subtree at `root`, minus `skip` and empty wrappers.
+fn html_subtree(doc: &Doc, root: NodeId, skip: &[bool], base: Option<&Url>, out: &mut String) {
+    let Some(node) = doc.nodes.get(root as usize) else { return };
+    let end = node.end.min(doc.nodes.len() as NodeId);
+    if root >= end {
+        return;
+    }
+    // Per node of the subtree: does it hold text or media after the cuts? Children come after
+    // their parent, so one backward pass sums them up.
+    let at = |i: NodeId| (i - root) as usize;
+    let mut full = vec![false; at(end)];
+    for i in (root..end).rev() {
+        if is_skipped(skip, i) {
+            continue;
+        }
+        let n = &doc.nodes[i as usize];
+        let own = match &n.data {
+            NodeData::Text(t) => !t.trim().is_empty(),
+            NodeData::Element(e) => MEDIA.contains(&e.name.as_str()),
+        };
+        full[at(i)] |= own;
+        if full[at(i)] && i != root {
+            if let Some(p) = n.parent.filter(|&p| p >= root && p < i) {
+                full[at(p)] = true;
+            }
+        }
+    }
+    // Elements still open: (end of subtree, name).
+    let mut open: Vec<(NodeId, &str)> = Vec::new();
+    let mut i = root;
+    while i < end {
+        while let Some(&(e_end, name)) = open.last() {
+            if e_end > i {
+                break;
+            }
+            open.pop();
+            push_end_tag(out, name);
+        }
+        let n = &doc.nodes[i as usize];
+        let next = n.end.max(i + 1);
+        if is_skipped(skip, i) {
+            i = next;
+            continue;
+        }
+        let e = match &n.data {
+            NodeData::Text(t) => {
+                escape_html(out, t, false);
+                i += 1;
+                continue;
+            }
+            NodeData::Element(e) => e,
+        };
+        let name = e.name.as_str();
+        if name == "head" || (!full[at(i)] && name != "td" && name != "th") {
+            i = next;
+            continue;
+        }
+        if name == "html" || name == "body" {
+            i += 1;
+            continue;
+        }
+        out.push('<');
+        out.push_str(name);
+        for (k, v) in &e.attrs {
+            if k.starts_with("on") {
+                continue;
+            }
+            let value = match k.as_str() {
+                "href" => resolve(base, v, false).map(Cow::Owned),
+                "src" | "poster" => resolve(base, v, true).map(Cow::Owned),
+                "srcset" => Some(resolve_srcset(base, v)),
+                _ => Some(Cow::Borrowed(v.as_str())),
+            };
+            let Some(value) = value else { continue };
+            out.push(' ');
+            out.push_str(k);
+            out.push_str("=\"");
+            escape_html(out, &value, true);
+            out.push('"');
+        }
+        out.push('>');
+        if VOID.contains(&name) {
+            i = next;
+            continue;
+        }
+        // The parser drops a new line right after these start tags: keep the page's one.
+        if matches!(name, "pre" | "textarea" | "listing") {
+            if let Some(NodeData::Text(t)) = doc.nodes.get(i as usize + 1).filter(|_| i + 1 < n.end).map(|c| &c.data) {
+                if t.starts_with('\n') {
+                    out.push('\n');
+                }
+            }
+        }
+        open.push((n.end, name));
+        i += 1;
+    }
+    while let Some((_, name)) = open.pop() {
+        push_end_tag(out, name);
+    }
+}
+
+fn push_end_tag(out: &mut String, name: &str) {
+    out.push_str("</");
+    out.push_str(name);
+    out.push('>');
+}
+
+/// A `srcset` with each candidate's URL resolved (as written when one is a `data:` URL,
+/// whose commas the split would break).
+fn resolve_srcset<'v>(base: Option<&Url>, v: &'v str) -> Cow<'v, str> {
+    if base.is_none() || v.contains("data:") {
+        return Cow::Borrowed(v);
+    }
+    let parts: Vec<String> = v
+        .split(',')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(|c| {
+            let (url, descriptor) = c.split_once(char::is_whitespace).unwrap_or((c, ""));
+            let url = resolve(base, url, true).unwrap_or_default();
+            if descriptor.is_empty() { url } else { format!("{url} {}", descriptor.trim()) }
+        })
+        .collect();
+    Cow::Owned(parts.join(", "))
+}
+
+/// Append `s` with `&`, `<`, `>` (and `"` in attributes) escaped.
+fn escape_html(out: &mut String, s: &str, attr: bool) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' if attr => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clean::{page, Node};
+    use crate::extract::Rule;
+
+    /// The element with class `class`.
+    fn by_class(doc: &Doc, class: &str) -> NodeId {
+        (0..doc.nodes.len() as NodeId)
+            .find(|&i| doc.element(i).is_some_and(|e| e.attr("class") == Some(class)))
+            .expect("element with the class")
+    }
+
+    fn select(doc: &Doc, class: &str) -> Extraction {
+        let n = by_class(doc, class);
+        Extraction::new(vec![n], doc.text(n), Rule::Exact)
+    }
+
+    fn md(html: &str) -> String {
+        let doc = page(&format!("<div class=x>{html}</div>"));
+        markdown(&doc, &select(&doc, "x"), None)
+    }
+
+    fn base() -> Url {
+        Url::parse("https://example.com/blog/post.html").expect("URL")
+    }
+
+    /// The hand-written page and the Markdown it must give (also checked from `tests/render.rs`).
+    const PAGE: &str = include_str!("../tests/data/render/lists-table-code.html");
+    const EXPECTED: &str = include_str!("../tests/data/render/lists-table-code.md");
+
+    #[test]
+    fn markdown_of_a_full_page() {
+        let doc = page(PAGE);
+        let got = markdown(&doc, &select(&doc, "article"), Some(&base()));
+        assert_eq!(got, EXPECTED, "\n{got}");
+    }
+
+    #[test]
+    fn markdown_invariants() {
+        let doc = page(PAGE);
+        let got = markdown(&doc, &select(&doc, "article"), Some(&base()));
+        assert!(got.ends_with('\n') && !got.ends_with("\n\n"));
+        assert!(!got.contains("\n\n\n"));
+        assert!(got.lines().all(|l| !l.ends_with(' ')), "{got}");
+    }
+
+    #[test]
+    fn links_without_base_or_with_scripts() {
+        assert_eq!(md("<p><a href='/a b'>x</a> <a href='javascript:go()'>y</a> <a>z</a></p>"), "[x](/a%20b) y z\n");
+        assert_eq!(md("<p><a href='(x)'>t</a></p>"), "[t](\\(x\\))\n");
+        assert_eq!(md("<p>Hi!<a href='u'>t</a></p>"), "Hi\\![t](u)\n");
+        assert_eq!(md("<p><a href='u'><img src='i.png' alt='[a]'></a></p>"), "[![\\[a\\]](i.png)](u)\n");
+        assert_eq!(md("<p><img src='data:image/png;base64,xx'> <img alt=no></p>"), "");
+    }
+
+    #[test]
+    fn emphasis_edges() {
+        assert_eq!(md("<p>a<em> </em>b <strong></strong>c</p>"), "a b c\n");
+        assert_eq!(md("<p><em>a</em><em>b</em> <i>x <em>y</em></i></p>"), "*ab* *x y*\n");
+        assert_eq!(md("<p><b>bold <i>both</i></b> <del>gone</del></p>"), "**bold *both*** ~~gone~~\n");
+        assert_eq!(md("<p><em>cut<br>line</em><br></p>"), "*cut\\\nline*\n");
+        // Punctuation moved out where CommonMark's flanking rules would not see the markers.
+        assert_eq!(md("<p><b>Note:</b>text, word<em>\"quoted\"</em>word</p>"), "**Note**:text, word\"*quoted*\"word\n");
+        assert_eq!(md("<p>これは<strong>「重要」</strong>です</p>"), "これは「**重要**」です\n");
+        assert_eq!(md("<p>a<em>!</em>b (<em>c</em>)</p>"), "a!b (*c*)\n");
+        // A closer and an opener of the same character would make one run: the second goes.
+        assert_eq!(md("<p><em>a</em><strong>b</strong> <b>c</b><i>d</i></p>"), "*a*b **c**d\n");
+    }
+
+    #[test]
+    fn block_inside_a_link_reopens_it() {
+        assert_eq!(md("<a href='u'><h3>Title</h3><p>Sum</p></a>"), "### [Title](u)\n\n[Sum](u)\n");
+    }
+
+    #[test]
+    fn code_spans_and_blocks() {
+        assert_eq!(md("<p><code>`tick</code> and <kbd> a  b </kbd>.</p>"), "`` `tick `` and `a b` .\n");
+        assert_eq!(md("<pre>x = ```\n\n  y\n</pre>"), "````\nx = ```\n\n  y\n````\n");
+        assert_eq!(md("<pre><code class='lang-py'>a *b* <i>c</i></code></pre>"), "```py\na *b* c\n```\n");
+        assert_eq!(md("<pre>  \n</pre><p>after</p>"), "after\n");
+        // Spans in a row become one (their fences would run together).
+        assert_eq!(md("<p><code>a</code><code>`b</code><code>c</code> <code>d</code></p>"), "`` a`bc `` `d`\n");
+    }
+
+    #[test]
+    fn line_starts_and_specials_escaped() {
+        let got = md("<p>- a</p><p>+ b</p><p>=</p><p>2) c</p><p>1.5 d</p>");
+        assert_eq!(got, "\\- a\n\n\\+ b\n\n\\=\n\n2\\) c\n\n1.5 d\n");
+        assert_eq!(md("<p>x<br>--- &lt;b&gt; &amp;amp; AT&amp;T ~ `</p>"), "x\\\n\\--- \\<b\\> \\&amp; AT&T \\~ \\`\n");
+        assert_eq!(md("<h2>Issue #</h2><h3>C#</h3>"), "## Issue \\#\n\n### C\\#\n");
+        // Bare URLs as autolinks: GFM would link them with their backslashes.
+        assert_eq!(
+            md("<p>See https://x.org/a_b_(c). (http://y.org/*z*) www.z.org/~a_b, <a href=u>https://x.org/a_b</a></p>"),
+            "See <https://x.org/a_b_(c)>. (<http://y.org/*z>\\*) www.z.org/~a_b, [https://x.org/a\\_b](u)\n"
+        );
+    }
+
+    #[test]
+    fn nested_quotes_lists_and_breaks() {
+        assert_eq!(
+            md("<blockquote>a<blockquote><p>b</p><ul><li>c</li></ul></blockquote></blockquote>"),
+            "> a\n>\n> > b\n> >\n> > - c\n"
+        );
+        let got = md("<ol start=3><li><p>a</p><p>b</p></li><li>c<hr></li><li><hr></li></ol>");
+        assert_eq!(got, "3. a\n\n   b\n4. c\n\n   ---\n5. ___\n");
+        assert_eq!(md("<ul><li></li><li>x<ol start=2><li>y</li></ol>z</li></ul>"), "- x\n\n  2. y\n\n  z\n");
+        assert_eq!(md("<p>a<br><br>b</p>"), "a\n\nb\n");
+        // Adjacent lists take the other delimiter, or they would read as one list.
+        assert_eq!(md("<ul><li>a</li></ul><ul><li>b</li></ul><ul><li>c</li></ul>"), "- a\n\n* b\n\n- c\n");
+        assert_eq!(md("<ol><li>a</li></ol><ol><li>b</li></ol>"), "1. a\n\n1) b\n");
+    }
+
+    #[test]
+    fn tables_layout_and_data() {
+        assert_eq!(md("<table><tr><td><p>one</p><p>two</p></td></tr></table>"), "one\n\ntwo\n");
+        assert_eq!(
+            md("<table><caption>Cap</caption><tr><th colspan=2>A<br>B</th></tr>\
+                <tr><td>1</td><td><ul><li>x</li><li>y</li></ul></td></tr></table>"),
+            "Cap\n\n| A B |  |\n| --- | --- |\n| 1 | x y |\n"
+        );
+        let got = md("<table><tr><td>a</td><td><table><tr><td>b</td><td>c</td></tr></table></td></tr></table>");
+        assert_eq!(got, "a\n\n| b | c |\n| --- | --- |\n");
+    }
+
+    #[test]
+    fn skip_mask_cuts_in_all_formats() {
+        let doc = page("<div class=a><p>keep me</p><div class=cut><p>drop me</p><img src=x.png></div><p>end</p></div>");
+        let mut x = select(&doc, "a");
+        let cut = by_class(&doc, "cut");
+        x.skip = vec![false; doc.nodes.len()];
+        x.skip[cut as usize] = true; // the element alone: its subtree goes with it
+        let m = markdown(&doc, &x, None);
+        assert_eq!(m, "keep me\n\nend\n");
+        let h = html(&doc, &x, None);
+        assert_eq!(h, "<div class=\"a\"><p>keep me</p><p>end</p></div>\n");
+        let xm = xml(&doc, &x);
+        assert!(!xm.contains("drop") && !xm.contains("x.png") && xm.contains("keep me"), "{xm}");
+        sxd_document::parser::parse(&xm).expect("well-formed XML");
+        // A short mask: the rest is kept.
+        x.skip = vec![false; 2];
+        assert!(markdown(&doc, &x, None).contains("drop me"));
+    }
+
+    #[test]
+    fn headline_first() {
+        let doc = page("<div class=t><span>The Title</span></div><nav>menu</nav><div class=a><p>Body.</p></div>");
+        let mut x = select(&doc, "a");
+        x.headline = Some(by_class(&doc, "t"));
+        assert_eq!(markdown(&doc, &x, None), "# The Title\n\nBody.\n");
+        let want = "<h1><div class=\"t\"><span>The Title</span></div></h1>\n<div class=\"a\"><p>Body.</p></div>\n";
+        assert_eq!(html(&doc, &x, None), want);
+        let xm = xml(&doc, &x);
+        assert!(xm.starts_with("<article><div class=\"t\" dfs=\"3\">"), "{xm}");
+        sxd_document::parser::parse(&xm).expect("well-formed XML");
+        // A heading headline keeps its level.
+        let doc = page("<h2 class=t>The Title</h2><div class=a><p>Body.</p></div>");
+        let mut x = select(&doc, "a");
+        x.headline = Some(by_class(&doc, "t"));
+        assert_eq!(markdown(&doc, &x, None), "## The Title\n\nBody.\n");
+        assert!(html(&doc, &x, None).starts_with("<h2 class=\"t\">The Title</h2>\n"));
+    }
+
+    #[test]
+    fn text_only_extraction_becomes_paragraphs() {
+        let doc = page("<p>ignored</p>");
+        let text = "First *one*\n- second line\n\n\n1. Next <b> & co";
+        let x = Extraction::new(Vec::new(), text.into(), Rule::SinglePage);
+        assert_eq!(markdown(&doc, &x, None), "First \\*one\\*\n\\- second line\n\n1\\. Next \\<b\\> & co\n");
+        assert_eq!(html(&doc, &x, None), "<p>First *one*\n- second line</p>\n<p>1. Next &lt;b&gt; &amp; co</p>\n");
+        let xm = xml(&doc, &x);
+        assert_eq!(xm, "<article><p>First *one*\n- second line</p><p>1. Next &lt;b&gt; &amp; co</p></article>\n");
+        sxd_document::parser::parse(&xm).expect("well-formed XML");
+        let empty = Extraction::new(Vec::new(), String::new(), Rule::SinglePage);
+        assert_eq!((markdown(&doc, &empty, None), html(&doc, &empty, None)), (String::new(), String::new()));
+        assert_eq!(xml(&doc, &empty), "<article></article>\n");
+    }
+
+    /// A document of `depth` nested `div`s around one text, built directly (the cleaner would
+    /// flatten it past [`crate::clean::MAX_DEPTH`]).
+    fn deep_doc(depth: u32) -> Doc {
+        let mut doc = Doc::default();
+        let element = |name: &str, dfs| NodeData::Element(Element { name: name.into(), attrs: Vec::new(), dfs });
+        let total = depth + 3;
+        doc.nodes.push(Node { parent: None, end: total, level: 1, data: element("html", 0) });
+        doc.nodes.push(Node { parent: Some(0), end: total, level: 2, data: element("body", 1) });
+        for d in 0..depth {
+            let id = d + 2;
+            let name = ["div", "blockquote", "em", "ul", "li", "a", "table"][d as usize % 7];
+            let mut data = element(name, id);
+            if let NodeData::Element(e) = &mut data {
+                e.attrs.push(("href".into(), "u".into()));
+            }
+            doc.nodes.push(Node { parent: Some(id - 1), end: total, level: id + 1, data });
+        }
+        let text = NodeData::Text("deep".into());
+        doc.nodes.push(Node { parent: Some(depth + 1), end: total, level: depth + 3, data: text });
+        doc.body = 1;
+        doc
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let doc = deep_doc(100_000);
+        let x = Extraction::new(vec![doc.body], "deep".into(), Rule::WholePage);
+        let m = markdown(&doc, &x, None);
+        assert!(m.contains("deep") && m.ends_with('\n'), "{}", &m[..m.len().min(300)]);
+        let h = html(&doc, &x, None);
+        assert_eq!(h.matches("</div>").count(), 100_000 / 7 + 1);
+        let xm = xml(&doc, &x);
+        let mut reader = quick_xml::Reader::from_str(&xm);
+        let mut depth = 0usize;
+        loop {
+            match reader.read_event().expect("well-formed XML") {
+                quick_xml::events::Event::Start(_) => depth += 1,
+                quick_xml::events::Event::Eof => break,
+                _ => {}
+            }
+        }
+        assert_eq!(depth, 100_000 + 2); // article, body, the divs
+        // And through the cleaner, which flattens past its depth limit (tags beyond it go).
+        let html_in = format!("{}<p>deep <b>text</b></p>{}", "<div>".repeat(100_000), "</div>".repeat(100_000));
+        let doc = page(&html_in);
+        let x = Extraction::new(vec![doc.body], "deep text".into(), Rule::WholePage);
+        assert_eq!(markdown(&doc, &x, None), "deep text\n");
+        let h = html(&doc, &x, None);
+        assert!(h.contains("deep text") && h.matches("</div>").count() == h.matches("<div>").count());
+        assert!(xml(&doc, &x).contains("deep text"));
+    }
+
+    #[test]
+    fn html_reparses_with_resolved_links() {
+        let doc = page(
+            "<div class=a><p>A <a href='../x?a=1&amp;b=\"2\"' onclick='evil()'>link</a> \
+             <a href='javascript:go()'>js</a> \
+             <img src='i.png' srcset='i.png 1x, /j.png 2x' alt='a &lt; b'><span></span></p>\
+             <table><tr><td></td><td>x</td></tr></table><pre>\n\nkept &lt;</pre><p><br></p></div>",
+        );
+        let x = select(&doc, "a");
+        let out = html(&doc, &x, Some(&base()));
+        assert!(!out.contains("onclick") && !out.contains("javascript") && !out.contains("<span"), "{out}");
+        assert!(out.contains("<td></td><td>x</td>") && out.contains("<p><br></p>"), "{out}");
+        let again = page(&out);
+        let find = |name: &str| {
+            (0..again.nodes.len() as NodeId).find_map(|i| again.element(i).filter(|e| e.name == name)).expect("element")
+        };
+        assert_eq!(find("a").attr("href"), Some("https://example.com/x?a=1&b=%222%22"));
+        assert_eq!(find("img").attr("src"), Some("https://example.com/blog/i.png"));
+        assert_eq!(find("img").attr("srcset"), Some("https://example.com/blog/i.png 1x, https://example.com/j.png 2x"));
+        assert_eq!(find("img").attr("alt"), Some("a < b"));
+        let is_pre = |i: NodeId| again.element(i).is_some_and(|e| e.name == "pre");
+        let pre = (0..again.nodes.len() as NodeId).find(|&i| is_pre(i)).expect("pre");
+        assert_eq!(again.text(pre), "\nkept <");
+        // Without a base, URLs stay as written.
+        assert!(html(&doc, &x, None).contains("href=\"../x?a=1&amp;b=&quot;2&quot;\""));
+    }
+
+    #[test]
+    fn xml_is_well_formed_with_dfs() {
+        let doc = page(PAGE);
+        let x = select(&doc, "article");
+        let xm = xml(&doc, &x);
+        assert!(xm.starts_with("<article><div class=\"article\" dfs="), "{}", &xm[..80]);
+        sxd_document::parser::parse(&xm).expect("well-formed XML");
+    }
+}
