@@ -22,15 +22,24 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Learn a site's wrapper from sample pages; prints its XPath.
+    /// Learn a site's wrapper from sample pages; prints its XPath and keeps it in the store.
     #[command(after_help = "Examples:\n  forest induce feeds/demo-news/feed.xml --out demo.json\n  \
-        forest induce feeds/demo-news/ --explain\n  forest induce https://example.org/feed.xml --out site.json")]
+        forest induce feeds/demo-news/ --explain\n  \
+        forest induce https://example.org/feed.xml            # stored as example.org\n  \
+        forest induce feeds/demo-news/ --format ftr > riverside-gazette.example.txt   # FiveFilters site config")]
     Induce(InduceArgs),
-    /// Apply a wrapper to pages of its site; prints the article text.
+    /// Apply a wrapper to pages of its site; prints the article.
     #[command(after_help = "Examples:\n  forest apply --wrapper demo.json feeds/demo-news/bridge-repair.html\n  \
-        forest apply --wrapper demo.json feeds/demo-news/ --out-dir out/\n  \
-        forest apply --wrapper demo.json page.html --format json")]
+        forest apply feeds/demo-news/bridge-repair.html        # the stored wrapper of the page's host\n  \
+        forest apply --wrapper demo.json feeds/demo-news/ --out-dir out/ --format markdown\n  \
+        forest apply --site-config example.org.txt https://example.org/a.html --format json\n  \
+        forest apply --wrapper demo.json feeds/demo-news/ --format jsonl > articles.jsonl")]
     Apply(ApplyArgs),
+    /// List, show, remove or import the stored wrappers (one per site host).
+    #[command(after_help = "Examples:\n  forest wrappers list\n  forest wrappers show riverside-gazette.example\n  \
+        forest wrappers rm riverside-gazette.example\n  \
+        forest wrappers import ftr-site-config/example.org.txt   # a FiveFilters site config")]
+    Wrappers(WrappersArgs),
     /// Evaluate methods on a gold set: the paper's Table 1 and Figures 4–7.
     #[command(after_help = "Examples:\n  forest bench gold/\n  \
         forest bench ../shared/corpus --json bench.json --out bench-out/\n  \
@@ -136,8 +145,75 @@ struct InduceArgs {
     /// Use at most this many pages of the source.
     #[arg(long, default_value_t = 20)]
     max_pages: usize,
+    /// What to print (and write with --out): the XPath (--out then writes the wrapper JSON),
+    /// the wrapper JSON, or a FiveFilters site config.
+    #[arg(long, value_enum, default_value_t = InduceFormat::Xpath)]
+    format: InduceFormat,
+    /// The site's host, for the store (default: from the pages' URLs or canonical links).
+    #[arg(long)]
+    host: Option<String>,
+    #[command(flatten)]
+    store: StoreArgs,
+    /// Do not keep the wrapper in the store.
+    #[arg(long)]
+    no_store: bool,
     #[command(flatten)]
     fetch: FetchArgs,
+}
+
+/// Where wrappers are kept.
+#[derive(clap::Args, Clone)]
+struct StoreArgs {
+    /// Wrapper store folder (default: ~/.local/share/forest/wrappers).
+    #[arg(long = "store", env = "FOREST_STORE", value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
+impl StoreArgs {
+    fn open(&self) -> anyhow::Result<forest::store::Store> {
+        Ok(match &self.dir {
+            Some(d) => forest::store::Store::new(d),
+            None => forest::store::Store::open_default()?,
+        })
+    }
+}
+
+#[derive(clap::Args)]
+struct WrappersArgs {
+    #[command(subcommand)]
+    action: WrappersAction,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+#[derive(Subcommand)]
+enum WrappersAction {
+    /// List the stored wrappers and site configs.
+    List {
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the wrapper or site config that serves a host.
+    Show {
+        /// Host name or URL.
+        host: String,
+    },
+    /// Remove a host's wrapper and site config.
+    Rm {
+        /// Host name or URL.
+        host: String,
+    },
+    /// Import FiveFilters site configs (checked first); the host comes from the file name
+    /// (`example.org.txt`, `.example.org.txt`) unless --host is given.
+    Import {
+        /// Site config files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Store them for this host.
+        #[arg(long)]
+        host: Option<String>,
+    },
 }
 
 #[derive(clap::Args)]
@@ -194,25 +270,66 @@ enum RankBy {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Format {
-    Text,
+enum InduceFormat {
+    /// The wrapper's XPath.
+    Xpath,
+    /// The wrapper file (JSON).
     Json,
+    /// A FiveFilters site config (ftr-site-config).
+    Ftr,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// Plain text, paragraphs separated by blank lines.
+    Text,
+    /// CommonMark (GFM tables).
+    Markdown,
+    /// An HTML document holding the article.
+    Html,
+    /// The article's cleaned XML, with dfs numbers.
+    Xml,
+    /// One JSON object per page (an array for several pages on stdout).
+    Json,
+    /// One JSON object per line.
+    Jsonl,
+}
+
+impl Format {
+    fn ext(self) -> &'static str {
+        match self {
+            Format::Text => "txt",
+            Format::Markdown => "md",
+            Format::Html => "html",
+            Format::Xml => "xml",
+            Format::Json | Format::Jsonl => "json",
+        }
+    }
 }
 
 #[derive(clap::Args)]
 struct ApplyArgs {
-    /// The wrapper file written by `forest induce --out`.
-    #[arg(long, short)]
-    wrapper: PathBuf,
+    /// The wrapper file written by `forest induce --out` (default: the stored wrapper of each
+    /// page's host).
+    #[arg(long, short, conflicts_with = "site_config")]
+    wrapper: Option<PathBuf>,
+    /// Apply a FiveFilters site config instead of a wrapper (body, title, strip,
+    /// strip_id_or_class, strip_image_src, date, author).
+    #[arg(long, value_name = "FILE")]
+    site_config: Option<PathBuf>,
     /// Pages: files, folders of .html files, or http(s) URLs.
     #[arg(required = true)]
     inputs: Vec<String>,
-    /// Write one <page>.txt (or .json) per page into this folder instead of stdout.
+    /// Write one file per page (<page>.txt, .md, .html, .xml or .json) into this folder
+    /// instead of stdout.
     #[arg(long)]
     out_dir: Option<PathBuf>,
-    /// Output format.
+    /// Output format. JSON fields: url, source, host, title, byline, published, lang, text,
+    /// html, xpath, rule, confidence.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    #[command(flatten)]
+    store: StoreArgs,
     /// Pages processed at once (threads); the output is the same for any value. Default 1.
     #[arg(long)]
     jobs: Option<usize>,
@@ -240,6 +357,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Induce(a) => induce(a),
         Command::Apply(a) => apply(a),
         Command::Bench(a) => bench(a),
+        Command::Wrappers(a) => wrappers(a),
         Command::Clean { page } => {
             let page = Page::read(&Location::parse(&page))?;
             let mut out = std::io::stdout().lock();
@@ -298,15 +416,36 @@ fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
         }
         other => other?,
     };
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{}", induction.wrapper.xpath)?;
-    if a.explain {
-        writeln!(out)?;
-        write!(out, "{}", induction.explain(20))?;
+    let mut wrapper = induction.wrapper.clone();
+    if let Some(h) = &a.host {
+        wrapper.host = Some(forest::store::host_key(h)?);
     }
+    let text = match a.format {
+        InduceFormat::Xpath if a.explain => format!("{}\n\n{}", wrapper.xpath, induction.explain(20)),
+        InduceFormat::Xpath => format!("{}\n", wrapper.xpath),
+        InduceFormat::Json => format!("{}\n", wrapper.to_json()),
+        InduceFormat::Ftr => {
+            let refs: Vec<&Page> = pages.iter().collect();
+            forest::ftr::export(&wrapper, &refs).to_string()
+        }
+    };
+    std::io::stdout().lock().write_all(text.as_bytes())?;
     if let Some(path) = &a.out {
-        write_atomic(path, induction.wrapper.to_json().as_bytes())
-            .with_context(|| format!("cannot write wrapper to {}", path.display()))?;
+        let bytes = if a.format == InduceFormat::Ftr { text } else { wrapper.to_json() };
+        forest::store::write_atomic(path, bytes.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if !a.no_store {
+        match &wrapper.host {
+            // Keeping a copy is a convenience: failing to is a warning, not a failed induce.
+            Some(host) => match a.store.open().and_then(|s| Ok(s.save(host, &wrapper)?)) {
+                Ok(path) if !a.fetch.quiet => eprintln!("forest: stored as the wrapper of {host}: {}", path.display()),
+                Ok(_) => {}
+                Err(e) => eprintln!("forest: warning: the wrapper was not stored: {e:#}"),
+            },
+            None => eprintln!(
+                "forest: not stored: the pages name no host (no URL, no canonical link); pass --host HOST to store it"
+            ),
+        }
     }
     Ok(if failed.is_empty() && sample.skipped.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(3) })
 }
@@ -380,36 +519,211 @@ fn expand_inputs(inputs: &[String]) -> anyhow::Result<Vec<Location>> {
     Ok(out)
 }
 
-/// One page's output (text or JSON line) and the rule that selected it.
-type Rendered = forest::Result<(String, forest::Rule)>;
+/// Where `apply` takes its rules from.
+#[derive(Clone)]
+enum Rules {
+    /// One wrapper for every page.
+    Wrapper(Wrapper),
+    /// One FiveFilters site config for every page.
+    SiteConfig(forest::ftr::SiteConfig),
+    /// The stored wrapper of each page's host.
+    Store(forest::store::Store),
+}
 
-/// Fetch, clean and extract one page.
-fn render(applier: &Applier, fetcher: &forest::fetch::Fetcher, loc: &Location, format: Format) -> Rendered {
+/// Rules compiled for one page's site.
+enum Compiled {
+    Wrapper(Applier),
+    SiteConfig(forest::ftr::ConfigApplier, String),
+}
+
+impl Compiled {
+    fn new(rules: Rules) -> forest::Result<Compiled> {
+        match rules {
+            Rules::Wrapper(w) => Ok(Compiled::Wrapper(Applier::new(w)?)),
+            Rules::SiteConfig(c) => {
+                let xpath = c.body.join(" | ");
+                Ok(Compiled::SiteConfig(forest::ftr::ConfigApplier::new(c)?, xpath))
+            }
+            Rules::Store(_) => Err(forest::Error::Usage("a store is not one site's rules".into())),
+        }
+    }
+
+    fn extractor(&self) -> &dyn Extractor {
+        match self {
+            Compiled::Wrapper(a) => a,
+            Compiled::SiteConfig(c, _) => c,
+        }
+    }
+
+    fn xpath(&self) -> &str {
+        match self {
+            Compiled::Wrapper(a) => &a.wrapper().xpath,
+            Compiled::SiteConfig(_, x) => x,
+        }
+    }
+}
+
+/// One worker's compiled rules (sxd-xpath is not thread-safe, so each worker compiles its own),
+/// by store file when they come from the store.
+struct Resolver<'a> {
+    rules: &'a Rules,
+    fixed: Option<Compiled>,
+    by_file: std::collections::HashMap<PathBuf, Compiled>,
+}
+
+impl<'a> Resolver<'a> {
+    fn new(rules: &'a Rules) -> anyhow::Result<Resolver<'a>> {
+        let fixed = match rules {
+            Rules::Store(_) => None,
+            other => Some(Compiled::new(other.clone())?),
+        };
+        Ok(Resolver { rules, fixed, by_file: Default::default() })
+    }
+
+    /// The rules for `page`, read from `loc`.
+    fn get(&mut self, loc: &Location, page: &Page) -> anyhow::Result<&Compiled> {
+        let Rules::Store(store) = self.rules else {
+            return self.fixed.as_ref().context("rules not compiled");
+        };
+        let host = match loc {
+            Location::Url(u) => u.host_str().map(str::to_string),
+            Location::File(_) => None,
+        }
+        .or_else(|| forest::metadata::declared_host(&page.doc));
+        let Some(host) = host else {
+            bail!("the page names no host (no URL, no canonical link), so no stored wrapper can be chosen: pass --wrapper or --site-config");
+        };
+        let Some(entry) = store.find(&host)? else {
+            bail!(
+                "no stored wrapper for {host} in {}: run `forest induce` on a feed of the site first, or pass --wrapper or --site-config",
+                store.dir().display()
+            );
+        };
+        if !self.by_file.contains_key(&entry.path) {
+            let rules = match entry.kind {
+                forest::store::Kind::Wrapper => Rules::Wrapper(Wrapper::load(&entry.path)?),
+                forest::store::Kind::SiteConfig => Rules::SiteConfig(read_site_config(&entry.path)?),
+            };
+            self.by_file.insert(entry.path.clone(), Compiled::new(rules)?);
+        }
+        self.by_file.get(&entry.path).context("rules not compiled")
+    }
+}
+
+/// Read and check a FiveFilters site config; warnings go to stderr.
+fn read_site_config(path: &Path) -> anyhow::Result<forest::ftr::SiteConfig> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (config, warnings) = forest::ftr::SiteConfig::parse(&text, &path.display().to_string())?;
+    for w in warnings {
+        eprintln!("forest: {}:{}: {}", path.display(), w.line, w.message);
+    }
+    Ok(config)
+}
+
+/// One page's output and the rule that selected it.
+type Rendered = anyhow::Result<(String, forest::Rule)>;
+
+/// Fetch, clean and extract one page, and write it in `format`.
+fn render(resolver: &mut Resolver, fetcher: &forest::fetch::Fetcher, loc: &Location, format: Format) -> Rendered {
     let page = fetcher.get(loc).and_then(|f| Page::from_fetched(loc, f))?;
-    let x = applier.extract(&page)?;
+    let rules = resolver.get(loc, &page)?;
+    let x = rules.extractor().extract(&page)?;
+    let doc = &page.doc;
+    let meta = forest::metadata::read(doc);
+    // The page's URL: where it was fetched from, else the canonical URL it declares.
+    let url = match loc {
+        Location::Url(_) => Some(page.location.clone()),
+        Location::File(_) => meta.url.clone().filter(|u| url::Url::parse(u).is_ok()),
+    };
+    let base = url.as_deref().and_then(|u| url::Url::parse(u).ok());
     let body = match format {
         Format::Text => format!("{}\n", x.text),
-        Format::Json => {
-            // The headline as the page shows it, else the <title>.
-            let title = forest::extract::headline(&page.doc)
-                .map_or_else(|| page.doc.title.clone(), |h| forest::clean::collapse_ws(&page.doc.text(h)));
-            let v = serde_json::json!({
-                "url": page.location,
-                "title": title,
-                "text": x.text,
-                "xpath": applier.wrapper().xpath,
-                "rule": x.rule.name(),
-                "confidence": x.rule.confidence(),
-            });
-            format!("{v}\n")
+        Format::Markdown => forest::render::markdown(doc, &x, base.as_ref()),
+        Format::Xml => forest::render::xml(doc, &x),
+        Format::Html => {
+            let title = title_of(&page, &x, &meta);
+            let lang = meta.lang.as_deref().map(|l| format!(" lang=\"{}\"", html_escape(l))).unwrap_or_default();
+            format!(
+                "<!DOCTYPE html>\n<html{lang}>\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n</head>\n<body>\n<article>\n{}</article>\n</body>\n</html>\n",
+                html_escape(&title),
+                forest::render::html(doc, &x, base.as_ref())
+            )
+        }
+        Format::Json | Format::Jsonl => {
+            let (mut byline, mut published) = (meta.byline.clone(), meta.published.clone());
+            if let Compiled::SiteConfig(c, _) = rules {
+                let authors = c.author(doc);
+                if !authors.is_empty() {
+                    byline = Some(authors.join(", "));
+                }
+                published = c.date(doc).or(published);
+            }
+            let host = url.as_deref().and_then(|u| url::Url::parse(u).ok()).and_then(|u| u.host_str().map(str::to_string));
+            let v = ArticleJson {
+                url: url.as_deref(),
+                source: loc.to_string(),
+                host,
+                title: title_of(&page, &x, &meta),
+                byline,
+                published,
+                lang: meta.lang.clone(),
+                text: &x.text,
+                html: forest::render::html(doc, &x, base.as_ref()),
+                xpath: rules.xpath(),
+                rule: x.rule.name(),
+                confidence: x.rule.confidence(),
+            };
+            if format == Format::Json {
+                format!("{}\n", serde_json::to_string_pretty(&v)?)
+            } else {
+                format!("{}\n", serde_json::to_string(&v)?)
+            }
         }
     };
     Ok((body, x.rule))
 }
 
+/// One article in JSON output, fields in this order.
+#[derive(serde::Serialize)]
+struct ArticleJson<'a> {
+    url: Option<&'a str>,
+    source: String,
+    host: Option<String>,
+    title: String,
+    byline: Option<String>,
+    published: Option<String>,
+    lang: Option<String>,
+    text: &'a str,
+    html: String,
+    xpath: &'a str,
+    rule: String,
+    confidence: &'static str,
+}
+
+/// The article's title: the headline the extraction found or the page's headline, else the
+/// declared headline, else `<title>`.
+fn title_of(page: &Page, x: &forest::Extraction, meta: &forest::metadata::Metadata) -> String {
+    let doc = &page.doc;
+    x.headline
+        .or_else(|| forest::extract::headline(doc))
+        .map(|h| forest::clean::collapse_ws(&doc.text(h)))
+        .filter(|t| !t.is_empty())
+        .or_else(|| meta.headline.clone())
+        .unwrap_or_else(|| doc.title.clone())
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
 fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
-    let wrapper = Wrapper::load(&a.wrapper)?;
-    let applier = Applier::new(wrapper.clone())?;
+    let rules = match (&a.wrapper, &a.site_config) {
+        (Some(w), _) => Rules::Wrapper(Wrapper::load(w)?),
+        (None, Some(c)) => Rules::SiteConfig(read_site_config(c)?),
+        (None, None) => Rules::Store(a.store.open()?),
+    };
+    // Check the rules compile before any page is read.
+    let mut resolver = Resolver::new(&rules)?;
     let locations = expand_inputs(&a.inputs)?;
     let fetcher = a.fetch.fetcher()?;
     if let Some(dir) = &a.out_dir {
@@ -418,27 +732,28 @@ fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     let jobs = a.jobs.unwrap_or(1).max(1);
     let mut used_names = std::collections::HashSet::new();
     let mut skipped = 0usize;
+    let mut written = 0usize;
     let mut stdout = std::io::stdout().lock();
     let many = locations.len() > 1;
+    let array = many && a.format == Format::Json && a.out_dir.is_none();
     // Pages are processed in windows, `jobs` at a time, and written in input order, so the
     // output is the same for any number of jobs and memory stays bounded.
     for window in locations.chunks(jobs * 16) {
         let results: Vec<Rendered> = if jobs == 1 {
-            window.iter().map(|loc| render(&applier, &fetcher, loc, a.format)).collect()
+            window.iter().map(|loc| render(&mut resolver, &fetcher, loc, a.format)).collect()
         } else {
             let next = std::sync::atomic::AtomicUsize::new(0);
             let slots: std::sync::Mutex<Vec<Option<Rendered>>> = std::sync::Mutex::new((0..window.len()).map(|_| None).collect());
             std::thread::scope(|scope| {
                 for _ in 0..jobs.min(window.len()) {
-                    let (next, slots, fetcher, format, wrapper) = (&next, &slots, &fetcher, a.format, &wrapper);
+                    let (next, slots, fetcher, format, rules) = (&next, &slots, &fetcher, a.format, &rules);
                     scope.spawn(move || {
-                        // Each worker compiles its own copy of the wrapper (sxd-xpath is not
-                        // thread-safe); it compiled once already, so this cannot fail.
-                        let Ok(local) = Applier::new(wrapper.clone()) else { return };
+                        // The rules compiled once already, so this cannot fail.
+                        let Ok(mut local) = Resolver::new(rules) else { return };
                         loop {
                             let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                             let Some(loc) = window.get(i) else { break };
-                            let r = render(&local, fetcher, loc, format);
+                            let r = render(&mut local, fetcher, loc, format);
                             if let Ok(mut s) = slots.lock() {
                                 s[i] = Some(r);
                             }
@@ -450,14 +765,14 @@ fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
                 .into_inner()
                 .unwrap_or_else(|e| e.into_inner())
                 .into_iter()
-                .map(|r| r.unwrap_or_else(|| Err(forest::Error::Usage("page not processed".into()))))
+                .map(|r| r.unwrap_or_else(|| Err(anyhow::anyhow!("page not processed"))))
                 .collect()
         };
         for (loc, result) in window.iter().zip(results) {
             let (body, rule) = match result {
                 Ok(r) => r,
                 Err(e) => {
-                    eprintln!("forest: skipped {loc}: {e}");
+                    eprintln!("forest: skipped {loc}: {e:#}");
                     skipped += 1;
                     continue;
                 }
@@ -467,23 +782,101 @@ fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
             }
             match &a.out_dir {
                 Some(dir) => {
-                    let ext = if a.format == Format::Json { "json" } else { "txt" };
-                    let name = unique_name(&mut used_names, &loc.stem(), ext);
-                    write_atomic(&dir.join(&name), body.as_bytes())?;
+                    let name = unique_name(&mut used_names, &loc.stem(), a.format.ext());
+                    forest::store::write_atomic(&dir.join(&name), body.as_bytes())
+                        .with_context(|| format!("cannot write {}", dir.join(&name).display()))?;
                 }
                 None => {
-                    if many && a.format == Format::Text {
-                        writeln!(stdout, "==> {loc} <==")?;
+                    if array {
+                        stdout.write_all(if written == 0 { b"[\n" } else { b",\n" })?;
+                        stdout.write_all(body.trim_end().as_bytes())?;
+                    } else {
+                        if many && !matches!(a.format, Format::Jsonl) {
+                            writeln!(stdout, "==> {loc} <==")?;
+                        }
+                        stdout.write_all(body.as_bytes())?;
                     }
-                    stdout.write_all(body.as_bytes())?;
                 }
             }
+            written += 1;
         }
+    }
+    if array && written > 0 {
+        stdout.write_all(b"\n]\n")?;
     }
     if skipped == locations.len() {
         bail!("no page could be read ({skipped} skipped)");
     }
     Ok(if skipped > 0 { ExitCode::from(3) } else { ExitCode::SUCCESS })
+}
+
+fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
+    let store = a.store.open()?;
+    let mut out = std::io::stdout().lock();
+    match a.action {
+        WrappersAction::List { json } => {
+            let entries = store.list()?;
+            let rows: Vec<serde_json::Value> = entries
+                .iter()
+                .map(|e| {
+                    let (xpath, pages) = match e.kind {
+                        forest::store::Kind::Wrapper => match Wrapper::load(&e.path) {
+                            Ok(w) => (w.xpath, w.pages.len()),
+                            Err(err) => (format!("(unreadable: {err})"), 0),
+                        },
+                        forest::store::Kind::SiteConfig => match std::fs::read_to_string(&e.path)
+                            .map_err(|e| e.to_string())
+                            .and_then(|t| forest::ftr::SiteConfig::parse(&t, "").map_err(|e| e.to_string()))
+                        {
+                            Ok((c, _)) => (c.body.join(" | "), c.test_url.len()),
+                            Err(err) => (format!("(unreadable: {err})"), 0),
+                        },
+                    };
+                    serde_json::json!({"host": e.host, "kind": e.kind, "xpath": xpath, "pages": pages, "path": e.path})
+                })
+                .collect();
+            if json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
+            } else if rows.is_empty() {
+                eprintln!("forest: no wrapper stored in {}", store.dir().display());
+            } else {
+                for r in &rows {
+                    writeln!(out, "{}\t{}\t{}", r["host"].as_str().unwrap_or(""), r["kind"].as_str().unwrap_or(""), r["xpath"].as_str().unwrap_or(""))?;
+                }
+            }
+        }
+        WrappersAction::Show { host } => {
+            let Some(entry) = store.find(&host)? else {
+                bail!("no stored wrapper for {host} in {}", store.dir().display());
+            };
+            eprintln!("forest: {} ({:?}): {}", entry.host, entry.kind, entry.path.display());
+            out.write_all(&std::fs::read(&entry.path).with_context(|| format!("cannot read {}", entry.path.display()))?)?;
+        }
+        WrappersAction::Rm { host } => {
+            let removed = store.remove(&host)?;
+            if removed.is_empty() {
+                bail!("no stored wrapper for {host} in {}", store.dir().display());
+            }
+            for path in removed {
+                eprintln!("forest: removed {}", path.display());
+            }
+        }
+        WrappersAction::Import { files, host } => {
+            if host.is_some() && files.len() > 1 {
+                bail!("--host names one site: import one file at a time with it");
+            }
+            for file in &files {
+                read_site_config(file)?;
+                let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                let from_name = name.strip_suffix(".txt").unwrap_or(name).trim_start_matches('.');
+                let host = host.as_deref().unwrap_or(from_name);
+                let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+                let path = store.save_site_config(host, &text).with_context(|| format!("cannot import {}", file.display()))?;
+                eprintln!("forest: imported {} as {}", file.display(), path.display());
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A file name from an untrusted stem: safe characters only, never a path, never reused.
@@ -503,14 +896,4 @@ fn unique_name(used: &mut std::collections::HashSet<String>, stem: &str, ext: &s
         n += 1;
     }
     name
-}
-
-/// Write a file so that a reader sees the old or the new content, never half.
-fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().context("output path has no file name")?;
-    let tmp = dir.join(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));
-    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
 }

@@ -4,7 +4,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn forest(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_forest")).args(args).output().expect("run forest")
+    Command::new(env!("CARGO_BIN_EXE_forest"))
+        .args(args)
+        .env("FOREST_STORE", Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-store"))
+        .output()
+        .expect("run forest")
 }
 
 fn stdout(o: &Output) -> String {
@@ -201,7 +205,7 @@ fn apply_output_is_the_same_for_any_number_of_jobs() {
     let tmp = tempfile::tempdir().unwrap();
     let (wrapper, _) = induce_demo(tmp.path());
     let run = |jobs: &str| {
-        let o = forest(&["apply", "--wrapper", p(&wrapper), p(&demo()), "--format", "json", "--jobs", jobs]);
+        let o = forest(&["apply", "--wrapper", p(&wrapper), p(&demo()), "--format", "jsonl", "--jobs", jobs]);
         assert!(o.status.success(), "{}", stderr(&o));
         stdout(&o)
     };

@@ -106,6 +106,7 @@ fn forest(args: &[&str], deadline: Duration) -> Run {
         .args(args)
         .env_remove("XDG_CACHE_HOME")
         .env("HOME", "/nonexistent-forest-test-home")
+        .env("FOREST_STORE", std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("faults-store"))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -28,6 +28,7 @@ fn induce_from_a_feed_url_fetches_the_pages() {
     let o = Command::new(env!("CARGO_BIN_EXE_forest"))
         .args(["induce", &format!("{}/news/feed.xml", server.base), "--out", wrapper.to_str().unwrap()])
         .args(["--cache", tmp.path().join("cache").to_str().unwrap(), "--retries", "0"])
+        .env("FOREST_STORE", tmp.path().join("store"))
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);
