@@ -523,7 +523,7 @@ fn expand_inputs(inputs: &[String]) -> anyhow::Result<Vec<Location>> {
 #[derive(Clone)]
 enum Rules {
     /// One wrapper for every page.
-    Wrapper(Wrapper),
+    Wrapper(Box<Wrapper>),
     /// One FiveFilters site config for every page.
     SiteConfig(forest::ftr::SiteConfig),
     /// The stored wrapper of each page's host.
@@ -532,17 +532,17 @@ enum Rules {
 
 /// Rules compiled for one page's site.
 enum Compiled {
-    Wrapper(Applier),
-    SiteConfig(forest::ftr::ConfigApplier, String),
+    Wrapper(Box<Applier>),
+    SiteConfig(Box<forest::ftr::ConfigApplier>, String),
 }
 
 impl Compiled {
     fn new(rules: Rules) -> forest::Result<Compiled> {
         match rules {
-            Rules::Wrapper(w) => Ok(Compiled::Wrapper(Applier::new(w)?)),
+            Rules::Wrapper(w) => Ok(Compiled::Wrapper(Box::new(Applier::new(*w)?))),
             Rules::SiteConfig(c) => {
                 let xpath = c.body.join(" | ");
-                Ok(Compiled::SiteConfig(forest::ftr::ConfigApplier::new(c)?, xpath))
+                Ok(Compiled::SiteConfig(Box::new(forest::ftr::ConfigApplier::new(c)?), xpath))
             }
             Rules::Store(_) => Err(forest::Error::Usage("a store is not one site's rules".into())),
         }
@@ -550,8 +550,8 @@ impl Compiled {
 
     fn extractor(&self) -> &dyn Extractor {
         match self {
-            Compiled::Wrapper(a) => a,
-            Compiled::SiteConfig(c, _) => c,
+            Compiled::Wrapper(a) => a.as_ref(),
+            Compiled::SiteConfig(c, _) => c.as_ref(),
         }
     }
 
@@ -601,7 +601,7 @@ impl<'a> Resolver<'a> {
         };
         if !self.by_file.contains_key(&entry.path) {
             let rules = match entry.kind {
-                forest::store::Kind::Wrapper => Rules::Wrapper(Wrapper::load(&entry.path)?),
+                forest::store::Kind::Wrapper => Rules::Wrapper(Box::new(Wrapper::load(&entry.path)?)),
                 forest::store::Kind::SiteConfig => Rules::SiteConfig(read_site_config(&entry.path)?),
             };
             self.by_file.insert(entry.path.clone(), Compiled::new(rules)?);
@@ -718,7 +718,7 @@ fn html_escape(s: &str) -> String {
 
 fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     let rules = match (&a.wrapper, &a.site_config) {
-        (Some(w), _) => Rules::Wrapper(Wrapper::load(w)?),
+        (Some(w), _) => Rules::Wrapper(Box::new(Wrapper::load(w)?)),
         (None, Some(c)) => Rules::SiteConfig(read_site_config(c)?),
         (None, None) => Rules::Store(a.store.open()?),
     };

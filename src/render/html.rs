@@ -1,0 +1,149 @@
+//! HTML: the serializer behind [`super::html`], an explicit stack of open elements.
+
+use super::*;
+
+/// Elements written without an end tag.
+const VOID: &[&str] =
+    &["br", "img", "hr", "input", "meta", "link", "source", "wbr", "col", "area", "embed", "param", "track"];
+
+/// Elements kept even with no text inside.
+const MEDIA: &[&str] = &["img", "br", "hr", "video", "audio", "picture"];
+
+/// Append the HTML of the subtree at `root`, minus `skip` and empty wrappers.
+pub(super) fn html_subtree(doc: &Doc, root: NodeId, skip: &[bool], base: Option<&Url>, out: &mut String) {
+    let Some(node) = doc.nodes.get(root as usize) else { return };
+    let end = node.end.min(doc.nodes.len() as NodeId);
+    if root >= end {
+        return;
+    }
+    // Per node of the subtree: does it hold text or media after the cuts? Children come after
+    // their parent, so one backward pass sums them up.
+    let at = |i: NodeId| (i - root) as usize;
+    let mut full = vec![false; at(end)];
+    for i in (root..end).rev() {
+        if is_skipped(skip, i) {
+            continue;
+        }
+        let n = &doc.nodes[i as usize];
+        let own = match &n.data {
+            NodeData::Text(t) => !t.trim().is_empty(),
+            NodeData::Element(e) => MEDIA.contains(&e.name.as_str()),
+        };
+        full[at(i)] |= own;
+        if full[at(i)] && i != root {
+            if let Some(p) = n.parent.filter(|&p| p >= root && p < i) {
+                full[at(p)] = true;
+            }
+        }
+    }
+    // Elements still open: (end of subtree, name).
+    let mut open: Vec<(NodeId, &str)> = Vec::new();
+    let mut i = root;
+    while i < end {
+        while let Some(&(e_end, name)) = open.last() {
+            if e_end > i {
+                break;
+            }
+            open.pop();
+            push_end_tag(out, name);
+        }
+        let n = &doc.nodes[i as usize];
+        let next = n.end.max(i + 1);
+        if is_skipped(skip, i) {
+            i = next;
+            continue;
+        }
+        let e = match &n.data {
+            NodeData::Text(t) => {
+                escape_html(out, t, false);
+                i += 1;
+                continue;
+            }
+            NodeData::Element(e) => e,
+        };
+        let name = e.name.as_str();
+        if name == "head" || (!full[at(i)] && name != "td" && name != "th") {
+            i = next;
+            continue;
+        }
+        if name == "html" || name == "body" {
+            i += 1;
+            continue;
+        }
+        out.push('<');
+        out.push_str(name);
+        for (k, v) in &e.attrs {
+            if k.starts_with("on") {
+                continue;
+            }
+            let value = match k.as_str() {
+                "href" => resolve(base, v, false).map(Cow::Owned),
+                "src" | "poster" => resolve(base, v, true).map(Cow::Owned),
+                "srcset" => Some(resolve_srcset(base, v)),
+                _ => Some(Cow::Borrowed(v.as_str())),
+            };
+            let Some(value) = value else { continue };
+            out.push(' ');
+            out.push_str(k);
+            out.push_str("=\"");
+            escape_html(out, &value, true);
+            out.push('"');
+        }
+        out.push('>');
+        if VOID.contains(&name) {
+            i = next;
+            continue;
+        }
+        // The parser drops a new line right after these start tags: keep the page's one.
+        if matches!(name, "pre" | "textarea" | "listing") {
+            if let Some(NodeData::Text(t)) = doc.nodes.get(i as usize + 1).filter(|_| i + 1 < n.end).map(|c| &c.data) {
+                if t.starts_with('\n') {
+                    out.push('\n');
+                }
+            }
+        }
+        open.push((n.end, name));
+        i += 1;
+    }
+    while let Some((_, name)) = open.pop() {
+        push_end_tag(out, name);
+    }
+}
+
+fn push_end_tag(out: &mut String, name: &str) {
+    out.push_str("</");
+    out.push_str(name);
+    out.push('>');
+}
+
+/// A `srcset` with each candidate's URL resolved (as written when one is a `data:` URL,
+/// whose commas the split would break).
+fn resolve_srcset<'v>(base: Option<&Url>, v: &'v str) -> Cow<'v, str> {
+    if base.is_none() || v.contains("data:") {
+        return Cow::Borrowed(v);
+    }
+    let parts: Vec<String> = v
+        .split(',')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(|c| {
+            let (url, descriptor) = c.split_once(char::is_whitespace).unwrap_or((c, ""));
+            let url = resolve(base, url, true).unwrap_or_default();
+            if descriptor.is_empty() { url } else { format!("{url} {}", descriptor.trim()) }
+        })
+        .collect();
+    Cow::Owned(parts.join(", "))
+}
+
+/// Append `s` with `&`, `<`, `>` (and `"` in attributes) escaped.
+pub(super) fn escape_html(out: &mut String, s: &str, attr: bool) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' if attr => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+}

@@ -1,0 +1,498 @@
+//! Render: an [`Extraction`] as Markdown, as an HTML fragment, or as XML.
+//!
+//! Every format puts the headline first (when the extraction put one before the block), then
+//! each selected element in document order, and leaves out what the extraction cut
+//! ([`Extraction::skip`]: a marked element goes with its whole subtree). An extraction with no
+//! elements (a single-page method that gave only text) is rendered from its text, one
+//! paragraph per block of lines between blank lines.
+//!
+//! - [`markdown`]: CommonMark with GFM tables (and `~~strikethrough~~`): headings, paragraphs,
+//!   lists nested to any depth, links and images resolved against the page's URL, emphasis,
+//!   code spans and fenced code blocks, block quotes, pipe tables, rules, hard breaks. Text is
+//!   escaped so that it renders literally; code is written as it is.
+//! - [`html`]: the elements serialized, links resolved, empty wrappers left out.
+//! - [`xml`]: the cleaned XML of the elements, `dfs` included, under one `<article>`.
+//!
+//! Like every stage, the walks are loops over the document-ordered arena with explicit stacks
+//! of open elements: no nesting depth can overflow the stack.
+
+use crate::clean::{collapse_ws, Doc, Element, NodeData, NodeId};
+use crate::extract::Extraction;
+use std::borrow::Cow;
+use url::Url;
+
+mod html;
+mod markdown;
+
+use html::{escape_html, html_subtree};
+use markdown::Markdown;
+
+/// Markdown (CommonMark + GFM tables) of an extraction.
+///
+/// Blocks are separated by one blank line. What each element becomes:
+/// `h1`–`h6` → `#`…`######` (a headline that is no heading becomes `# `); `p`, `div` and other
+/// block containers → paragraphs; `ul`/`ol` → `-`/`1.` lists, an item's content indented
+/// under its marker; `blockquote` → `> `; `pre` → a fenced code block, as written, the fence
+/// longer than any backtick run inside, the info string from a `language-*`/`lang-*` class;
+/// `code`, `kbd`, `samp` → code spans; `em`/`i` → `*x*`, `strong`/`b` → `**x**`,
+/// `del`/`s` → `~~x~~` (never around white space only); `a` → `[text](href)`, `img` →
+/// `![alt](src)`, both resolved against `base` (kept as written without one or when that
+/// fails; `javascript:` and `data:` links keep only their text, `data:` images are left out);
+/// `table` → a GFM pipe table, first row as header, short rows padded (a layout table, with
+/// one column or a table inside, is read as blocks); `hr` → `---`; `br` → `\` and a new line,
+/// two in a row start a new paragraph. White space is collapsed outside `pre`. Blocks inside
+/// a link or emphasis close it and open it again; in a heading or table cell, blocks become
+/// spaces.
+///
+/// Text is escaped to render literally: `\` `` ` `` `*` `_` `[` `]` `<` `>` `~` everywhere,
+/// `&` before an entity-like name, `|` in tables, and at the start of a line `#` `+` `-` `=`
+/// `|` and `1.`-style numbers. Bare `http(s)://` URLs become `<…>` autolinks (GFM would link
+/// them with their backslashes), and in `www.` ones `_` and `~` stay as written. Where
+/// CommonMark's flanking rules would leave `*` or `~~` unread (`**Note:**text`), the
+/// punctuation moves out of the span (`**Note**:text`) or the markers go. Lists that follow
+/// each other take the other delimiter (`*`, `1)`), or they would read as one.
+///
+/// The output ends with one new line (empty output: empty string), has no trailing spaces
+/// and no run of blank lines, except inside code blocks, which are written exactly as the
+/// page has them (one final new line left out).
+///
+/// # Example
+/// ```
+/// use forest::extract::{Extraction, Rule};
+/// let doc = forest::clean::page("<div><h2>Hi</h2><p>Some <em>text</em>, <a href='/x'>a link</a> and 2*3.</p></div>");
+/// let div = doc.children(doc.body).next().expect("the div");
+/// let x = Extraction::new(vec![div], doc.text(div), Rule::Exact);
+/// let base = url::Url::parse("https://example.com/a/b.html").ok();
+/// assert_eq!(
+///     forest::render::markdown(&doc, &x, base.as_ref()),
+///     "## Hi\n\nSome *text*, [a link](https://example.com/x) and 2\\*3.\n"
+/// );
+/// ```
+pub fn markdown(doc: &Doc, x: &Extraction, base: Option<&Url>) -> String {
+    let mut md = Markdown::new(doc, base, &x.skip);
+    if x.nodes.is_empty() {
+        for para in paragraphs(&x.text) {
+            for (k, line) in para.iter().enumerate() {
+                if k > 0 {
+                    md.soft_break();
+                }
+                md.text(line);
+            }
+            md.block_break();
+        }
+    } else {
+        if let Some(h) = x.headline {
+            md.subtree(h, true);
+        }
+        for &n in &x.nodes {
+            md.subtree(n, false);
+        }
+    }
+    md.finish()
+}
+
+/// HTML fragment of an extraction: the selected elements serialized (cut parts left out),
+/// headline first.
+///
+/// Attributes are kept (values escaped), but for event handlers (`on*`); `href`, `src`,
+/// `poster` and `srcset` are resolved against `base`, and `javascript:` URLs dropped. Void
+/// elements have no end tag. Elements left with no text and no image, `br`, `hr`, video or
+/// audio after the cuts are left out (table cells excepted); `html` and `body` stand for their
+/// content, `head` is left out. A headline that is no heading is put in an `<h1>`. Each root
+/// ends with a new line. An extraction with no elements gives one `<p>` per paragraph of its
+/// text.
+///
+/// # Example
+/// ```
+/// use forest::extract::{Extraction, Rule};
+/// let doc = forest::clean::page("<div><p>A <a href='/x'>link</a></p><p><span> </span></p></div>");
+/// let div = doc.children(doc.body).next().expect("the div");
+/// let x = Extraction::new(vec![div], doc.text(div), Rule::Exact);
+/// let base = url::Url::parse("https://example.com/").ok();
+/// assert_eq!(
+///     forest::render::html(&doc, &x, base.as_ref()),
+///     "<div><p>A <a href=\"https://example.com/x\">link</a></p></div>\n"
+/// );
+/// ```
+pub fn html(doc: &Doc, x: &Extraction, base: Option<&Url>) -> String {
+    let mut out = String::new();
+    if x.nodes.is_empty() {
+        for para in paragraphs(&x.text) {
+            out.push_str("<p>");
+            escape_html(&mut out, &para.join("\n"), false);
+            out.push_str("</p>\n");
+        }
+        return out;
+    }
+    if let Some(h) = x.headline {
+        let heading = doc.element(h).is_some_and(|e| heading_level(&e.name).is_some());
+        let mut inner = String::new();
+        html_subtree(doc, h, &x.skip, base, &mut inner);
+        if !inner.is_empty() {
+            let (open, close) = if heading { ("", "") } else { ("<h1>", "</h1>") };
+            out.push_str(open);
+            out.push_str(&inner);
+            out.push_str(close);
+            out.push('\n');
+        }
+    }
+    for &n in &x.nodes {
+        let before = out.len();
+        html_subtree(doc, n, &x.skip, base, &mut out);
+        if out.len() > before {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// XML of an extraction: `<article>` holding the selected elements as cleaned XML with their
+/// dfs attributes (cut parts left out), headline first.
+///
+/// Always well-formed (the cleaned tree's names and texts are XML-safe; see
+/// [`Doc::to_xml`]). An extraction with no elements gives `<article><p>…</p>…</article>`
+/// from its text. The output ends with a new line.
+///
+/// # Example
+/// ```
+/// use forest::extract::{Extraction, Rule};
+/// let doc = forest::clean::page("<div><p>One &amp; two</p></div>");
+/// let div = doc.children(doc.body).next().expect("the div");
+/// let x = Extraction::new(vec![div], doc.text(div), Rule::Exact);
+/// let xml = forest::render::xml(&doc, &x);
+/// assert_eq!(xml, "<article><div dfs=\"3\"><p dfs=\"4\">One &amp; two</p></div></article>\n");
+/// ```
+pub fn xml(doc: &Doc, x: &Extraction) -> String {
+    let mut out: Vec<u8> = b"<article>".to_vec();
+    if x.nodes.is_empty() {
+        let mut s = String::new();
+        for para in paragraphs(&x.text) {
+            s.push_str("<p>");
+            escape_html(&mut s, &crate::clean::xml_text(&para.join("\n")), false);
+            s.push_str("</p>");
+        }
+        out.extend_from_slice(s.as_bytes());
+    } else {
+        for n in x.headline.iter().chain(&x.nodes) {
+            doc.write_xml_subtree(&mut out, *n, &x.skip);
+        }
+    }
+    out.extend_from_slice(b"</article>\n");
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Blocks of `text` between blank lines, each as its trimmed lines.
+fn paragraphs(text: &str) -> Vec<Vec<&str>> {
+    let mut out: Vec<Vec<&str>> = Vec::new();
+    let mut cur: Vec<&str> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+        } else {
+            cur.push(line);
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+fn is_skipped(skip: &[bool], i: NodeId) -> bool {
+    skip.get(i as usize).copied().unwrap_or(false)
+}
+
+/// `1`–`6` for `h1`–`h6`.
+fn heading_level(name: &str) -> Option<usize> {
+    match name.as_bytes() {
+        [b'h', d @ b'1'..=b'6'] => Some(usize::from(d - b'0')),
+        _ => None,
+    }
+}
+
+/// A URL of the page made absolute against `base` (as written when there is none or it does
+/// not resolve); `None` for an empty one and for script URLs, and for `data:` ones when
+/// `data` is false.
+fn resolve(base: Option<&Url>, raw: &str, data: bool) -> Option<String> {
+    let raw = raw.trim_matches(|c: char| c.is_ascii_whitespace());
+    // Browsers ignore tabs and new lines inside a scheme.
+    let scheme: String = raw.chars().filter(|c| !c.is_ascii_whitespace()).take(11).collect();
+    let scheme = scheme.to_ascii_lowercase();
+    let script = scheme.starts_with("javascript:") || scheme.starts_with("vbscript:");
+    if raw.is_empty() || script || (!data && scheme.starts_with("data:")) {
+        return None;
+    }
+    Some(match base.map(|b| b.join(raw)) {
+        Some(Ok(u)) => u.to_string(),
+        _ => raw.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clean::{page, Node};
+    use crate::extract::Rule;
+
+    /// The element with class `class`.
+    fn by_class(doc: &Doc, class: &str) -> NodeId {
+        (0..doc.nodes.len() as NodeId)
+            .find(|&i| doc.element(i).is_some_and(|e| e.attr("class") == Some(class)))
+            .expect("element with the class")
+    }
+
+    fn select(doc: &Doc, class: &str) -> Extraction {
+        let n = by_class(doc, class);
+        Extraction::new(vec![n], doc.text(n), Rule::Exact)
+    }
+
+    fn md(html: &str) -> String {
+        let doc = page(&format!("<div class=x>{html}</div>"));
+        markdown(&doc, &select(&doc, "x"), None)
+    }
+
+    fn base() -> Url {
+        Url::parse("https://example.com/blog/post.html").expect("URL")
+    }
+
+    /// The hand-written page and the Markdown it must give (also checked from `tests/render.rs`).
+    const PAGE: &str = include_str!("../../tests/data/render/lists-table-code.html");
+    const EXPECTED: &str = include_str!("../../tests/data/render/lists-table-code.md");
+
+    #[test]
+    fn markdown_of_a_full_page() {
+        let doc = page(PAGE);
+        let got = markdown(&doc, &select(&doc, "article"), Some(&base()));
+        assert_eq!(got, EXPECTED, "\n{got}");
+    }
+
+    #[test]
+    fn markdown_invariants() {
+        let doc = page(PAGE);
+        let got = markdown(&doc, &select(&doc, "article"), Some(&base()));
+        assert!(got.ends_with('\n') && !got.ends_with("\n\n"));
+        assert!(!got.contains("\n\n\n"));
+        assert!(got.lines().all(|l| !l.ends_with(' ')), "{got}");
+    }
+
+    #[test]
+    fn links_without_base_or_with_scripts() {
+        assert_eq!(md("<p><a href='/a b'>x</a> <a href='javascript:go()'>y</a> <a>z</a></p>"), "[x](/a%20b) y z\n");
+        assert_eq!(md("<p><a href='(x)'>t</a></p>"), "[t](\\(x\\))\n");
+        assert_eq!(md("<p>Hi!<a href='u'>t</a></p>"), "Hi\\![t](u)\n");
+        assert_eq!(md("<p><a href='u'><img src='i.png' alt='[a]'></a></p>"), "[![\\[a\\]](i.png)](u)\n");
+        assert_eq!(md("<p><img src='data:image/png;base64,xx'> <img alt=no></p>"), "");
+    }
+
+    #[test]
+    fn emphasis_edges() {
+        assert_eq!(md("<p>a<em> </em>b <strong></strong>c</p>"), "a b c\n");
+        assert_eq!(md("<p><em>a</em><em>b</em> <i>x <em>y</em></i></p>"), "*ab* *x y*\n");
+        assert_eq!(md("<p><b>bold <i>both</i></b> <del>gone</del></p>"), "**bold *both*** ~~gone~~\n");
+        assert_eq!(md("<p><em>cut<br>line</em><br></p>"), "*cut\\\nline*\n");
+        // Punctuation moved out where CommonMark's flanking rules would not see the markers.
+        assert_eq!(md("<p><b>Note:</b>text, word<em>\"quoted\"</em>word</p>"), "**Note**:text, word\"*quoted*\"word\n");
+        assert_eq!(md("<p>これは<strong>「重要」</strong>です</p>"), "これは「**重要**」です\n");
+        assert_eq!(md("<p>a<em>!</em>b (<em>c</em>)</p>"), "a!b (*c*)\n");
+        // A closer and an opener of the same character would make one run: the second goes.
+        assert_eq!(md("<p><em>a</em><strong>b</strong> <b>c</b><i>d</i></p>"), "*a*b **c**d\n");
+    }
+
+    #[test]
+    fn block_inside_a_link_reopens_it() {
+        assert_eq!(md("<a href='u'><h3>Title</h3><p>Sum</p></a>"), "### [Title](u)\n\n[Sum](u)\n");
+    }
+
+    #[test]
+    fn code_spans_and_blocks() {
+        assert_eq!(md("<p><code>`tick</code> and <kbd> a  b </kbd>.</p>"), "`` `tick `` and `a b` .\n");
+        assert_eq!(md("<pre>x = ```\n\n  y\n</pre>"), "````\nx = ```\n\n  y\n````\n");
+        assert_eq!(md("<pre><code class='lang-py'>a *b* <i>c</i></code></pre>"), "```py\na *b* c\n```\n");
+        assert_eq!(md("<pre>  \n</pre><p>after</p>"), "after\n");
+        // Spans in a row become one (their fences would run together).
+        assert_eq!(md("<p><code>a</code><code>`b</code><code>c</code> <code>d</code></p>"), "`` a`bc `` `d`\n");
+    }
+
+    #[test]
+    fn line_starts_and_specials_escaped() {
+        let got = md("<p>- a</p><p>+ b</p><p>=</p><p>2) c</p><p>1.5 d</p>");
+        assert_eq!(got, "\\- a\n\n\\+ b\n\n\\=\n\n2\\) c\n\n1.5 d\n");
+        assert_eq!(md("<p>x<br>--- &lt;b&gt; &amp;amp; AT&amp;T ~ `</p>"), "x\\\n\\--- \\<b\\> \\&amp; AT&T \\~ \\`\n");
+        assert_eq!(md("<h2>Issue #</h2><h3>C#</h3>"), "## Issue \\#\n\n### C\\#\n");
+        // Bare URLs as autolinks: GFM would link them with their backslashes.
+        assert_eq!(
+            md("<p>See https://x.org/a_b_(c). (http://y.org/*z*) www.z.org/~a_b, <a href=u>https://x.org/a_b</a></p>"),
+            "See <https://x.org/a_b_(c)>. (<http://y.org/*z>\\*) www.z.org/~a_b, [https://x.org/a\\_b](u)\n"
+        );
+    }
+
+    #[test]
+    fn nested_quotes_lists_and_breaks() {
+        assert_eq!(
+            md("<blockquote>a<blockquote><p>b</p><ul><li>c</li></ul></blockquote></blockquote>"),
+            "> a\n>\n> > b\n> >\n> > - c\n"
+        );
+        let got = md("<ol start=3><li><p>a</p><p>b</p></li><li>c<hr></li><li><hr></li></ol>");
+        assert_eq!(got, "3. a\n\n   b\n4. c\n\n   ---\n5. ___\n");
+        assert_eq!(md("<ul><li></li><li>x<ol start=2><li>y</li></ol>z</li></ul>"), "- x\n\n  2. y\n\n  z\n");
+        assert_eq!(md("<p>a<br><br>b</p>"), "a\n\nb\n");
+        // Adjacent lists take the other delimiter, or they would read as one list.
+        assert_eq!(md("<ul><li>a</li></ul><ul><li>b</li></ul><ul><li>c</li></ul>"), "- a\n\n* b\n\n- c\n");
+        assert_eq!(md("<ol><li>a</li></ol><ol><li>b</li></ol>"), "1. a\n\n1) b\n");
+    }
+
+    #[test]
+    fn tables_layout_and_data() {
+        assert_eq!(md("<table><tr><td><p>one</p><p>two</p></td></tr></table>"), "one\n\ntwo\n");
+        assert_eq!(
+            md("<table><caption>Cap</caption><tr><th colspan=2>A<br>B</th></tr>\
+                <tr><td>1</td><td><ul><li>x</li><li>y</li></ul></td></tr></table>"),
+            "Cap\n\n| A B |  |\n| --- | --- |\n| 1 | x y |\n"
+        );
+        let got = md("<table><tr><td>a</td><td><table><tr><td>b</td><td>c</td></tr></table></td></tr></table>");
+        assert_eq!(got, "a\n\n| b | c |\n| --- | --- |\n");
+    }
+
+    #[test]
+    fn skip_mask_cuts_in_all_formats() {
+        let doc = page("<div class=a><p>keep me</p><div class=cut><p>drop me</p><img src=x.png></div><p>end</p></div>");
+        let mut x = select(&doc, "a");
+        let cut = by_class(&doc, "cut");
+        x.skip = vec![false; doc.nodes.len()];
+        x.skip[cut as usize] = true; // the element alone: its subtree goes with it
+        let m = markdown(&doc, &x, None);
+        assert_eq!(m, "keep me\n\nend\n");
+        let h = html(&doc, &x, None);
+        assert_eq!(h, "<div class=\"a\"><p>keep me</p><p>end</p></div>\n");
+        let xm = xml(&doc, &x);
+        assert!(!xm.contains("drop") && !xm.contains("x.png") && xm.contains("keep me"), "{xm}");
+        sxd_document::parser::parse(&xm).expect("well-formed XML");
+        // A short mask: the rest is kept.
+        x.skip = vec![false; 2];
+        assert!(markdown(&doc, &x, None).contains("drop me"));
+    }
+
+    #[test]
+    fn headline_first() {
+        let doc = page("<div class=t><span>The Title</span></div><nav>menu</nav><div class=a><p>Body.</p></div>");
+        let mut x = select(&doc, "a");
+        x.headline = Some(by_class(&doc, "t"));
+        assert_eq!(markdown(&doc, &x, None), "# The Title\n\nBody.\n");
+        let want = "<h1><div class=\"t\"><span>The Title</span></div></h1>\n<div class=\"a\"><p>Body.</p></div>\n";
+        assert_eq!(html(&doc, &x, None), want);
+        let xm = xml(&doc, &x);
+        assert!(xm.starts_with("<article><div class=\"t\" dfs=\"3\">"), "{xm}");
+        sxd_document::parser::parse(&xm).expect("well-formed XML");
+        // A heading headline keeps its level.
+        let doc = page("<h2 class=t>The Title</h2><div class=a><p>Body.</p></div>");
+        let mut x = select(&doc, "a");
+        x.headline = Some(by_class(&doc, "t"));
+        assert_eq!(markdown(&doc, &x, None), "## The Title\n\nBody.\n");
+        assert!(html(&doc, &x, None).starts_with("<h2 class=\"t\">The Title</h2>\n"));
+    }
+
+    #[test]
+    fn text_only_extraction_becomes_paragraphs() {
+        let doc = page("<p>ignored</p>");
+        let text = "First *one*\n- second line\n\n\n1. Next <b> & co";
+        let x = Extraction::new(Vec::new(), text.into(), Rule::SinglePage);
+        assert_eq!(markdown(&doc, &x, None), "First \\*one\\*\n\\- second line\n\n1\\. Next \\<b\\> & co\n");
+        assert_eq!(html(&doc, &x, None), "<p>First *one*\n- second line</p>\n<p>1. Next &lt;b&gt; &amp; co</p>\n");
+        let xm = xml(&doc, &x);
+        assert_eq!(xm, "<article><p>First *one*\n- second line</p><p>1. Next &lt;b&gt; &amp; co</p></article>\n");
+        sxd_document::parser::parse(&xm).expect("well-formed XML");
+        let empty = Extraction::new(Vec::new(), String::new(), Rule::SinglePage);
+        assert_eq!((markdown(&doc, &empty, None), html(&doc, &empty, None)), (String::new(), String::new()));
+        assert_eq!(xml(&doc, &empty), "<article></article>\n");
+    }
+
+    /// A document of `depth` nested `div`s around one text, built directly (the cleaner would
+    /// flatten it past [`crate::clean::MAX_DEPTH`]).
+    fn deep_doc(depth: u32) -> Doc {
+        let mut doc = Doc::default();
+        let element = |name: &str, dfs| NodeData::Element(Element { name: name.into(), attrs: Vec::new(), dfs });
+        let total = depth + 3;
+        doc.nodes.push(Node { parent: None, end: total, level: 1, data: element("html", 0) });
+        doc.nodes.push(Node { parent: Some(0), end: total, level: 2, data: element("body", 1) });
+        for d in 0..depth {
+            let id = d + 2;
+            let name = ["div", "blockquote", "em", "ul", "li", "a", "table"][d as usize % 7];
+            let mut data = element(name, id);
+            if let NodeData::Element(e) = &mut data {
+                e.attrs.push(("href".into(), "u".into()));
+            }
+            doc.nodes.push(Node { parent: Some(id - 1), end: total, level: id + 1, data });
+        }
+        let text = NodeData::Text("deep".into());
+        doc.nodes.push(Node { parent: Some(depth + 1), end: total, level: depth + 3, data: text });
+        doc.body = 1;
+        doc
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let doc = deep_doc(100_000);
+        let x = Extraction::new(vec![doc.body], "deep".into(), Rule::WholePage);
+        let m = markdown(&doc, &x, None);
+        assert!(m.contains("deep") && m.ends_with('\n'), "{}", &m[..m.len().min(300)]);
+        let h = html(&doc, &x, None);
+        assert_eq!(h.matches("</div>").count(), 100_000 / 7 + 1);
+        let xm = xml(&doc, &x);
+        let mut reader = quick_xml::Reader::from_str(&xm);
+        let mut depth = 0usize;
+        loop {
+            match reader.read_event().expect("well-formed XML") {
+                quick_xml::events::Event::Start(_) => depth += 1,
+                quick_xml::events::Event::Eof => break,
+                _ => {}
+            }
+        }
+        assert_eq!(depth, 100_000 + 2); // article, body, the divs
+        // And through the cleaner, which flattens past its depth limit (tags beyond it go).
+        let html_in = format!("{}<p>deep <b>text</b></p>{}", "<div>".repeat(100_000), "</div>".repeat(100_000));
+        let doc = page(&html_in);
+        let x = Extraction::new(vec![doc.body], "deep text".into(), Rule::WholePage);
+        assert_eq!(markdown(&doc, &x, None), "deep text\n");
+        let h = html(&doc, &x, None);
+        assert!(h.contains("deep text") && h.matches("</div>").count() == h.matches("<div>").count());
+        assert!(xml(&doc, &x).contains("deep text"));
+    }
+
+    #[test]
+    fn html_reparses_with_resolved_links() {
+        let doc = page(
+            "<div class=a><p>A <a href='../x?a=1&amp;b=\"2\"' onclick='evil()'>link</a> \
+             <a href='javascript:go()'>js</a> \
+             <img src='i.png' srcset='i.png 1x, /j.png 2x' alt='a &lt; b'><span></span></p>\
+             <table><tr><td></td><td>x</td></tr></table><pre>\n\nkept &lt;</pre><p><br></p></div>",
+        );
+        let x = select(&doc, "a");
+        let out = html(&doc, &x, Some(&base()));
+        assert!(!out.contains("onclick") && !out.contains("javascript") && !out.contains("<span"), "{out}");
+        assert!(out.contains("<td></td><td>x</td>") && out.contains("<p><br></p>"), "{out}");
+        let again = page(&out);
+        let find = |name: &str| {
+            (0..again.nodes.len() as NodeId).find_map(|i| again.element(i).filter(|e| e.name == name)).expect("element")
+        };
+        assert_eq!(find("a").attr("href"), Some("https://example.com/x?a=1&b=%222%22"));
+        assert_eq!(find("img").attr("src"), Some("https://example.com/blog/i.png"));
+        assert_eq!(find("img").attr("srcset"), Some("https://example.com/blog/i.png 1x, https://example.com/j.png 2x"));
+        assert_eq!(find("img").attr("alt"), Some("a < b"));
+        let is_pre = |i: NodeId| again.element(i).is_some_and(|e| e.name == "pre");
+        let pre = (0..again.nodes.len() as NodeId).find(|&i| is_pre(i)).expect("pre");
+        assert_eq!(again.text(pre), "\nkept <");
+        // Without a base, URLs stay as written.
+        assert!(html(&doc, &x, None).contains("href=\"../x?a=1&amp;b=&quot;2&quot;\""));
+    }
+
+    #[test]
+    fn xml_is_well_formed_with_dfs() {
+        let doc = page(PAGE);
+        let x = select(&doc, "article");
+        let xm = xml(&doc, &x);
+        assert!(xm.starts_with("<article><div class=\"article\" dfs="), "{}", &xm[..80]);
+        sxd_document::parser::parse(&xm).expect("well-formed XML");
+    }
+}
