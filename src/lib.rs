@@ -19,6 +19,7 @@
 //! | 7c. the article as Markdown, HTML or XML | [`render`] | [`render::markdown`] |
 //! | what the page declares: canonical URL, byline, date, language | [`metadata`] | [`metadata::read`] |
 //! | keep wrappers by site host; write files atomically | [`store`] | [`store::Store`] |
+//! | read pages from web archives | [`warc`] | [`warc::Reader`] |
 //! | evaluation: the paper's 2-gram F1 | [`bench`] | [`bench::score::score`] |
 //!
 //! The whole flow, on the demo site bundled with the crate:
@@ -56,6 +57,7 @@ pub mod signifiers;
 pub mod store;
 pub mod template;
 pub mod tokens;
+pub mod warc;
 pub mod wrapper;
 
 pub use extract::{Applier, Extraction, Extractor, Rule};
@@ -144,6 +146,16 @@ pub enum Error {
         file: String,
         /// 1-based line number.
         line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A WARC file that is not one, or a bad record in it (counted and skipped by readers).
+    #[error("{file} (WARC, offset {offset}): {message}")]
+    Warc {
+        /// The file.
+        file: String,
+        /// Where the record starts in the uncompressed stream.
+        offset: u64,
         /// What is wrong.
         message: String,
     },
