@@ -53,6 +53,9 @@ pub struct Sample {
     pub items: Vec<Item>,
     /// Items that could not be mapped to a page.
     pub skipped: Vec<Skipped>,
+    /// The site's home page as the feed links it (RSS channel `<link>`, Atom `alternate`), when
+    /// it is an http(s) URL; else the feed's own URL.
+    pub home: Option<String>,
 }
 
 /// Read a SOURCE (feed URL, feed file or folder of pages) into the site's sample.
@@ -123,8 +126,19 @@ fn read_with_local(source: &str) -> Result<Sample> {
 pub fn parse(bytes: &[u8], at: &Location) -> Result<Sample> {
     let feed = feed_rs::parser::parse(bytes)
         .map_err(|e| Error::Feed { what: at.to_string(), message: e.to_string() })?;
+    let web = |u: &str| url::Url::parse(u).ok().filter(|u| matches!(u.scheme(), "http" | "https")).map(String::from);
+    let home = feed
+        .links
+        .iter()
+        .filter(|l| l.rel.as_deref().is_none_or(|r| r == "alternate"))
+        .find_map(|l| web(&l.href))
+        .or_else(|| match at {
+            Location::Url(u) => web(u.as_str()),
+            Location::File(_) => None,
+        });
     let mut sample = Sample {
         site: feed.title.as_ref().map(|t| plain(&t.content)).filter(|t| !t.is_empty()).unwrap_or_else(|| site_name(at)),
+        home,
         ..Sample::default()
     };
     for entry in feed.entries {
@@ -203,6 +217,7 @@ fn read_dir(dir: &Path) -> Result<Sample> {
     let feed = if feed_path.is_file() { read(&feed_path.to_string_lossy()).ok() } else { None };
     let mut sample = Sample {
         site: feed.as_ref().map(|f| f.site.clone()).unwrap_or_else(|| site_name(&Location::File(dir.to_path_buf()))),
+        home: feed.as_ref().and_then(|f| f.home.clone()),
         ..Sample::default()
     };
     for path in files {

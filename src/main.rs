@@ -420,6 +420,10 @@ fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
     if let Some(h) = &a.host {
         wrapper.host = Some(forest::store::host_key(h)?);
     }
+    // Pages without URLs: the site's home page, as the feed links it.
+    if wrapper.host.is_none() {
+        wrapper.host = sample.home.as_deref().and_then(|h| forest::store::host_key(h).ok());
+    }
     let text = match a.format {
         InduceFormat::Xpath if a.explain => format!("{}\n\n{}", wrapper.xpath, induction.explain(20)),
         InduceFormat::Xpath => format!("{}\n", wrapper.xpath),
@@ -569,6 +573,8 @@ struct Resolver<'a> {
     rules: &'a Rules,
     fixed: Option<Compiled>,
     by_file: std::collections::HashMap<PathBuf, Compiled>,
+    /// Per folder: its feed.xml's page files with their item links, and the site's home page.
+    feeds: std::collections::HashMap<PathBuf, (Vec<(PathBuf, String)>, Option<String>)>,
 }
 
 impl<'a> Resolver<'a> {
@@ -577,7 +583,28 @@ impl<'a> Resolver<'a> {
             Rules::Store(_) => None,
             other => Some(Compiled::new(other.clone())?),
         };
-        Ok(Resolver { rules, fixed, by_file: Default::default() })
+        Ok(Resolver { rules, fixed, by_file: Default::default(), feeds: Default::default() })
+    }
+
+    /// The host of a page file as the `feed.xml` beside it links it (a folder of pages with
+    /// its feed, as `induce` reads it).
+    fn feed_host(&mut self, path: &Path) -> Option<String> {
+        let dir = path.parent()?.to_path_buf();
+        let (links, home) = self.feeds.entry(dir.clone()).or_insert_with(|| {
+            let feed = dir.join("feed.xml");
+            let Ok(sample) = forest::feed::read(&feed.to_string_lossy()) else { return (Vec::new(), None) };
+            let links = sample
+                .items
+                .into_iter()
+                .filter_map(|i| match (i.page, i.link) {
+                    (Location::File(p), Some(link)) => Some((p, link)),
+                    _ => None,
+                })
+                .collect();
+            (links, sample.home)
+        });
+        let host = |u: &str| url::Url::parse(u).ok()?.host_str().map(str::to_string);
+        links.iter().find(|(p, _)| p == path).and_then(|(_, link)| host(link)).or_else(|| host(home.as_deref()?))
     }
 
     /// The rules for `page`, read from `loc`.
@@ -587,11 +614,13 @@ impl<'a> Resolver<'a> {
         };
         let host = match loc {
             Location::Url(u) => u.host_str().map(str::to_string),
-            Location::File(_) => None,
+            Location::File(path) => self.feed_host(path),
         }
         .or_else(|| forest::metadata::declared_host(&page.doc));
         let Some(host) = host else {
-            bail!("the page names no host (no URL, no canonical link), so no stored wrapper can be chosen: pass --wrapper or --site-config");
+            bail!(
+                "the page names no host (no URL, no feed.xml item, no canonical link), so no stored wrapper can be chosen: pass --wrapper or --site-config"
+            );
         };
         let Some(entry) = store.find(&host)? else {
             bail!(

@@ -274,11 +274,13 @@ impl Wrapper {
     }
 }
 
-/// The host most sample pages come from: their URL's host, else the host of the canonical URL
-/// they declare.
+/// The host most sample pages come from: their URL's host, else their feed item link's, else
+/// the host of the canonical URL they declare.
 fn site_host<'a>(pages: impl Iterator<Item = &'a Page> + Clone) -> Option<String> {
-    let from_url = |p: &Page| url::Url::parse(&p.location).ok().filter(|u| matches!(u.scheme(), "http" | "https"))?.host_str().map(str::to_string);
-    crate::store::most_common(pages.clone().filter_map(from_url))
+    let host = |u: &str| url::Url::parse(u).ok().filter(|u| matches!(u.scheme(), "http" | "https"))?.host_str().map(str::to_string);
+    let from_feed = |p: &Page| p.item.as_ref()?.link.as_deref().and_then(host);
+    crate::store::most_common(pages.clone().filter_map(|p| host(&p.location)))
+        .or_else(|| crate::store::most_common(pages.clone().filter_map(from_feed)))
         .or_else(|| crate::store::most_common(pages.filter_map(|p| crate::metadata::declared_host(&p.doc))))
         .and_then(|h| crate::store::host_key(&h).ok())
 }
