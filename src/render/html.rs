@@ -54,6 +54,21 @@ pub(super) fn html_subtree(doc: &Doc, root: NodeId, skip: &[bool], base: Option<
             continue;
         }
         let e = match &n.data {
+            // Indentation between elements (white space only, outside `pre`) shrinks to one
+            // new line or space: it has no meaning in HTML and the cut parts leave much of it.
+            NodeData::Text(t) if t.trim().is_empty() && !open.iter().any(|&(_, name)| name == "pre" || name == "textarea") => {
+                let ws = if t.contains('\n') { '\n' } else { ' ' };
+                match out.pop() {
+                    Some(last) if last.is_whitespace() => out.push(if last == '\n' { '\n' } else { ws }),
+                    Some(last) => {
+                        out.push(last);
+                        out.push(ws);
+                    }
+                    None => {}
+                }
+                i += 1;
+                continue;
+            }
             NodeData::Text(t) => {
                 escape_html(out, t, false);
                 i += 1;
