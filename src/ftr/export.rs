@@ -276,6 +276,11 @@ impl Exporter<'_> {
                     if !holds_part {
                         continue;
                     }
+                    // A line that quotes a page's text is kept only when it holds on several
+                    // samples: quoted text found on one page says nothing about the next.
+                    if f.contains("normalize-space(.)=") && runs.len() > 1 && self.pages_hit(&sel) < 2 {
+                        continue;
+                    }
                     let Some(gain) = self.gain(&sel, &covered) else { continue };
                     if best.as_ref().is_none_or(|(g, _, _)| gain > *g) {
                         best = Some((gain, f, sel));
@@ -323,6 +328,13 @@ impl Exporter<'_> {
             }
         }
         Some(out)
+    }
+
+    /// On how many samples the selection cuts something inside the block.
+    fn pages_hit(&self, sel: &[Vec<NodeId>]) -> usize {
+        let mut pages: Vec<usize> = self.ranges(sel).unwrap_or_default().into_iter().map(|(k, _, _)| k).collect();
+        pages.dedup();
+        pages.len()
     }
 
     /// How many cut text nodes not yet covered the selection cuts; `None` when it cuts text
