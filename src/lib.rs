@@ -20,6 +20,7 @@
 //! | what the page declares: canonical URL, byline, date, language | [`metadata`] | [`metadata::read`] |
 //! | keep wrappers by site host; write files atomically | [`store`] | [`store::Store`] |
 //! | read pages from web archives | [`warc`] | [`warc::Reader`] |
+//! | archive and search articles | [`index`] | [`index::ArticleIndex`] |
 //! | evaluation: the paper's 2-gram F1 | [`bench`] | [`bench::score::score`] |
 //!
 //! The whole flow, on the demo site bundled with the crate:
@@ -48,6 +49,7 @@ pub mod clean;
 pub mod extract;
 pub mod feed;
 pub mod fetch;
+pub mod index;
 pub mod ftr;
 pub mod metadata;
 pub mod patterns;
@@ -157,6 +159,14 @@ pub enum Error {
         /// Where the record starts in the uncompressed stream.
         offset: u64,
         /// What is wrong.
+        message: String,
+    },
+    /// The article index (a tantivy index in a folder) could not be opened, read or written.
+    #[error("article index {}: {message}", path.display())]
+    Index {
+        /// The index's folder.
+        path: PathBuf,
+        /// What went wrong, and what to do.
         message: String,
     },
     /// A bad option value.

@@ -40,6 +40,20 @@ enum Command {
         forest wrappers rm riverside-gazette.example\n  \
         forest wrappers import ftr-site-config/example.org.txt   # a FiveFilters site config")]
     Wrappers(WrappersArgs),
+    /// Search the articles of an index made by `forest apply --index DIR`.
+    #[command(after_help = "Examples:\n  forest search archive/ \"bridge repairs\"\n  \
+        forest search archive/ '\"neural lace\" -musk' --limit 5 --host arstechnica.com\n  \
+        forest search archive/ flood --json")]
+    Search(SearchArgs),
+    /// Merge indexes (one per shard) into one: every article of each, URLs kept unique.
+    #[command(after_help = "Example:\n  forest merge-index archive/ shard-0001/ shard-0002/")]
+    MergeIndex {
+        /// The index to merge into (created when absent).
+        into: PathBuf,
+        /// The shard indexes.
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+    },
     /// Evaluate methods on a gold set: the paper's Table 1 and Figures 4–7.
     #[command(after_help = "Examples:\n  forest bench gold/\n  \
         forest bench ../shared/corpus --json bench.json --out bench-out/\n  \
@@ -116,7 +130,15 @@ impl FetchArgs {
 #[derive(clap::Args)]
 struct InduceArgs {
     /// A feed URL, a feed file, or a folder of .html pages (with its feed.xml when present).
-    source: String,
+    #[arg(required_unless_present = "warc")]
+    source: Option<String>,
+    /// Read the pages from web archives (.warc, .warc.gz) instead: a wrapper for every host
+    /// with at least --min-pages HTML pages, into the store; prints host, pages, XPath.
+    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with = "source")]
+    warc: Vec<PathBuf>,
+    /// With --warc: the fewest pages a host needs for a wrapper.
+    #[arg(long, default_value_t = 3)]
+    min_pages: usize,
     /// Write the wrapper (JSON) to this file.
     #[arg(long, short)]
     out: Option<PathBuf>,
@@ -176,6 +198,23 @@ impl StoreArgs {
             None => forest::store::Store::open_default()?,
         })
     }
+}
+
+#[derive(clap::Args)]
+struct SearchArgs {
+    /// The index folder.
+    dir: PathBuf,
+    /// Words (any of them), "a phrase", AND / OR, -excluded, +required.
+    query: String,
+    /// Most results.
+    #[arg(long, short = 'n', default_value_t = 10)]
+    limit: usize,
+    /// Only articles of this host.
+    #[arg(long)]
+    host: Option<String>,
+    /// Results as JSON (score, url, host, title, published, snippet, fragment, highlighted).
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(clap::Args)]
@@ -318,8 +357,19 @@ struct ApplyArgs {
     #[arg(long, value_name = "FILE")]
     site_config: Option<PathBuf>,
     /// Pages: files, folders of .html files, or http(s) URLs.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "warc")]
     inputs: Vec<String>,
+    /// Read the pages from web archives (.warc, .warc.gz): every HTML response, each with the
+    /// stored wrapper of its host, else the single-page extractor (marked so).
+    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with = "inputs")]
+    warc: Vec<PathBuf>,
+    /// Add every article to the search index at DIR (created on first use; a URL added again
+    /// replaces its article). Search it with `forest search DIR QUERY`.
+    #[arg(long, value_name = "DIR")]
+    index: Option<PathBuf>,
+    /// Articles per index commit: a run killed mid-way keeps every committed batch.
+    #[arg(long, default_value_t = forest::index::DEFAULT_BATCH, requires = "index")]
+    batch: usize,
     /// Write one file per page (<page>.txt, .md, .html, .xml or .json) into this folder
     /// instead of stdout.
     #[arg(long)]
@@ -358,6 +408,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Apply(a) => apply(a),
         Command::Bench(a) => bench(a),
         Command::Wrappers(a) => wrappers(a),
+        Command::Search(a) => search(a),
+        Command::MergeIndex { into, shards } => {
+            let mut index = forest::index::ArticleIndex::open_or_create(&into)?;
+            for shard in &shards {
+                let n = index.merge_from(shard).with_context(|| format!("cannot merge {}", shard.display()))?;
+                eprintln!("forest: merged {n} articles of {}", shard.display());
+            }
+            eprintln!("forest: {} holds {} articles", into.display(), index.len());
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Clean { page } => {
             let page = Page::read(&Location::parse(&page))?;
             let mut out = std::io::stdout().lock();
@@ -368,9 +428,94 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+impl InduceArgs {
+    fn config(&self) -> Config {
+        Config {
+            signifiers: match self.signifiers_from {
+                SigFrom::Tfidf => forest::signifiers::Source::Tfidf,
+                SigFrom::Feed => forest::signifiers::Source::Feed,
+            },
+            k: self.k,
+            rank: match self.rank {
+                RankBy::Forest => "forest",
+                RankBy::Coverage => "coverage",
+            }
+            .into(),
+            skip_numeric: self.skip_numeric,
+            language: self.lang.clone(),
+            template_min_pages: self.template_min_pages,
+            ..Config::default()
+        }
+    }
+}
+
+/// Induce a wrapper for every host of web archives with enough pages, into the store.
+fn induce_warc(a: &InduceArgs) -> anyhow::Result<ExitCode> {
+    let store = if a.no_store { None } else { Some(a.store.open()?) };
+    let mut stats = forest::warc::Stats::default();
+    // At most --max-pages pages per host are kept: memory is bounded by the hosts, not the file.
+    let mut by_host: std::collections::BTreeMap<String, Vec<Page>> = Default::default();
+    let mut unreadable = 0usize;
+    for file in &a.warc {
+        let mut reader = forest::warc::Reader::open(file)?;
+        while let Some((url, fetched)) = reader.next_page(&mut stats) {
+            let Some(host) = url.host_str().and_then(|h| forest::store::host_key(h).ok()) else { continue };
+            let pages = by_host.entry(host).or_default();
+            if pages.len() >= a.max_pages {
+                continue;
+            }
+            match Page::from_fetched(&Location::Url(url), fetched) {
+                Ok(p) => pages.push(p),
+                Err(_) => unreadable += 1,
+            }
+        }
+    }
+    eprintln!("forest: {stats}");
+    if unreadable > 0 {
+        eprintln!("forest: {unreadable} HTML records could not be read as pages");
+    }
+    let cfg = a.config();
+    let mut out = std::io::stdout().lock();
+    let (mut induced, mut too_few, mut failed) = (0usize, 0usize, 0usize);
+    for (host, pages) in &by_host {
+        if pages.len() < a.min_pages {
+            too_few += 1;
+            continue;
+        }
+        match Wrapper::induce(host, pages, &cfg) {
+            Ok(induction) => {
+                let mut w = induction.wrapper;
+                w.host = Some(host.clone());
+                if let Some(store) = &store {
+                    store.save(host, &w)?;
+                }
+                writeln!(out, "{host}\t{}\t{}", pages.len(), w.xpath)?;
+                induced += 1;
+            }
+            Err(e) => {
+                eprintln!("forest: no wrapper for {host}: {e}");
+                failed += 1;
+            }
+        }
+    }
+    let whereto = store.as_ref().map(|s| format!(" into {}", s.dir().display())).unwrap_or_default();
+    eprintln!(
+        "forest: {induced} wrappers induced{whereto}; {too_few} hosts with fewer than {} pages, {failed} failed",
+        a.min_pages
+    );
+    if induced == 0 {
+        bail!("no host of the archive has a wrapper (hosts with at least {} HTML pages: none that induce)", a.min_pages);
+    }
+    Ok(if failed > 0 { ExitCode::from(3) } else { ExitCode::SUCCESS })
+}
+
 fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
+    if !a.warc.is_empty() {
+        return induce_warc(&a);
+    }
+    let Some(source) = &a.source else { bail!("name a feed, a folder of pages or a URL (or --warc FILE)") };
     let fetcher = a.fetch.fetcher()?;
-    let sample = forest::feed::read_with(&fetcher, &a.source)?;
+    let sample = forest::feed::read_with(&fetcher, source)?;
     for s in &sample.skipped {
         eprintln!("forest: skipped feed item {}: {}", s.what, s.why);
     }
@@ -388,27 +533,12 @@ fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
     for (what, e) in &failed {
         eprintln!("forest: skipped {what}: {e}");
     }
-    let cfg = Config {
-        signifiers: match a.signifiers_from {
-            SigFrom::Tfidf => forest::signifiers::Source::Tfidf,
-            SigFrom::Feed => forest::signifiers::Source::Feed,
-        },
-        k: a.k,
-        rank: match a.rank {
-            RankBy::Forest => "forest",
-            RankBy::Coverage => "coverage",
-        }
-        .into(),
-        skip_numeric: a.skip_numeric,
-        language: a.lang,
-        template_min_pages: a.template_min_pages,
-        ..Config::default()
-    };
+    let cfg = a.config();
     let induction = match Wrapper::induce(&sample.site, &pages, &cfg) {
         Err(forest::Error::TooFewPages { got, .. }) => {
             let causes: Vec<String> = failed.iter().map(|(w, e)| format!("{w}: {e}")).collect();
             let detail = if causes.is_empty() {
-                format!(" ({} item(s) in {})", sample.items.len(), a.source)
+                format!(" ({} item(s) in {source})", sample.items.len())
             } else {
                 format!("; failed: {}", causes.join("; "))
             };
@@ -536,6 +666,8 @@ enum Rules {
 
 /// Rules compiled for one page's site.
 enum Compiled {
+    /// No rules: the single-page extractor (Boilerpipe).
+    SinglePage,
     Wrapper(Box<Applier>),
     SiteConfig(Box<forest::ftr::ConfigApplier>, String),
 }
@@ -554,6 +686,7 @@ impl Compiled {
 
     fn extractor(&self) -> &dyn Extractor {
         match self {
+            Compiled::SinglePage => &forest::baselines::Boilerpipe,
             Compiled::Wrapper(a) => a.as_ref(),
             Compiled::SiteConfig(c, _) => c.as_ref(),
         }
@@ -561,6 +694,7 @@ impl Compiled {
 
     fn xpath(&self) -> &str {
         match self {
+            Compiled::SinglePage => "",
             Compiled::Wrapper(a) => &a.wrapper().xpath,
             Compiled::SiteConfig(_, x) => x,
         }
@@ -571,6 +705,10 @@ impl Compiled {
 /// by store file when they come from the store.
 struct Resolver<'a> {
     rules: &'a Rules,
+    /// A page whose host has no stored wrapper gets the single-page extractor (else: skipped).
+    single_page: bool,
+    /// The rules of a page whose site has none.
+    none: Compiled,
     fixed: Option<Compiled>,
     by_file: std::collections::HashMap<PathBuf, Compiled>,
     /// Per folder: its feed.xml's page files with their item links, and the site's home page.
@@ -578,12 +716,12 @@ struct Resolver<'a> {
 }
 
 impl<'a> Resolver<'a> {
-    fn new(rules: &'a Rules) -> anyhow::Result<Resolver<'a>> {
+    fn new(rules: &'a Rules, single_page: bool) -> anyhow::Result<Resolver<'a>> {
         let fixed = match rules {
             Rules::Store(_) => None,
             other => Some(Compiled::new(other.clone())?),
         };
-        Ok(Resolver { rules, fixed, by_file: Default::default(), feeds: Default::default() })
+        Ok(Resolver { rules, single_page, none: Compiled::SinglePage, fixed, by_file: Default::default(), feeds: Default::default() })
     }
 
     /// The host of a page file as the `feed.xml` beside it links it (a folder of pages with
@@ -622,7 +760,11 @@ impl<'a> Resolver<'a> {
                 "the page names no host (no URL, no feed.xml item, no canonical link), so no stored wrapper can be chosen: pass --wrapper or --site-config"
             );
         };
-        let Some(entry) = store.find(&host)? else {
+        let entry = store.find(&host)?;
+        if entry.is_none() && self.single_page {
+            return Ok(&self.none);
+        }
+        let Some(entry) = entry else {
             bail!(
                 "no stored wrapper for {host} in {}: run `forest induce` on a feed of the site first, or pass --wrapper or --site-config",
                 store.dir().display()
@@ -649,12 +791,40 @@ fn read_site_config(path: &Path) -> anyhow::Result<forest::ftr::SiteConfig> {
     Ok(config)
 }
 
-/// One page's output and the rule that selected it.
-type Rendered = anyhow::Result<(String, forest::Rule)>;
+/// One page's output, the rule that selected it, and the article for the index.
+struct Done {
+    body: String,
+    rule: forest::Rule,
+    article: forest::index::Article,
+}
 
-/// Fetch, clean and extract one page, and write it in `format`.
-fn render(resolver: &mut Resolver, fetcher: &forest::fetch::Fetcher, loc: &Location, format: Format) -> Rendered {
-    let page = fetcher.get(loc).and_then(|f| Page::from_fetched(loc, f))?;
+type Rendered = anyhow::Result<Done>;
+
+/// A page to process: to be read, or already read (from a WARC file).
+enum Input {
+    Read(Location),
+    Fetched(Location, forest::fetch::Fetched),
+}
+
+impl Input {
+    fn location(&self) -> &Location {
+        match self {
+            Input::Read(l) | Input::Fetched(l, _) => l,
+        }
+    }
+}
+
+/// Read (or take), clean and extract one page, and write it in `format`.
+fn render(resolver: &mut Resolver, fetcher: &forest::fetch::Fetcher, input: Input, format: Format) -> Rendered {
+    let (loc, fetched) = match input {
+        Input::Read(loc) => {
+            let f = fetcher.get(&loc)?;
+            (loc, f)
+        }
+        Input::Fetched(loc, f) => (loc, f),
+    };
+    let loc = &loc;
+    let page = Page::from_fetched(loc, fetched)?;
     let rules = resolver.get(loc, &page)?;
     let x = rules.extractor().extract(&page)?;
     let doc = &page.doc;
@@ -665,12 +835,21 @@ fn render(resolver: &mut Resolver, fetcher: &forest::fetch::Fetcher, loc: &Locat
         Location::File(_) => meta.url.clone().filter(|u| url::Url::parse(u).is_ok()),
     };
     let base = url.as_deref().and_then(|u| url::Url::parse(u).ok());
+    let host = base.as_ref().and_then(|u| u.host_str().map(str::to_string));
+    let (mut byline, mut published) = (meta.byline.clone(), meta.published.clone());
+    if let Compiled::SiteConfig(c, _) = rules {
+        let authors = c.author(doc);
+        if !authors.is_empty() {
+            byline = Some(authors.join(", "));
+        }
+        published = c.date(doc).or(published);
+    }
+    let title = title_of(&page, &x, &meta);
     let body = match format {
         Format::Text => format!("{}\n", x.text),
         Format::Markdown => forest::render::markdown(doc, &x, base.as_ref()),
         Format::Xml => forest::render::xml(doc, &x),
         Format::Html => {
-            let title = title_of(&page, &x, &meta);
             let lang = meta.lang.as_deref().map(|l| format!(" lang=\"{}\"", html_escape(l))).unwrap_or_default();
             format!(
                 "<!DOCTYPE html>\n<html{lang}>\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n</head>\n<body>\n<article>\n{}</article>\n</body>\n</html>\n",
@@ -679,22 +858,13 @@ fn render(resolver: &mut Resolver, fetcher: &forest::fetch::Fetcher, loc: &Locat
             )
         }
         Format::Json | Format::Jsonl => {
-            let (mut byline, mut published) = (meta.byline.clone(), meta.published.clone());
-            if let Compiled::SiteConfig(c, _) = rules {
-                let authors = c.author(doc);
-                if !authors.is_empty() {
-                    byline = Some(authors.join(", "));
-                }
-                published = c.date(doc).or(published);
-            }
-            let host = url.as_deref().and_then(|u| url::Url::parse(u).ok()).and_then(|u| u.host_str().map(str::to_string));
             let v = ArticleJson {
                 url: url.as_deref(),
                 source: loc.to_string(),
-                host,
-                title: title_of(&page, &x, &meta),
-                byline,
-                published,
+                host: host.clone(),
+                title: title.clone(),
+                byline: byline.clone(),
+                published: published.clone(),
                 lang: meta.lang.clone(),
                 text: &x.text,
                 html: forest::render::html(doc, &x, base.as_ref()),
@@ -709,7 +879,17 @@ fn render(resolver: &mut Resolver, fetcher: &forest::fetch::Fetcher, loc: &Locat
             }
         }
     };
-    Ok((body, x.rule))
+    let article = forest::index::Article {
+        url: url.unwrap_or_else(|| loc.to_string()),
+        host: host.unwrap_or_default(),
+        title,
+        text: x.text,
+        published,
+        lang: meta.lang,
+        xpath: rules.xpath().to_string(),
+        extracted_at: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64),
+    };
+    Ok(Done { body, rule: x.rule, article })
 }
 
 /// One article in JSON output, fields in this order.
@@ -745,98 +925,220 @@ fn html_escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
+/// Where `apply` writes: stdout or one file per page, and the index.
+struct Sink {
+    format: Format,
+    out_dir: Option<PathBuf>,
+    /// Several pages as one JSON array on stdout.
+    array: bool,
+    /// Several pages: a `==> page <==` line before each on stdout.
+    headers: bool,
+    used_names: std::collections::HashSet<String>,
+    written: usize,
+    skipped: usize,
+    fallbacks: usize,
+    index: Option<forest::index::ArticleWriter>,
+}
+
+impl Sink {
+    fn put(&mut self, out: &mut impl Write, loc: &Location, result: Rendered) -> anyhow::Result<()> {
+        let done = match result {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("forest: skipped {loc}: {e:#}");
+                self.skipped += 1;
+                return Ok(());
+            }
+        };
+        if done.rule.is_fallback() {
+            self.fallbacks += 1;
+            if done.rule == forest::Rule::SinglePage {
+                eprintln!("forest: {loc}: no wrapper for its site; used the single-page extractor");
+            } else {
+                eprintln!("forest: {loc}: the wrapper's XPath matched nothing; used fallback rule {}", done.rule.name());
+            }
+        }
+        if let Some(index) = &mut self.index {
+            index.add(&done.article)?;
+        }
+        match &self.out_dir {
+            Some(dir) => {
+                let name = unique_name(&mut self.used_names, &loc.stem(), self.format.ext());
+                forest::store::write_atomic(&dir.join(&name), done.body.as_bytes())
+                    .with_context(|| format!("cannot write {}", dir.join(&name).display()))?;
+            }
+            None if self.array => {
+                out.write_all(if self.written == 0 { b"[\n" } else { b",\n" })?;
+                out.write_all(done.body.trim_end().as_bytes())?;
+            }
+            None => {
+                if self.headers {
+                    writeln!(out, "==> {loc} <==")?;
+                }
+                out.write_all(done.body.as_bytes())?;
+            }
+        }
+        self.written += 1;
+        Ok(())
+    }
+
+    fn finish(self, out: &mut impl Write) -> anyhow::Result<()> {
+        if self.array && self.written > 0 {
+            out.write_all(b"\n]\n")?;
+        }
+        if let Some(index) = self.index {
+            let n = index.finish()?;
+            eprintln!("forest: index holds {n} articles");
+        }
+        Ok(())
+    }
+}
+
+/// Process one window of inputs, `jobs` at a time, results in input order.
+fn run_window(
+    window: Vec<Input>,
+    jobs: usize,
+    resolver: &mut Resolver,
+    rules: &Rules,
+    fetcher: &forest::fetch::Fetcher,
+    format: Format,
+) -> Vec<(Location, Rendered)> {
+    if jobs == 1 || window.len() == 1 {
+        return window
+            .into_iter()
+            .map(|input| {
+                let loc = input.location().clone();
+                (loc, render(resolver, fetcher, input, format))
+            })
+            .collect();
+    }
+    let locs: Vec<Location> = window.iter().map(|i| i.location().clone()).collect();
+    let inputs: std::sync::Mutex<Vec<Option<Input>>> = std::sync::Mutex::new(window.into_iter().map(Some).collect());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: std::sync::Mutex<Vec<Option<Rendered>>> = std::sync::Mutex::new((0..locs.len()).map(|_| None).collect());
+    let single_page = resolver.single_page;
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(locs.len()) {
+            let (next, slots, inputs) = (&next, &slots, &inputs);
+            scope.spawn(move || {
+                // Each worker compiles its own rules (sxd-xpath is not thread-safe); they
+                // compiled once already, so this cannot fail.
+                let Ok(mut local) = Resolver::new(rules, single_page) else { return };
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(input) = inputs.lock().ok().and_then(|mut v| v.get_mut(i).and_then(Option::take)) else { break };
+                    let r = render(&mut local, fetcher, input, format);
+                    if let Ok(mut s) = slots.lock() {
+                        s[i] = Some(r);
+                    }
+                }
+            });
+        }
+    });
+    let results = slots.into_inner().unwrap_or_else(|e| e.into_inner());
+    locs.into_iter()
+        .zip(results)
+        .map(|(l, r)| (l, r.unwrap_or_else(|| Err(anyhow::anyhow!("page not processed")))))
+        .collect()
+}
+
 fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     let rules = match (&a.wrapper, &a.site_config) {
         (Some(w), _) => Rules::Wrapper(Box::new(Wrapper::load(w)?)),
         (None, Some(c)) => Rules::SiteConfig(read_site_config(c)?),
         (None, None) => Rules::Store(a.store.open()?),
     };
+    // A WARC holds many sites: the ones without a wrapper get the single-page extractor.
+    let warc = !a.warc.is_empty();
     // Check the rules compile before any page is read.
-    let mut resolver = Resolver::new(&rules)?;
-    let locations = expand_inputs(&a.inputs)?;
+    let mut resolver = Resolver::new(&rules, warc)?;
+    let locations = if warc { Vec::new() } else { expand_inputs(&a.inputs)? };
+    if !warc && locations.is_empty() {
+        bail!("no page given: name files, folders or URLs, or --warc FILE");
+    }
     let fetcher = a.fetch.fetcher()?;
     if let Some(dir) = &a.out_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
+    let index = match &a.index {
+        Some(dir) => Some(forest::index::ArticleIndex::open_or_create(dir)?.writer(a.batch)?),
+        None => None,
+    };
     let jobs = a.jobs.unwrap_or(1).max(1);
-    let mut used_names = std::collections::HashSet::new();
-    let mut skipped = 0usize;
-    let mut written = 0usize;
+    let many = warc || locations.len() > 1;
+    let mut sink = Sink {
+        format: a.format,
+        out_dir: a.out_dir.clone(),
+        array: many && a.format == Format::Json && a.out_dir.is_none(),
+        headers: many && a.format != Format::Jsonl && a.format != Format::Json,
+        used_names: Default::default(),
+        written: 0,
+        skipped: 0,
+        fallbacks: 0,
+        index,
+    };
     let mut stdout = std::io::stdout().lock();
-    let many = locations.len() > 1;
-    let array = many && a.format == Format::Json && a.out_dir.is_none();
     // Pages are processed in windows, `jobs` at a time, and written in input order, so the
     // output is the same for any number of jobs and memory stays bounded.
-    for window in locations.chunks(jobs * 16) {
-        let results: Vec<Rendered> = if jobs == 1 {
-            window.iter().map(|loc| render(&mut resolver, &fetcher, loc, a.format)).collect()
-        } else {
-            let next = std::sync::atomic::AtomicUsize::new(0);
-            let slots: std::sync::Mutex<Vec<Option<Rendered>>> = std::sync::Mutex::new((0..window.len()).map(|_| None).collect());
-            std::thread::scope(|scope| {
-                for _ in 0..jobs.min(window.len()) {
-                    let (next, slots, fetcher, format, rules) = (&next, &slots, &fetcher, a.format, &rules);
-                    scope.spawn(move || {
-                        // The rules compiled once already, so this cannot fail.
-                        let Ok(mut local) = Resolver::new(rules) else { return };
-                        loop {
-                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                            let Some(loc) = window.get(i) else { break };
-                            let r = render(&mut local, fetcher, loc, format);
-                            if let Ok(mut s) = slots.lock() {
-                                s[i] = Some(r);
-                            }
-                        }
-                    });
+    let window_len = jobs * 16;
+    let mut total = 0usize;
+    if warc {
+        let mut stats = forest::warc::Stats::default();
+        for file in &a.warc {
+            let mut reader = forest::warc::Reader::open(file)?;
+            loop {
+                let mut window = Vec::with_capacity(window_len);
+                while window.len() < window_len {
+                    let Some((url, fetched)) = reader.next_page(&mut stats) else { break };
+                    window.push(Input::Fetched(Location::Url(url), fetched));
                 }
-            });
-            slots
-                .into_inner()
-                .unwrap_or_else(|e| e.into_inner())
-                .into_iter()
-                .map(|r| r.unwrap_or_else(|| Err(anyhow::anyhow!("page not processed"))))
-                .collect()
-        };
-        for (loc, result) in window.iter().zip(results) {
-            let (body, rule) = match result {
-                Ok(r) => r,
-                Err(e) => {
-                    eprintln!("forest: skipped {loc}: {e:#}");
-                    skipped += 1;
-                    continue;
+                if window.is_empty() {
+                    break;
                 }
-            };
-            if rule.is_fallback() {
-                eprintln!("forest: {loc}: the wrapper's XPath matched nothing; used fallback rule {}", rule.name());
-            }
-            match &a.out_dir {
-                Some(dir) => {
-                    let name = unique_name(&mut used_names, &loc.stem(), a.format.ext());
-                    forest::store::write_atomic(&dir.join(&name), body.as_bytes())
-                        .with_context(|| format!("cannot write {}", dir.join(&name).display()))?;
-                }
-                None => {
-                    if array {
-                        stdout.write_all(if written == 0 { b"[\n" } else { b",\n" })?;
-                        stdout.write_all(body.trim_end().as_bytes())?;
-                    } else {
-                        if many && !matches!(a.format, Format::Jsonl) {
-                            writeln!(stdout, "==> {loc} <==")?;
-                        }
-                        stdout.write_all(body.as_bytes())?;
-                    }
+                total += window.len();
+                for (loc, r) in run_window(window, jobs, &mut resolver, &rules, &fetcher, a.format) {
+                    sink.put(&mut stdout, &loc, r)?;
                 }
             }
-            written += 1;
+        }
+        eprintln!("forest: {stats}");
+    } else {
+        total = locations.len();
+        for window in locations.chunks(window_len) {
+            let window: Vec<Input> = window.iter().cloned().map(Input::Read).collect();
+            for (loc, r) in run_window(window, jobs, &mut resolver, &rules, &fetcher, a.format) {
+                sink.put(&mut stdout, &loc, r)?;
+            }
         }
     }
-    if array && written > 0 {
-        stdout.write_all(b"\n]\n")?;
-    }
-    if skipped == locations.len() {
+    let skipped = sink.skipped;
+    sink.finish(&mut stdout)?;
+    if total > 0 && skipped == total {
         bail!("no page could be read ({skipped} skipped)");
     }
     Ok(if skipped > 0 { ExitCode::from(3) } else { ExitCode::SUCCESS })
+}
+
+fn search(a: SearchArgs) -> anyhow::Result<ExitCode> {
+    if !a.dir.is_dir() {
+        bail!("{} is not an index: make one with `forest apply … --index {}`", a.dir.display(), a.dir.display());
+    }
+    let index = forest::index::ArticleIndex::open(&a.dir)?;
+    let hits = index.search(&a.query, a.limit, a.host.as_deref())?;
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&hits)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if hits.is_empty() {
+        eprintln!("forest: no article of {} matches {:?}", a.dir.display(), a.query);
+        return Ok(ExitCode::SUCCESS);
+    }
+    for (i, h) in hits.iter().enumerate() {
+        let date = h.published.as_deref().map(|d| format!(", {d}")).unwrap_or_default();
+        writeln!(out, "{}. {}\n   {} ({}{date}, score {:.2})\n   {}\n", i + 1, h.title, h.url, h.host, h.score, h.snippet)?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {

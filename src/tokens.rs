@@ -10,8 +10,11 @@
 //!
 //! ASCII text (most of the web's markup-heavy pages) takes a fast path with the same result.
 
+use caseless::Caseless;
+use std::ops::Range;
 use unicode_general_category::{get_general_category, GeneralCategory as Gc};
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::{canonical_combining_class, decompose_compatible};
+use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
 
 /// Code point ranges whose letters/digits form one-character tokens (see `score.py`).
 const SOLO_RANGES: [(u32, u32); 10] = [
@@ -106,6 +109,92 @@ impl Tokenizer {
             self.run.clear();
         }
     }
+
+    /// As [`Tokenizer::each`], with each token's byte range in the *original* `text` (for
+    /// snippets and highlighting): exactly the same tokens, in the same order.
+    ///
+    /// Normalization can merge or split code points (`ﬁ` → `fi`, `e` + U+0301 → `é`, `½` →
+    /// `1⁄2`), so the text is cut where NFKC is known to restart — before a code point whose
+    /// decomposition starts with a starter (combining class 0) that is NFKC quick-check `Yes`,
+    /// which nothing earlier reorders or composes with — and each piece is normalized alone. A token spans the pieces its letters came from:
+    /// a piece that yields two tokens (`½` → `1`, `2`) gives both the piece's range.
+    ///
+    /// # Example
+    /// ```
+    /// let text = "Le ﬁlm, ÉTÉ 2024";
+    /// let mut toks = Vec::new();
+    /// forest::tokens::Tokenizer::default().each_with_offsets(text, |t, r| toks.push((t.to_string(), &text[r])));
+    /// assert_eq!(toks, [("le".into(), "Le"), ("film".into(), "ﬁlm"), ("été".into(), "ÉTÉ"), ("2024".into(), "2024")]);
+    /// ```
+    pub fn each_with_offsets(&mut self, text: &str, mut f: impl FnMut(&str, Range<usize>)) {
+        if text.is_ascii() {
+            let mut start = None;
+            for (i, b) in text.bytes().chain(std::iter::once(b' ')).enumerate() {
+                match (b.is_ascii_alphanumeric(), start) {
+                    (true, None) => start = Some(i),
+                    (false, Some(s)) => {
+                        let word = text.get(s..i).unwrap_or_default();
+                        if word.bytes().any(|b| b.is_ascii_uppercase()) {
+                            self.run.clear();
+                            self.run.extend(word.chars().map(|c| c.to_ascii_lowercase()));
+                            f(&self.run, s..i);
+                        } else {
+                            f(word, s..i);
+                        }
+                        start = None;
+                    }
+                    _ => {}
+                }
+            }
+            return;
+        }
+        // NFKC restarts before a code point whose decomposition starts with a starter (combining
+        // class 0) that is quick-check `Yes`: nothing before it reorders or composes with it.
+        let starts_piece = |c: char| {
+            let mut first = None;
+            if !c.is_ascii() {
+                decompose_compatible(c, |d| {
+                    first.get_or_insert(d);
+                });
+            }
+            first.is_none_or(|d| {
+                canonical_combining_class(d) == 0 && is_nfkc_quick(std::iter::once(d)) == IsNormalized::Yes
+            })
+        };
+        self.run.clear();
+        // Byte range in `text` of the current run (from its first piece to its last).
+        let mut span = 0..0;
+        let mut solo = [0u8; 4];
+        let mut at = 0;
+        while let Some(rest) = text.get(at..).filter(|r| !r.is_empty()) {
+            let mut chars = rest.char_indices();
+            let first = chars.next().map_or(rest.len(), |(_, c)| c.len_utf8());
+            let len = chars.find(|&(_, c)| starts_piece(c)).map_or(rest.len(), |(i, _)| i).max(first);
+            let piece = at..at + len;
+            at += len;
+            for c in rest.get(..len).unwrap_or_default().nfkc().default_case_fold() {
+                if is_alnum(c) && !is_solo(c) {
+                    if self.run.is_empty() {
+                        span.start = piece.start;
+                    }
+                    self.run.push(c);
+                    span.end = piece.end;
+                    continue;
+                }
+                if !self.run.is_empty() {
+                    f(&self.run, span.clone());
+                    self.run.clear();
+                }
+                if is_alnum(c) {
+                    f(c.encode_utf8(&mut solo), piece.clone());
+                }
+            }
+        }
+        if !self.run.is_empty() {
+            f(&self.run, span);
+            self.run.clear();
+        }
+    }
 }
 
 /// All tokens of `text` (convenience over [`Tokenizer::each`]).
@@ -117,7 +206,62 @@ pub fn tokenize(text: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::tokenize;
+    use super::{tokenize, Tokenizer};
+
+    /// Tokens of `each_with_offsets`, checked against `each`, with the text each range covers.
+    fn with_offsets(text: &str) -> Vec<(String, String)> {
+        let mut t = Tokenizer::default();
+        let mut out = Vec::new();
+        let mut last_start = 0;
+        t.each_with_offsets(text, |tok, r| {
+            assert!(r.start >= last_start && r.start < r.end, "{text:?}: {r:?} after {last_start}");
+            last_start = r.start;
+            let covered = text.get(r.clone()).unwrap_or_else(|| panic!("{text:?}: {r:?} is not a char range"));
+            out.push((tok.to_string(), covered.to_string()));
+        });
+        let toks: Vec<String> = out.iter().map(|(t, _)| t.clone()).collect();
+        assert_eq!(toks, tokenize(text), "{text:?}");
+        out
+    }
+
+    #[test]
+    fn offsets_give_the_same_tokens_and_point_at_their_source() {
+        let pairs = |text: &str| with_offsets(text).into_iter().map(|(t, s)| format!("{t}={s}")).collect::<Vec<_>>();
+        assert_eq!(pairs("The CNN.com Story_2"), ["the=The", "cnn=CNN", "com=com", "story=Story", "2=2"]);
+        assert_eq!(pairs("Straße, ﬁne ÉCOLE"), ["strasse=Straße", "fine=ﬁne", "école=ÉCOLE"]);
+        assert_eq!(pairs("Tokyo東京2024年, ß!"), ["tokyo=Tokyo", "東=東", "京=京", "2024=2024", "年=年", "ss=ß"]);
+        // A decomposed accent composes with its letter: the token covers both code points.
+        assert_eq!(pairs("cafe\u{301} noir"), ["café=cafe\u{301}", "noir=noir"]);
+        // One source character, two tokens: both point at it.
+        assert_eq!(pairs("x½y"), ["x1=x½", "2y=½y"]);
+        assert_eq!(pairs("한국어 ＡＢＣ１２３ กิน"), ["한=한", "국=국", "어=어", "abc123=ＡＢＣ１２３", "ก=ก", "น=น"]);
+        // Hangul jamo compose into a syllable across code points.
+        assert_eq!(pairs("\u{1100}\u{1161}\u{11A8}"), ["각=\u{1100}\u{1161}\u{11A8}"]);
+        assert!(pairs(" !!! ").is_empty());
+        assert!(pairs("").is_empty());
+    }
+
+    #[test]
+    fn offsets_agree_with_each_on_mixed_text() {
+        // Tricky code points: marks, ligatures, compatibility forms, scripts, case folding.
+        let alphabet: Vec<char> = "aZ9 ,.-'ßẞﬁﬀ½²ǅİıΣσςéE\u{301}\u{308}\u{327}\u{344}\u{FE0F}\u{200D}東京かカ한\u{1100}\u{1161}\u{11A8}กิ\u{E48}Ωω\u{212B}ÅⅣ①ｶﾞ\u{FF9E}ﷺ\u{1F600}\u{13A0}\u{AB70}"
+            .chars()
+            .collect();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..(seed % 12) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                text.push(alphabet[(seed % alphabet.len() as u64) as usize]);
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            with_offsets(&text);
+        }
+    }
 
     #[test]
     fn matches_the_reference_scorer_examples() {

@@ -310,8 +310,18 @@ impl<R: BufRead> Reader<R> {
     /// Give the HTML pages of the stream to `f` (see [`Record::into_page`]) and count everything
     /// read and skipped into `stats`. Bad records are counted, never an error.
     pub fn pages(mut self, stats: &mut Stats, mut f: impl FnMut(url::Url, Fetched)) {
+        while let Some((url, fetched)) = self.next_page(stats) {
+            f(url, fetched);
+        }
+    }
+
+    /// The next HTML page of the stream (see [`Record::into_page`]), `None` at the end; the
+    /// records read and skipped on the way are counted into `stats` (bad ones never an error).
+    pub fn next_page(&mut self, stats: &mut Stats) -> Option<(url::Url, Fetched)> {
         let max_body = self.limits.max_record_bytes;
-        while let Some(item) = self.next_record() {
+        let before = self.offset;
+        let found = loop {
+            let Some(item) = self.next_record() else { break None };
             let record = match item {
                 Ok(r) => r,
                 Err(Error::TooLarge { .. }) => {
@@ -328,9 +338,9 @@ impl<R: BufRead> Reader<R> {
                 stats.responses += 1;
             }
             match record.into_page(max_body) {
-                Ok((url, fetched)) => {
+                Ok(page) => {
                     stats.html += 1;
-                    f(url, fetched);
+                    break Some(page);
                 }
                 Err(NotPage::NotResponse) => {}
                 Err(NotPage::Status(_)) => stats.skipped_status += 1,
@@ -338,8 +348,9 @@ impl<R: BufRead> Reader<R> {
                 Err(NotPage::Bad(Error::TooLarge { .. })) => stats.skipped_too_large += 1,
                 Err(NotPage::Bad(_)) => stats.skipped_bad += 1,
             }
-        }
-        stats.bytes += self.offset;
+        };
+        stats.bytes += self.offset.saturating_sub(before);
+        found
     }
 
     /// The next record, an error item for a bad one, `None` at the end.
