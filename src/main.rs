@@ -701,6 +701,9 @@ impl Compiled {
     }
 }
 
+/// A folder's feed: its page files with their item links, and the site's home page.
+type FeedLinks = (Vec<(PathBuf, String)>, Option<String>);
+
 /// One worker's compiled rules (sxd-xpath is not thread-safe, so each worker compiles its own),
 /// by store file when they come from the store.
 struct Resolver<'a> {
@@ -712,7 +715,7 @@ struct Resolver<'a> {
     fixed: Option<Compiled>,
     by_file: std::collections::HashMap<PathBuf, Compiled>,
     /// Per folder: its feed.xml's page files with their item links, and the site's home page.
-    feeds: std::collections::HashMap<PathBuf, (Vec<(PathBuf, String)>, Option<String>)>,
+    feeds: std::collections::HashMap<PathBuf, FeedLinks>,
 }
 
 impl<'a> Resolver<'a> {
