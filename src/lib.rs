@@ -278,6 +278,12 @@ impl Page {
     }
 }
 
+/// A per-user folder: `$VAR` when set, else `$HOME/home_sub` (the XDG base directories).
+fn user_dir(var: &str, home_sub: &str) -> Option<PathBuf> {
+    let set = |v: &str| std::env::var_os(v).filter(|v| !v.is_empty()).map(PathBuf::from);
+    set(var).or_else(|| Some(set("HOME")?.join(home_sub)))
+}
+
 /// Refuse bytes that are plainly not HTML: a non-text content type, binary data, no tag.
 fn check_html(f: &fetch::Fetched, what: &str) -> Result<()> {
     let not = |why: &str| Err(Error::NotHtml { what: what.to_string(), why: why.to_string() });

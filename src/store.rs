@@ -54,11 +54,7 @@ pub struct Store {
 /// The default store folder: `$XDG_DATA_HOME/forest/wrappers`, else
 /// `~/.local/share/forest/wrappers`; `None` when neither variable is set.
 pub fn default_dir() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".local/share")))?;
-    Some(base.join("forest").join("wrappers"))
+    Some(crate::user_dir("XDG_DATA_HOME", ".local/share")?.join("forest").join("wrappers"))
 }
 
 /// The store key of a host name or URL: lower-case, IDNA, no port, no trailing dot, no

@@ -3,26 +3,12 @@
 //! articles extracted and indexed, searched, and the per-shard contract (two shards processed
 //! separately give the same articles as one run).
 
+mod common;
+
+use common::cli::{forest, ok, p, root};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn forest(store: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_forest")).args(args).env("FOREST_STORE", store).output().expect("run forest")
-}
-
-fn ok(o: &Output) -> String {
-    assert!(o.status.success(), "forest failed ({:?}): {}", o.status.code(), String::from_utf8_lossy(&o.stderr));
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().expect("utf-8 path")
-}
+use std::process::{Command, Stdio};
 
 /// The pages of a bundled site with the URL its canonical link gives.
 fn site(dir: &str) -> Vec<(String, Vec<u8>)> {

@@ -1,26 +1,10 @@
 //! The wrapper ecosystem end to end: the store (two sites, apply picks each page's wrapper),
 //! every output format, page metadata in JSON, and FiveFilters site configs both ways.
 
+mod common;
+
+use common::cli::{forest, ok, p, root};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Run `forest` with its store in `store`.
-fn forest(store: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_forest")).args(args).env("FOREST_STORE", store).output().expect("run forest")
-}
-
-fn ok(o: &Output) -> String {
-    assert!(o.status.success(), "forest failed ({:?}): {}", o.status.code(), String::from_utf8_lossy(&o.stderr));
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().expect("utf-8 path")
-}
 
 fn demo() -> PathBuf {
     root().join("feeds/demo-news")

@@ -132,11 +132,7 @@ impl Default for FetchOptions {
 
 /// The user's cache folder for forest: `$XDG_CACHE_HOME/forest`, else `~/.cache/forest`.
 pub fn default_cache_dir() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".cache")))?;
-    Some(base.join("forest"))
+    Some(crate::user_dir("XDG_CACHE_HOME", ".cache")?.join("forest"))
 }
 
 /// Per-host bookkeeping: requests running, and when the next may start.

@@ -37,12 +37,8 @@ pub(super) fn parse_http(block: Vec<u8>, max_body: u64) -> std::result::Result<H
             break;
         }
         let text = String::from_utf8_lossy(line);
-        if line.starts_with(b" ") || line.starts_with(b"\t") {
-            if let Some((_, value)) = headers.last_mut() {
-                value.push(' ');
-                value.push_str(text.trim());
-                continue;
-            }
+        if fold_continuation(&mut headers, line, &text) {
+            continue;
         }
         let (name, value) = text
             .split_once(':')

@@ -413,12 +413,8 @@ impl<R: BufRead> Reader<R> {
                 return Err(self.bad(start, "a new record starts inside this record's headers"));
             }
             let text = String::from_utf8_lossy(line);
-            if line.starts_with(b" ") || line.starts_with(b"\t") {
-                if let Some((_, value)) = headers.last_mut() {
-                    value.push(' ');
-                    value.push_str(text.trim());
-                    continue;
-                }
+            if fold_continuation(&mut headers, line, &text) {
+                continue;
             }
             let Some((name, value)) = text.split_once(':').filter(|(n, _)| !n.trim().is_empty()) else {
                 let message = format!("header line {:?} is not `Name: value`", text.chars().take(60).collect::<String>());
@@ -628,6 +624,18 @@ pub fn pages(path: &Path, limits: Limits, stats: &mut Stats, f: impl FnMut(url::
 
 fn field<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
     headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+}
+
+/// A header line that starts with white space continues the previous header's value (obsolete
+/// line folding, in WARC and HTTP alike): append it there and say so.
+fn fold_continuation(headers: &mut [(String, String)], line: &[u8], text: &str) -> bool {
+    if !(line.starts_with(b" ") || line.starts_with(b"\t")) {
+        return false;
+    }
+    let Some((_, value)) = headers.last_mut() else { return false };
+    value.push(' ');
+    value.push_str(text.trim());
+    true
 }
 
 /// The version of a version line (`WARC/` and `1.1`, `1.0`, `0.18`… alone on the line).

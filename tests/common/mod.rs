@@ -10,6 +10,8 @@
 
 #![allow(dead_code)] // each test file uses a different part of it
 
+pub mod cli;
+
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
