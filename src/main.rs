@@ -95,9 +95,25 @@ struct FetchArgs {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+    /// Let feed links and redirects reach private, loopback and link-local addresses (refused
+    /// by default, so a feed cannot make forest probe your network; the hosts you name on the
+    /// command line are always allowed).
+    #[arg(long)]
+    allow_private: bool,
 }
 
 impl FetchArgs {
+    /// A fetcher that trusts the hosts of the URLs among `named` (the user typed them).
+    fn fetcher_for<S: AsRef<str>>(&self, named: &[S]) -> anyhow::Result<forest::fetch::Fetcher> {
+        let fetcher = self.fetcher()?;
+        for n in named {
+            if let Location::Url(u) = Location::parse(n.as_ref()) {
+                fetcher.trust(&u);
+            }
+        }
+        Ok(fetcher)
+    }
+
     fn fetcher(&self) -> anyhow::Result<forest::fetch::Fetcher> {
         let cache = if self.no_cache { None } else { self.cache.clone().or_else(forest::fetch::default_cache_dir) };
         let opts = forest::fetch::FetchOptions {
@@ -108,6 +124,7 @@ impl FetchArgs {
             per_host: self.per_host.max(1),
             max_bytes: self.max_bytes,
             cache,
+            allow_private: self.allow_private,
             ..forest::fetch::FetchOptions::default()
         };
         Ok(forest::fetch::Fetcher::new(opts)?)
@@ -514,7 +531,7 @@ fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
         return induce_warc(&a);
     }
     let Some(source) = &a.source else { bail!("name a feed, a folder of pages or a URL (or --warc FILE)") };
-    let fetcher = a.fetch.fetcher()?;
+    let fetcher = a.fetch.fetcher_for(std::slice::from_ref(source))?;
     let sample = forest::feed::read_with(&fetcher, source)?;
     for s in &sample.skipped {
         eprintln!("forest: skipped feed item {}: {}", s.what, s.why);
@@ -1059,7 +1076,7 @@ fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     if !warc && locations.is_empty() {
         bail!("no page given: name files, folders or URLs, or --warc FILE");
     }
-    let fetcher = a.fetch.fetcher()?;
+    let fetcher = a.fetch.fetcher_for(&a.inputs)?;
     if let Some(dir) = &a.out_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }

@@ -53,6 +53,8 @@ fn fetcher(retries: u32) -> Fetcher {
         backoff: Duration::from_millis(20),
         max_retry_after: Duration::from_secs(5),
         max_bytes: 1024 * 1024,
+        // The loopback server is a private address: allowed here, refused by default.
+        allow_private: true,
         ..FetchOptions::default()
     })
     .expect("fetcher")
@@ -228,6 +230,7 @@ fn a_long_retry_after_is_capped() {
         timeout: Duration::from_secs(1),
         backoff: Duration::from_millis(10),
         max_retry_after: Duration::from_millis(300),
+        allow_private: true,
         ..FetchOptions::default()
     })
     .unwrap();
@@ -297,7 +300,7 @@ fn a_body_over_the_cap_is_aborted_early() {
     let chunk: Vec<u8> = b"<p>more words, more words, more words</p>\n".iter().copied().cycle().take(64 * 1024).collect();
     let limit = 256 * 1024 * 1024;
     let server = Site::new().at("/huge.html", Reply::ok("text/html", chunk).stream(limit)).serve(10);
-    let f = Fetcher::new(FetchOptions { max_bytes: 100_000, timeout: Duration::from_secs(5), retries: 2, ..FetchOptions::default() })
+    let f = Fetcher::new(FetchOptions { max_bytes: 100_000, timeout: Duration::from_secs(5), retries: 2, allow_private: true, ..FetchOptions::default() })
         .unwrap();
     let started = Instant::now();
     let (e, msg) = err_text(f.get(&at(&server, "/huge.html")));
@@ -317,7 +320,7 @@ fn a_body_over_the_cap_is_aborted_early() {
 fn a_content_length_over_the_cap_is_refused_before_reading() {
     let body = vec![b'x'; 300_000];
     let server = Site::new().at("/big.html", Reply::ok("text/html", body)).serve(10);
-    let f = Fetcher::new(FetchOptions { max_bytes: 100_000, timeout: Duration::from_secs(2), ..FetchOptions::default() }).unwrap();
+    let f = Fetcher::new(FetchOptions { max_bytes: 100_000, timeout: Duration::from_secs(2), allow_private: true, ..FetchOptions::default() }).unwrap();
     let (e, msg) = err_text(f.get(&at(&server, "/big.html")));
     assert!(matches!(e, Error::TooLarge { .. }), "{msg}");
     assert_eq!(server.hits("/big.html"), 1);
@@ -800,3 +803,50 @@ fn timing_twenty_pages_cold_warm_offline() {
     println!("binary: {}", env!("CARGO_BIN_EXE_forest"));
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// The address guard: a feed or a redirect cannot reach private addresses
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn links_and_redirects_to_private_addresses_are_refused_unless_allowed() {
+    // The pages behind the links are on another server, reached as `localhost` (loopback, but
+    // not the host the user typed) and as 127.0.0.2 (a loopback literal).
+    let pages = Site::new().at("/a.html", Reply::ok(HTML, demo("bridge-repair"))).serve(20);
+    let port = pages.url("/").rsplit(':').next().and_then(|p| p.trim_end_matches('/').parse::<u16>().ok()).expect("port");
+    let by_name = format!("http://localhost:{port}/a.html");
+    let by_literal = format!("http://127.0.0.2:{port}/a.html");
+    let server = Site::new()
+        .at("/c.html", Reply::ok(HTML, demo("library-opens")))
+        .at("/d.html", Reply::ok(HTML, demo("flood-warning")))
+        .at("/go.html", Reply::redirect(&by_name))
+        .at("/feed.xml", Reply::ok(RSS, rss("Guarded", &[&by_name, &by_literal, "/c.html", "/d.html", "/go.html"])))
+        .serve(40);
+
+    // The library: an untrusted fetcher refuses, without retrying, with a reason to act on.
+    let strict = Fetcher::new(FetchOptions { retries: 2, backoff: Duration::from_millis(10), ..FetchOptions::default() }).unwrap();
+    let (_, msg) = err_text(strict.get(&at(&server, "/c.html")));
+    assert!(msg.contains("--allow-private"), "{msg}");
+    strict.trust(&url::Url::parse(&server.url("/")).unwrap());
+    assert!(strict.get(&at(&server, "/c.html")).is_ok(), "a trusted host is reached");
+    let started = Instant::now();
+    for link in [&by_name, &by_literal] {
+        let (_, msg) = err_text(strict.get(&Location::parse(link)));
+        assert!(msg.contains("refused") && msg.contains("--allow-private"), "{msg}");
+    }
+    let (_, msg) = err_text(strict.get(&at(&server, "/go.html")));
+    assert!(msg.contains("refused"), "a redirect to a private name: {msg}");
+    assert!(started.elapsed() < Duration::from_secs(3), "refusals are not retried");
+
+    // The command line: the feed's host is the one typed, so its own pages load; the others
+    // are skipped and named, and --allow-private lets them through.
+    let tmp = tempfile::tempdir().unwrap();
+    let feed = server.url("/feed.xml");
+    let run = induce(&feed, &tmp.path().join("cache"), &tmp.path().join("w.json"), 0, &["--no-store"]);
+    assert_eq!(run.code, Some(3), "{}", run.show());
+    assert_eq!(run.stderr.matches("--allow-private").count(), 3, "{}", run.show());
+    assert_eq!(pages.hits("/a.html"), 0, "a refused address was contacted");
+    let allowed = induce(&feed, &tmp.path().join("cache2"), &tmp.path().join("w2.json"), 0, &["--no-store", "--allow-private"]);
+    assert!(!allowed.stderr.contains("--allow-private"), "{}", allowed.show());
+    assert!(pages.hits("/a.html") >= 2, "allowed: the link by name and the redirect are followed");
+}

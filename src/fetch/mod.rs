@@ -17,6 +17,7 @@
 //! guess (chardetng), UTF-8 last.
 
 pub mod cache;
+pub mod guard;
 
 use crate::{Error, Result};
 use std::collections::HashMap;
@@ -112,6 +113,9 @@ pub struct FetchOptions {
     pub per_host: usize,
     /// On-disk cache folder (`None`: no cache).
     pub cache: Option<PathBuf>,
+    /// Let links and redirects reach private, loopback and link-local addresses (see
+    /// [`guard`]); hosts given to [`Fetcher::trust`] may always.
+    pub allow_private: bool,
 }
 
 impl Default for FetchOptions {
@@ -126,6 +130,7 @@ impl Default for FetchOptions {
             delay: Duration::ZERO,
             per_host: 4,
             cache: None,
+            allow_private: false,
         }
     }
 }
@@ -153,6 +158,8 @@ pub struct Fetcher {
     /// Hosts that failed after all retries: later requests to them try once (and use the
     /// cache at once when it has the page), so an offline run does not wait out every retry.
     down: Mutex<std::collections::HashSet<String>>,
+    /// Which hosts may resolve to private addresses.
+    guard: std::sync::Arc<guard::Guard>,
 }
 
 /// What one try of a request gave.
@@ -169,12 +176,14 @@ impl Fetcher {
     /// # Errors
     /// [`Error::Fetch`] when the HTTP client cannot be built (TLS setup).
     pub fn new(opts: FetchOptions) -> Result<Fetcher> {
+        let opts_allow_private = opts.allow_private;
         Ok(Fetcher {
             client: std::sync::OnceLock::new(),
             opts,
             hosts: Mutex::new(HashMap::new()),
             freed: Condvar::new(),
             down: Mutex::new(std::collections::HashSet::new()),
+            guard: guard::Guard::new(opts_allow_private),
         })
     }
 
@@ -184,16 +193,35 @@ impl Fetcher {
             .get_or_init(|| {
                 // reqwest is built without a bundled crypto provider: use rustls' ring provider.
                 let _ = rustls::crypto::ring::default_provider().install_default();
+                let guard = std::sync::Arc::clone(&self.guard);
+                let redirects = reqwest::redirect::Policy::custom(move |attempt| {
+                    if attempt.previous().len() >= 10 {
+                        return attempt.error("too many redirects (10)");
+                    }
+                    match guard.check(attempt.url()) {
+                        Ok(()) => attempt.follow(),
+                        Err(why) => attempt.error(why),
+                    }
+                });
                 reqwest::blocking::Client::builder()
+                    .dns_resolver(std::sync::Arc::new(guard::GuardedResolver { guard: std::sync::Arc::clone(&self.guard) }))
                     .user_agent(concat!("forest/", env!("CARGO_PKG_VERSION"), " (article extraction; +https://crates.io/crates/forest)"))
                     .connect_timeout(self.opts.connect_timeout)
                     .timeout(self.opts.timeout)
-                    .redirect(reqwest::redirect::Policy::limited(10))
+                    .redirect(redirects)
                     .build()
                     .map_err(|e| format!("cannot set up HTTP: {e}"))
             })
             .as_ref()
             .map_err(|m| Error::Fetch { url: String::new(), message: m.clone() })
+    }
+
+    /// Let `url`'s host reach private addresses: the user named it (a feed or page URL on the
+    /// command line), so it is not a link someone else wrote.
+    pub fn trust(&self, url: &url::Url) {
+        if let Some(h) = url.host_str() {
+            self.guard.trust(h);
+        }
     }
 
     /// The options in force.
@@ -295,6 +323,9 @@ impl Fetcher {
             Ok(c) => c,
             Err(e) => return Try::Fail(e),
         };
+        if let Err(why) = self.guard.check(url) {
+            return fail(why);
+        }
         let mut req = client.get(url.clone());
         if let Some(c) = cached {
             if let Some(etag) = &c.etag {
@@ -306,7 +337,9 @@ impl Fetcher {
         }
         let resp = match req.send() {
             Ok(r) => r,
-            Err(e) if e.is_redirect() => return fail(format!("too many redirects: {}", error_chain(&e))),
+            Err(e) if e.is_redirect() => return fail(format!("redirect not followed: {}", error_chain(&e))),
+            // The guard refused the address: no retry will change that.
+            Err(e) if error_chain(&e).contains("--allow-private") => return fail(error_chain(&e)),
             Err(e) if e.is_timeout() || e.is_connect() || e.is_request() => return Try::Again(error_chain(&e), None),
             Err(e) => return fail(error_chain(&e)),
         };
@@ -427,7 +460,11 @@ fn httpdate(s: &str) -> Option<std::time::SystemTime> {
 /// As [`Fetcher::get`].
 pub fn get(loc: &Location) -> Result<Fetched> {
     // The HTTP client is built on first use, so a fetcher costs nothing for a file.
-    Fetcher::new(FetchOptions::default())?.get(loc)
+    let fetcher = Fetcher::new(FetchOptions::default())?;
+    if let Location::Url(u) = loc {
+        fetcher.trust(u);
+    }
+    fetcher.get(loc)
 }
 
 fn read_file(path: &Path, max: u64) -> Result<Vec<u8>> {
