@@ -169,6 +169,14 @@ pub enum Error {
         /// What went wrong, and what to do.
         message: String,
     },
+    /// A page over one of its budgets (elements, time): skipped, the run goes on.
+    #[error("over budget: {what} (raise it with {flag})")]
+    OverBudget {
+        /// What went over, and the budget.
+        what: String,
+        /// The flag that sets that budget.
+        flag: &'static str,
+    },
     /// A bad option value.
     #[error("{0}")]
     Usage(String),
@@ -261,9 +269,17 @@ impl Page {
     /// # Errors
     /// [`Error::NotHtml`] for bytes that are not a page.
     pub fn from_fetched(loc: &Location, fetched: fetch::Fetched) -> Result<Page> {
+        Page::from_fetched_within(loc, fetched, &clean::Budget::default())
+    }
+
+    /// [`Page::from_fetched`], the tree within `budget`.
+    ///
+    /// # Errors
+    /// As [`Page::from_fetched`], and [`Error::OverBudget`].
+    pub fn from_fetched_within(loc: &Location, fetched: fetch::Fetched, budget: &clean::Budget) -> Result<Page> {
         check_html(&fetched, &loc.to_string())?;
         let html = fetched.text();
-        Ok(Page { id: loc.stem(), location: fetched.location.to_string(), item: None, doc: clean::page(&html) })
+        Ok(Page { id: loc.stem(), location: fetched.location.to_string(), item: None, doc: clean::page_within(&html, budget)? })
     }
 
     /// Read the page of a feed item.
@@ -310,23 +326,25 @@ fn check_html(f: &fetch::Fetched, what: &str) -> Result<()> {
 /// Load the pages of feed items; pages that fail are returned with their error, not fatal.
 pub fn load_pages(items: &[feed::Item]) -> (Vec<Page>, Vec<(String, Error)>) {
     match fetch::Fetcher::new(fetch::FetchOptions::default()) {
-        Ok(f) => load_pages_with(&f, items, 4, &|| {}),
+        Ok(f) => load_pages_with(&f, items, 4, &clean::Budget::default(), &|| {}),
         Err(e) => (Vec::new(), vec![(String::new(), e)]),
     }
 }
 
-/// As [`load_pages`], fetching with `fetcher`, `jobs` at once; `done` is called per page.
+/// As [`load_pages`], fetching with `fetcher`, `jobs` at once, each page's tree within
+/// `budget`; `done` is called per page.
 pub fn load_pages_with(
     fetcher: &fetch::Fetcher,
     items: &[feed::Item],
     jobs: usize,
+    budget: &clean::Budget,
     done: &(dyn Fn() + Sync),
 ) -> (Vec<Page>, Vec<(String, Error)>) {
     let locs: Vec<Location> = items.iter().map(|i| i.page.clone()).collect();
     let mut pages = Vec::new();
     let mut failed = Vec::new();
     for (item, fetched) in items.iter().zip(fetcher.get_many(&locs, jobs, done)) {
-        match fetched.and_then(|f| Page::from_fetched(&item.page, f)) {
+        match fetched.and_then(|f| Page::from_fetched_within(&item.page, f, budget)) {
             Ok(mut p) => {
                 p.id = item.id.clone();
                 p.item = Some(item.clone());

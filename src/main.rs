@@ -67,6 +67,38 @@ enum Command {
     },
 }
 
+/// Limits per page: a page over one is skipped with the reason, and the run goes on.
+#[derive(clap::Args)]
+struct BudgetArgs {
+    /// Most elements in one page.
+    #[arg(long, default_value_t = forest::clean::Budget::default().max_elements)]
+    max_elements: usize,
+    /// Deepest nesting kept; deeper elements are flattened into their ancestor, as browsers do.
+    #[arg(long, default_value_t = forest::clean::MAX_DEPTH)]
+    max_depth: usize,
+    /// Most seconds spent on one page once read (cleaning and extraction).
+    #[arg(long, default_value_t = 10.0)]
+    max_seconds: f64,
+}
+
+impl BudgetArgs {
+    fn tree(&self) -> forest::clean::Budget {
+        forest::clean::Budget { max_elements: self.max_elements, max_depth: self.max_depth }
+    }
+
+    /// An error when `started` is longer ago than the time budget.
+    fn check_time(&self, started: std::time::Instant, stage: &str) -> forest::Result<()> {
+        let spent = started.elapsed().as_secs_f64();
+        if spent > self.max_seconds {
+            return Err(forest::Error::OverBudget {
+                what: format!("{spent:.1} s on the page ({stage}), over the {} s budget", self.max_seconds),
+                flag: "--max-seconds",
+            });
+        }
+        Ok(())
+    }
+}
+
 /// How pages and feeds are fetched over HTTP.
 #[derive(clap::Args)]
 struct FetchArgs {
@@ -196,6 +228,8 @@ struct InduceArgs {
     /// Do not keep the wrapper in the store.
     #[arg(long)]
     no_store: bool,
+    #[command(flatten)]
+    budget: BudgetArgs,
     #[command(flatten)]
     fetch: FetchArgs,
 }
@@ -401,6 +435,8 @@ struct ApplyArgs {
     #[arg(long)]
     jobs: Option<usize>,
     #[command(flatten)]
+    budget: BudgetArgs,
+    #[command(flatten)]
     fetch: FetchArgs,
 }
 
@@ -481,7 +517,7 @@ fn induce_warc(a: &InduceArgs) -> anyhow::Result<ExitCode> {
             if pages.len() >= a.max_pages {
                 continue;
             }
-            match Page::from_fetched(&Location::Url(url), fetched) {
+            match Page::from_fetched_within(&Location::Url(url), fetched, &a.budget.tree()) {
                 Ok(p) => pages.push(p),
                 Err(_) => unreadable += 1,
             }
@@ -543,7 +579,7 @@ fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
             b.inc(1);
         }
     };
-    let (pages, failed) = forest::load_pages_with(&fetcher, items, 8, &tick);
+    let (pages, failed) = forest::load_pages_with(&fetcher, items, 8, &a.budget.tree(), &tick);
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -835,7 +871,7 @@ impl Input {
 }
 
 /// Read (or take), clean and extract one page, and write it in `format`.
-fn render(resolver: &mut Resolver, fetcher: &forest::fetch::Fetcher, input: Input, format: Format) -> Rendered {
+fn render(resolver: &mut Resolver, fetcher: &forest::fetch::Fetcher, input: Input, format: Format, budget: &BudgetArgs) -> Rendered {
     let (loc, fetched) = match input {
         Input::Read(loc) => {
             let f = fetcher.get(&loc)?;
@@ -844,9 +880,12 @@ fn render(resolver: &mut Resolver, fetcher: &forest::fetch::Fetcher, input: Inpu
         Input::Fetched(loc, f) => (loc, f),
     };
     let loc = &loc;
-    let page = Page::from_fetched(loc, fetched)?;
+    let started = std::time::Instant::now();
+    let page = Page::from_fetched_within(loc, fetched, &budget.tree())?;
+    budget.check_time(started, "cleaning")?;
     let rules = resolver.get(loc, &page)?;
     let x = rules.extractor().extract(&page)?;
+    budget.check_time(started, "extraction")?;
     let doc = &page.doc;
     let meta = forest::metadata::read(doc);
     // The page's URL: where it was fetched from, else the canonical URL it declares.
@@ -1022,13 +1061,14 @@ fn run_window(
     rules: &Rules,
     fetcher: &forest::fetch::Fetcher,
     format: Format,
+    budget: &BudgetArgs,
 ) -> Vec<(Location, Rendered)> {
     if jobs == 1 || window.len() == 1 {
         return window
             .into_iter()
             .map(|input| {
                 let loc = input.location().clone();
-                (loc, render(resolver, fetcher, input, format))
+                (loc, render(resolver, fetcher, input, format, budget))
             })
             .collect();
     }
@@ -1047,7 +1087,7 @@ fn run_window(
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(input) = inputs.lock().ok().and_then(|mut v| v.get_mut(i).and_then(Option::take)) else { break };
-                    let r = render(&mut local, fetcher, input, format);
+                    let r = render(&mut local, fetcher, input, format, budget);
                     if let Ok(mut s) = slots.lock() {
                         s[i] = Some(r);
                     }
@@ -1116,7 +1156,7 @@ fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
                     break;
                 }
                 total += window.len();
-                for (loc, r) in run_window(window, jobs, &mut resolver, &rules, &fetcher, a.format) {
+                for (loc, r) in run_window(window, jobs, &mut resolver, &rules, &fetcher, a.format, &a.budget) {
                     sink.put(&mut stdout, &loc, r)?;
                 }
             }
@@ -1126,7 +1166,7 @@ fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
         total = locations.len();
         for window in locations.chunks(window_len) {
             let window: Vec<Input> = window.iter().cloned().map(Input::Read).collect();
-            for (loc, r) in run_window(window, jobs, &mut resolver, &rules, &fetcher, a.format) {
+            for (loc, r) in run_window(window, jobs, &mut resolver, &rules, &fetcher, a.format, &a.budget) {
                 sink.put(&mut stdout, &loc, r)?;
             }
         }

@@ -213,3 +213,29 @@ fn apply_output_is_the_same_for_any_number_of_jobs() {
     assert_eq!(one.lines().count(), 6);
     assert_eq!(one, run("4"));
 }
+
+#[test]
+fn a_page_over_a_budget_is_skipped_with_the_reason_and_the_run_goes_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (wrapper, _) = induce_demo(tmp.path());
+    let page = demo().join("bridge-repair.html");
+    // A folder of one small and one big page: only the big one is over 60 elements.
+    let dir = tmp.path().join("pages");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::copy(&page, dir.join("big.html")).unwrap();
+    std::fs::write(dir.join("small.html"), "<html><body><div class=article-body><p>Short but fine.</p></div></body></html>").unwrap();
+    let o = forest(&["apply", "--wrapper", p(&wrapper), p(&dir), "--max-elements", "60", "--format", "jsonl"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("big.html: over budget: the page has more than 60 elements (raise it with --max-elements)"), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 1);
+    // Time: a zero budget skips every page, and says which flag raises it.
+    let o = forest(&["apply", "--wrapper", p(&wrapper), p(&page), "--max-seconds", "0"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("--max-seconds"), "{}", stderr(&o));
+    // Depth: deeper nesting is flattened, not refused; the text survives.
+    let deep = tmp.path().join("deep.html");
+    std::fs::write(&deep, format!("<html><body><div class=article-body>{}<p>Deep words here.</p></div></body></html>", "<div>".repeat(500))).unwrap();
+    let o = forest(&["apply", "--wrapper", p(&wrapper), p(&deep), "--max-depth", "50"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Deep words here."));
+}

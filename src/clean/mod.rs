@@ -234,7 +234,48 @@ impl Doc {
 ///     <p class=\"x\" dfs=\"3\">Hello <b dfs=\"4\">world</b></p></body></html>");
 /// ```
 pub fn page(html: &str) -> Doc {
-    sink::parse(&limit_depth(html, MAX_DEPTH))
+    sink::parse(&limit_depth(html, MAX_DEPTH), usize::MAX).0
+}
+
+/// Limits on one page's tree, so one hostile page cannot take a run's memory or time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Most elements (the parser's, before cleaning). Default 1,000,000: the largest page of
+    /// the dev corpus keeps about 1,600 after cleaning; a 10 MB page of bare `<p>` tags (the
+    /// default download cap) would have over 3 million, about 300 MB of tree.
+    pub max_elements: usize,
+    /// Deepest nesting kept; deeper elements are flattened into their ancestor at this depth,
+    /// as browsers do. Default [`MAX_DEPTH`].
+    pub max_depth: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget { max_elements: 1_000_000, max_depth: MAX_DEPTH }
+    }
+}
+
+/// [`page`] within a [`Budget`].
+///
+/// # Errors
+/// [`crate::Error::OverBudget`] when the page has more elements than the budget allows.
+///
+/// # Example
+/// ```
+/// use forest::clean::{page_within, Budget};
+/// let small = Budget { max_elements: 10, ..Budget::default() };
+/// assert!(page_within("<p>a</p>", &small).is_ok());
+/// assert!(page_within(&"<p>a</p>".repeat(20), &small).is_err());
+/// ```
+pub fn page_within(html: &str, budget: &Budget) -> crate::Result<Doc> {
+    let (doc, elements) = sink::parse(&limit_depth(html, budget.max_depth.max(1)), budget.max_elements);
+    if elements > budget.max_elements {
+        return Err(crate::Error::OverBudget {
+            what: format!("the page has more than {} elements", budget.max_elements),
+            flag: "--max-elements",
+        });
+    }
+    Ok(doc)
 }
 
 /// Words of `id`/`class` values that mark a reader-comment region.

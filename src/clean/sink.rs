@@ -113,13 +113,16 @@ impl Tree {
 /// The sink html5ever builds into.
 pub struct Sink {
     tree: RefCell<Tree>,
+    /// Elements created so far (shared with [`parse`], which stops feeding the parser past the
+    /// budget).
+    elements: std::rc::Rc<std::cell::Cell<usize>>,
 }
 
 impl Sink {
-    fn new() -> Sink {
+    fn new(elements: std::rc::Rc<std::cell::Cell<usize>>) -> Sink {
         let mut tree = Tree { nodes: Vec::new(), no_name: QualName::new(None, html5ever::ns!(html), html5ever::local_name!("")) };
         tree.push(Kind::Document);
-        Sink { tree: RefCell::new(tree) }
+        Sink { tree: RefCell::new(tree), elements }
     }
 }
 
@@ -147,6 +150,7 @@ impl TreeSink for Sink {
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> usize {
         let mut t = self.tree.borrow_mut();
+        self.elements.set(self.elements.get() + 1);
         let template = if flags.template { t.push(Kind::Document) } else { NONE };
         t.push(Kind::Element { name, attrs, template })
     }
@@ -236,11 +240,28 @@ impl TreeSink for Sink {
     }
 }
 
-/// Parse `html` and build the cleaned document.
-pub fn parse(html: &str) -> Doc {
+/// Parse `html` and build the cleaned document; also how many elements the parser made.
+///
+/// The input is fed to the parser in slices; once more than `max_elements` elements exist, the
+/// rest is not parsed (the caller refuses the page), so a page over budget costs no more memory
+/// than the budget.
+pub fn parse(html: &str, max_elements: usize) -> (Doc, usize) {
     use html5ever::tendril::TendrilSink;
-    let sink = html5ever::parse_document(Sink::new(), Default::default()).one(html);
-    flatten(&sink.tree.into_inner())
+    const SLICE: usize = 64 * 1024;
+    let elements = std::rc::Rc::new(std::cell::Cell::new(0));
+    let mut parser = html5ever::parse_document(Sink::new(std::rc::Rc::clone(&elements)), Default::default());
+    let mut rest = html;
+    while !rest.is_empty() && elements.get() <= max_elements {
+        let mut cut = rest.len().min(SLICE);
+        while !rest.is_char_boundary(cut) {
+            cut += 1;
+        }
+        let (slice, tail) = rest.split_at(cut);
+        parser.process(StrTendril::from_slice(slice));
+        rest = tail;
+    }
+    let sink = parser.finish();
+    (flatten(&sink.tree.into_inner()), elements.get())
 }
 
 /// Walk the linked tree in document order (explicit stack) into the cleaned arena, applying
