@@ -167,6 +167,8 @@ impl Applier {
     /// # Errors
     /// [`Error::XPath`] when the XPath does not parse.
     pub fn new(wrapper: Wrapper) -> Result<Applier> {
+        crate::wrapper::check_xpath_cost(&wrapper.xpath)
+            .map_err(|why| Error::XPath { xpath: wrapper.xpath.clone(), message: format!("refused: {why}") })?;
         let xpath = sxd_xpath::Factory::new()
             .build(&wrapper.xpath)
             .map_err(|e| Error::XPath { xpath: wrapper.xpath.clone(), message: e.to_string() })?

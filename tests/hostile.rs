@@ -77,3 +77,28 @@ fn misnested_markup_keeps_every_subtree_consistent() {
         assert!(n.end as usize > i);
     }
 }
+
+/// A wrapper or site config is data: an XPath whose evaluation could run away is refused before
+/// it runs, with the reason, and a page is never evaluated with it.
+#[test]
+fn runaway_xpaths_from_files_are_refused() {
+    let page = "<html><body><div class=story><p>words</p></div></body></html>";
+    let pages: Vec<forest::Page> =
+        (0..2).map(|i| forest::Page::from_html(format!("p{i}"), &page.replace("words", &format!("words {i} more text")))).collect();
+    let wrapper = forest::Wrapper::induce("t", &pages, &forest::Config::default()).unwrap().wrapper;
+    let nested = format!("//*{}", "[.//*".repeat(6) + &"]".repeat(6));
+    let long = format!("//div[@class='{}']", "x".repeat(5000));
+    let deep = format!("//div{}", "[(".repeat(10) + "1" + &")]".repeat(10));
+    for bad in [&nested, &long, &deep] {
+        let started = std::time::Instant::now();
+        let err = forest::Applier::new(forest::Wrapper { xpath: bad.clone(), ..wrapper.clone() }).err().expect("refused");
+        assert!(err.to_string().contains("refused"), "{err}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
+        let cfg = format!("body: //div\nstrip: {bad}\n");
+        let err = forest::ftr::SiteConfig::parse(&cfg, "site.txt").err().expect("refused");
+        assert!(err.to_string().starts_with("site.txt:2:"), "{err}");
+    }
+    // The wrapper's own XPath and ordinary hand-written ones pass.
+    assert!(forest::Applier::new(wrapper.clone()).is_ok());
+    assert!(forest::Applier::new(forest::Wrapper { xpath: "//div[contains(@class,'story')]//p[not(ancestor::aside)]".into(), ..wrapper }).is_ok());
+}

@@ -21,6 +21,7 @@ pub(super) struct Compiled {
 
 /// Compile an XPath (the message says why it does not).
 pub(super) fn compile(expr: &str) -> std::result::Result<Compiled, String> {
+    crate::wrapper::check_xpath_cost(expr).map_err(|why| format!("XPath {expr:?} refused: {why}"))?;
     match sxd_xpath::Factory::new().build(expr) {
         Ok(Some(xpath)) => Ok(Compiled { source: expr.to_string(), xpath }),
         Ok(None) => Err(format!("XPath {expr:?} is empty")),

@@ -455,6 +455,67 @@ fn first_token_is(attr: &str, value: &str, digits: bool) -> String {
     }
 }
 
+/// Longest XPath read from a wrapper or site config, in bytes.
+pub const MAX_XPATH_BYTES: usize = 4096;
+/// Deepest nesting of predicates and parentheses in such an XPath.
+pub const MAX_XPATH_NESTING: usize = 8;
+/// Most descendant steps (`//`, `descendant::`, `ancestor::`, …) inside predicates: each one
+/// can multiply the nodes visited by the size of the page.
+pub const MAX_XPATH_INNER_SCANS: usize = 3;
+
+/// Refuse an XPath from a file whose evaluation could run away: an XPath is data, so its cost
+/// is bounded before it runs. A page has at most the element budget's nodes; a descendant scan
+/// at the top visits each once, and each one nested in a predicate multiplies that by the page
+/// size, so their number is capped, with the length and the nesting.
+///
+/// # Errors
+/// The reason, for the user.
+///
+/// # Example
+/// ```
+/// use forest::wrapper::check_xpath_cost;
+/// assert!(check_xpath_cost("//div[@class='story']//p").is_ok());
+/// assert!(check_xpath_cost("//*[.//*[.//*[.//*[.//*]]]]").is_err());
+/// ```
+pub fn check_xpath_cost(expr: &str) -> std::result::Result<(), String> {
+    if expr.len() > MAX_XPATH_BYTES {
+        return Err(format!("longer than {MAX_XPATH_BYTES} bytes"));
+    }
+    let (mut depth, mut deepest, mut inner_scans) = (0usize, 0usize, 0usize);
+    let mut quote: Option<char> = None;
+    let mut prev = ' ';
+    let mut rest = expr;
+    while let Some(c) = rest.chars().next() {
+        let after = &rest[c.len_utf8()..];
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '[' | '(') => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            (None, ']' | ')') => depth = depth.saturating_sub(1),
+            (None, '/') if prev == '/' && depth > 0 => inner_scans += 1,
+            (None, _) if depth > 0 && ["descendant", "ancestor", "following", "preceding"].iter().any(|a| rest.starts_with(a) && !prev.is_alphanumeric() && prev != '-') => {
+                inner_scans += 1
+            }
+            _ => {}
+        }
+        prev = if prev == '/' && c == '/' { ' ' } else { c };
+        rest = after;
+    }
+    if deepest > MAX_XPATH_NESTING {
+        return Err(format!("nested {deepest} deep (at most {MAX_XPATH_NESTING})"));
+    }
+    if inner_scans > MAX_XPATH_INNER_SCANS {
+        return Err(format!(
+            "{inner_scans} descendant or ancestor scans inside predicates (at most {MAX_XPATH_INNER_SCANS}): its cost grows as the page size to that power"
+        ));
+    }
+    Ok(())
+}
+
 /// An XPath 1.0 string literal for any string (`concat` when it holds both quote kinds).
 pub fn literal(s: &str) -> String {
     if !s.contains('\'') {
