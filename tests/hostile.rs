@@ -95,7 +95,7 @@ fn runaway_xpaths_from_files_are_refused() {
         assert!(err.to_string().contains("refused"), "{err}");
         assert!(started.elapsed() < std::time::Duration::from_secs(1));
         let cfg = format!("body: //div\nstrip: {bad}\n");
-        let err = forest::ftr::SiteConfig::parse(&cfg, "site.txt").err().expect("refused");
+        let err = forest::ftr::SiteConfig::parse(&cfg, "site.txt").expect_err("refused");
         assert!(err.to_string().starts_with("site.txt:2:"), "{err}");
     }
     // The wrapper's own XPath and ordinary hand-written ones pass.
