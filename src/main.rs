@@ -1277,7 +1277,13 @@ fn unique_name(used: &mut std::collections::HashSet<String>, stem: &str, ext: &s
         .map(|c| if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' })
         .take(100)
         .collect();
-    if safe.is_empty() || safe.starts_with('.') {
+    // Hidden names, and the names Windows reserves for devices (CON, NUL, COM1, …), get a `_`.
+    let device = safe.split('.').next().is_some_and(|base| {
+        let b = base.to_ascii_uppercase();
+        matches!(b.as_str(), "CON" | "PRN" | "AUX" | "NUL")
+            || ((b.starts_with("COM") || b.starts_with("LPT")) && b.len() == 4 && b.as_bytes()[3].is_ascii_digit())
+    });
+    if safe.is_empty() || safe.starts_with('.') || device {
         safe.insert(0, '_');
     }
     let mut name = format!("{safe}.{ext}");

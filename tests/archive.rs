@@ -222,3 +222,42 @@ fn an_indexing_run_killed_midway_leaves_an_index_that_opens_and_completes_withou
     urls.dedup();
     assert_eq!((urls.len(), hits.len()), (600, 600), "killed: {killed}, partial: {partial}");
 }
+
+#[test]
+fn names_from_urls_never_escape_the_output_folder_nor_overwrite() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    let page = std::fs::read(root().join("feeds/demo-news/bridge-repair.html")).unwrap();
+    let long = "a".repeat(400);
+    let urls = [
+        "https://x.example/..".to_string(),
+        "https://x.example/%2e%2e%2f%2e%2e%2fescaped".to_string(),
+        "https://x.example/a/%2Fetc%2Fpasswd".to_string(),
+        "https://x.example/CON".to_string(),
+        "https://x.example/nul.html".to_string(),
+        "https://x.example/%00zero".to_string(),
+        format!("https://x.example/{long}"),
+        "https://x.example/same.html".to_string(),
+        "https://y.example/same.html".to_string(),
+        "https://x.example/.hidden".to_string(),
+    ];
+    let pages: Vec<(String, Vec<u8>)> = urls.iter().map(|u| (u.clone(), page.clone())).collect();
+    let file = tmp.path().join("names.warc.gz");
+    warc(&file, &pages, false);
+    let out = tmp.path().join("out");
+    let o = forest(&store, &["apply", "--warc", p(&file), "--out-dir", p(&out), "-q"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Every page (and the lone page of the helper's WARC) is one file directly in `out`.
+    let names: Vec<String> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names.len(), urls.len() + 1, "{names:?}");
+    for n in &names {
+        assert!(!n.starts_with('.') && n.len() <= 110 && !n.contains(['/', '\\', '\0']), "{n:?}");
+        assert!(!["CON.txt", "NUL.txt", "nul.txt"].contains(&n.as_str()), "{n:?}");
+    }
+    assert!(names.contains(&"same.txt".to_string()) && names.contains(&"same-2.txt".to_string()), "{names:?}");
+    // Nothing was written beside the output folder.
+    let beside: Vec<String> = std::fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut beside = beside;
+    beside.sort();
+    assert_eq!(beside, ["names.warc.gz", "out"], "{beside:?}");
+}

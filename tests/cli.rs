@@ -239,3 +239,44 @@ fn a_page_over_a_budget_is_skipped_with_the_reason_and_the_run_goes_on() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("Deep words here."));
 }
+
+/// Killing forest at any moment leaves the old output file or the new one, never half of one.
+#[test]
+fn a_killed_writer_leaves_the_old_file_or_the_new_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (wrapper, _) = induce_demo(tmp.path());
+    let old = std::fs::read_to_string(&wrapper).unwrap();
+    let target = tmp.path().join("w.json");
+    let out_dir = tmp.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    for step in 0..12u64 {
+        std::fs::write(&target, &old).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_forest"))
+            .args(["induce", p(&demo()), "--out", p(&target), "--no-store", "-q", "--signifiers", &(5 + step).to_string()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut apply = Command::new(env!("CARGO_BIN_EXE_forest"))
+            .args(["apply", "--wrapper", p(&wrapper), p(&demo()), "--out-dir", p(&out_dir), "--format", "json"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(step * 15));
+        let _ = child.kill();
+        let _ = apply.kill();
+        let _ = child.wait();
+        let _ = apply.wait();
+        let now = std::fs::read_to_string(&target).unwrap();
+        let w = forest::Wrapper::from_json(now.as_bytes()).unwrap_or_else(|e| panic!("step {step}: half a wrapper: {e}"));
+        assert!(now == old || w.k == 5 + step as usize, "step {step}: neither the old wrapper nor the new one");
+        for e in std::fs::read_dir(&out_dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.extension().is_some_and(|x| x == "json") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                serde_json::from_str::<serde_json::Value>(&text).unwrap_or_else(|e| panic!("step {step}: {} is half written: {e}", path.display()));
+            }
+        }
+    }
+}
