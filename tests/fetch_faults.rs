@@ -408,6 +408,26 @@ fn a_gzip_bomb_stops_at_the_cap() {
 }
 
 #[test]
+fn a_brotli_bomb_stops_at_the_cap() {
+    // 64 MiB of zeros in a few hundred bytes of brotli; the cap (1 MiB) counts decompressed bytes.
+    let mut bomb = Vec::new();
+    {
+        let mut w = brotli::CompressorWriter::new(&mut bomb, 4096, 5, 22);
+        let zeros = vec![0u8; 1 << 20];
+        for _ in 0..64 {
+            std::io::Write::write_all(&mut w, &zeros).unwrap();
+        }
+    }
+    assert!(bomb.len() < 100_000, "{}", bomb.len());
+    let server = Site::new().at("/bomb.html", Reply::ok("text/html", bomb).header("Content-Encoding", "br")).serve(10);
+    let started = Instant::now();
+    let (e, msg) = err_text(fetcher(2).get(&at(&server, "/bomb.html")));
+    assert!(matches!(e, Error::TooLarge { limit: 1_048_576, .. }), "{msg}");
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert_eq!(server.hits("/bomb.html"), 1);
+}
+
+#[test]
 fn a_dead_host_is_a_connection_error() {
     let url = format!("http://127.0.0.1:{}/x.html", dead_port());
     let started = Instant::now();
