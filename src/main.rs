@@ -9,6 +9,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 const EXIT_CODES: &str = "\
+Examples:
+  forest induce feeds/demo-news/feed.xml --out demo.json     # learn a site's wrapper (kept in the store too)
+  forest apply --wrapper demo.json feeds/demo-news/ --format markdown
+  forest apply https://riverside-gazette.example/2024/03/bridge-repair.html --format json   # stored wrapper
+  forest induce feeds/demo-news/ --format ftr                # as a FiveFilters site config
+  forest apply --warc crawl.warc.gz --index archive/ && forest search archive/ \"bridge repairs\"
+  forest wrappers list
+
 Exit codes: 0 success; 1 error (nothing done); 2 bad usage; 3 done, but some inputs were skipped (listed on stderr).";
 
 /// Find the main article of web pages: learn one XPath wrapper per site from a few of its
