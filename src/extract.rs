@@ -169,6 +169,10 @@ impl Applier {
     pub fn new(wrapper: Wrapper) -> Result<Applier> {
         crate::wrapper::check_xpath_cost(&wrapper.xpath)
             .map_err(|why| Error::XPath { xpath: wrapper.xpath.clone(), message: format!("refused: {why}") })?;
+        if let Some(prefix) = crate::wrapper::namespace_prefix(&wrapper.xpath) {
+            let message = format!("namespace prefix {prefix:?}: cleaned pages have no namespaces");
+            return Err(Error::XPath { xpath: wrapper.xpath.clone(), message });
+        }
         let xpath = sxd_xpath::Factory::new()
             .build(&wrapper.xpath)
             .map_err(|e| Error::XPath { xpath: wrapper.xpath.clone(), message: e.to_string() })?

@@ -331,7 +331,8 @@ pub fn xml_text(s: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-fn name_start_char(c: char) -> bool {
+/// May `c` start an XML name (without `:`, so a namespace-free name, as XPath's NCName)?
+pub(crate) fn name_start_char(c: char) -> bool {
     matches!(c,
         'A'..='Z' | '_' | 'a'..='z' | '\u{C0}'..='\u{D6}' | '\u{D8}'..='\u{F6}'
         | '\u{F8}'..='\u{2FF}' | '\u{370}'..='\u{37D}' | '\u{37F}'..='\u{1FFF}'
@@ -340,7 +341,8 @@ fn name_start_char(c: char) -> bool {
         | '\u{10000}'..='\u{EFFFF}')
 }
 
-fn name_char(c: char) -> bool {
+/// May `c` continue an XML name (without `:`)?
+pub(crate) fn name_char(c: char) -> bool {
     name_start_char(c)
         || matches!(c, '-' | '.' | '0'..='9' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
 }

@@ -22,6 +22,9 @@ pub(super) struct Compiled {
 /// Compile an XPath (the message says why it does not).
 pub(super) fn compile(expr: &str) -> std::result::Result<Compiled, String> {
     crate::wrapper::check_xpath_cost(expr).map_err(|why| format!("XPath {expr:?} refused: {why}"))?;
+    if let Some(prefix) = crate::wrapper::namespace_prefix(expr) {
+        return Err(format!("XPath {expr:?} has namespace prefix {prefix:?}: cleaned pages have no namespaces"));
+    }
     match sxd_xpath::Factory::new().build(expr) {
         Ok(Some(xpath)) => Ok(Compiled { source: expr.to_string(), xpath }),
         Ok(None) => Err(format!("XPath {expr:?} is empty")),

@@ -17,7 +17,7 @@
 //! `translate`, positional predicates counted among the nodes the step has kept so far), and a
 //! test checks them against sxd-xpath on every page of the corpus.
 
-use crate::clean::{Doc, NodeId};
+use crate::clean::{name_char, name_start_char, Doc, NodeId};
 
 /// A predicate of a step.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,11 +66,14 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// An XML name without `:` (XPath's NCName): anything else (`+html`, `*`, `a:b`) is
+    /// outside the subset, or sxd-xpath would read an expression where we read a name.
     fn name(&mut self) -> Option<String> {
-        let end = self.s.find(['/', '[', ']', '(', ')', '=', ',', '\'', '"', ' ', '@']).unwrap_or(self.s.len());
-        if end == 0 {
+        let mut chars = self.s.char_indices();
+        if !chars.next().is_some_and(|(_, c)| name_start_char(c)) {
             return None;
         }
+        let end = chars.find(|&(_, c)| !name_char(c)).map_or(self.s.len(), |(i, _)| i);
         let (n, rest) = self.s.split_at(end);
         self.s = rest;
         Some(n.to_string())
@@ -284,7 +287,11 @@ mod tests {
         ] {
             assert!(CompiledPath::parse(x).is_some(), "{x}");
         }
-        for x in ["//div[contains(@class,'x')]", "//div//p", "//p[@dfs='1' or @dfs='2' and @dfs='3']", "count(//p)", "//div[@dfs=3]", "div"] {
+        for x in ["//div[contains(@class,'x')]", "//div//p", "//p[@dfs='1' or @dfs='2' and @dfs='3']", "count(//p)", "//div[@dfs=3]", "div"]
+            // Not names: sxd-xpath reads expressions there (found by fuzzing: `/+html` is the root plus `html`).
+            .into_iter()
+            .chain(["/+html/body/div[1]", "//*", "//a:b", "//-x", "//1p", "//p[@+x='y']"])
+        {
             assert!(CompiledPath::parse(x).is_none(), "{x}");
         }
     }

@@ -516,6 +516,32 @@ pub fn check_xpath_cost(expr: &str) -> std::result::Result<(), String> {
     Ok(())
 }
 
+/// The namespace prefix of the first prefixed name (`a:b`, `a:*`) in an XPath, outside string
+/// literals; `::` of an axis is none. Cleaned pages have no namespaces, so such a name never
+/// matches, and sxd-xpath panics on a prefix its context does not declare: every XPath is
+/// refused with it before evaluation (found by fuzzing: `/html/bo:y`).
+pub(crate) fn namespace_prefix(xpath: &str) -> Option<&str> {
+    let bytes = xpath.as_bytes();
+    let mut quote: Option<u8> = None;
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        match quote {
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None if b == b'\'' || b == b'"' => quote = Some(b),
+            None if b == b':' => {
+                let axis = bytes.get(i + 1) == Some(&b':') || (i > 0 && bytes[i - 1] == b':');
+                if !axis {
+                    return Some(&xpath[start..i]);
+                }
+            }
+            None if !(b.is_ascii_alphanumeric() || b >= 0x80 || b"_-.".contains(&b)) => start = i + 1,
+            None => {}
+        }
+    }
+    None
+}
+
 /// An XPath 1.0 string literal for any string (`concat` when it holds both quote kinds).
 pub fn literal(s: &str) -> String {
     if !s.contains('\'') {
@@ -531,6 +557,15 @@ pub fn literal(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn namespace_prefixes_are_found_outside_literals_and_axes() {
+        assert_eq!(namespace_prefix("/html/bo:y/div[1]"), Some("bo"));
+        assert_eq!(namespace_prefix("//svg:*"), Some("svg"));
+        assert_eq!(namespace_prefix("//p[fn:concat('a','b')='ab']"), Some("fn"));
+        assert_eq!(namespace_prefix("//div[@class='a:b']/descendant::p | //a[@href=\"x:y\"]"), None);
+        assert_eq!(namespace_prefix("//p[ancestor-or-self::div]"), None);
+    }
 
     #[test]
     fn anchored_types_and_their_xpath_select_the_same_element() {
