@@ -124,7 +124,7 @@ impl SiteConfig {
     /// One directive per line, `name: value` (split at the first `:` after the name, or after
     /// a parenthesized argument as in `http_header(user-agent): …`); blank lines and `#`
     /// comments are skipped; a byte-order mark, CRLF line ends and spaces around values are
-    /// fine. Values are trimmed. Unknown directives, directives forest does not support
+    /// fine (a lone carriage return is a space). Values are trimmed. Unknown directives, directives forest does not support
     /// (`replace_string`, `single_page_link`, …) and lines without `:` give a [`Warning`].
     ///
     /// # Errors
@@ -147,6 +147,9 @@ impl SiteConfig {
         let mut warnings = Vec::new();
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
+            // A carriage return inside a line is a space, as the written form has it (found by
+            // fuzzing: `# a\rb` read back as `a b`); for XPaths both are white space.
+            let raw = raw.replace('\r', " ");
             let trimmed = raw.trim();
             if trimmed.is_empty() {
                 continue;
