@@ -218,25 +218,18 @@ fn render(resolver: &mut Resolver, fetcher: &forest::fetch::Fetcher, input: Inpu
     let host = base.as_ref().and_then(|u| u.host_str().map(str::to_string));
     let (mut byline, mut published) = (meta.byline.clone(), meta.published.clone());
     if let Compiled::SiteConfig(c, _) = rules {
-        let authors = c.author(doc);
+        let (date, authors) = c.declared(doc);
         if !authors.is_empty() {
             byline = Some(authors.join(", "));
         }
-        published = c.date(doc).or(published);
+        published = date.or(published);
     }
     let title = title_of(&page, &x, &meta);
     let body = match format {
         Format::Text => format!("{}\n", x.text),
         Format::Markdown => forest::render::markdown(doc, &x, base.as_ref()),
         Format::Xml => forest::render::xml(doc, &x),
-        Format::Html => {
-            let lang = meta.lang.as_deref().map(|l| format!(" lang=\"{}\"", html_escape(l))).unwrap_or_default();
-            format!(
-                "<!DOCTYPE html>\n<html{lang}>\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n</head>\n<body>\n<article>\n{}</article>\n</body>\n</html>\n",
-                html_escape(&title),
-                forest::render::html(doc, &x, base.as_ref())
-            )
-        }
+        Format::Html => forest::render::html_document(doc, &x, base.as_ref(), &title, meta.lang.as_deref()),
         Format::Json | Format::Jsonl => {
             let v = ArticleJson {
                 url: url.as_deref(),
@@ -299,10 +292,6 @@ fn title_of(page: &Page, x: &forest::Extraction, meta: &forest::metadata::Metada
         .filter(|t| !t.is_empty())
         .or_else(|| meta.headline.clone())
         .unwrap_or_else(|| doc.title.clone())
-}
-
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// Where `apply` writes: stdout or one file per page, and the index.

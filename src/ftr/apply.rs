@@ -95,28 +95,36 @@ impl ConfigApplier {
     /// The page's date: the first `date` XPath that gives a non-empty string (a string result,
     /// or the text of the first node selected), white space collapsed.
     pub fn date(&self, doc: &Doc) -> Option<String> {
-        let package = parse_xml(doc).ok()?;
-        let ev = Eval::new(doc, &package);
-        self.date.iter().find_map(|c| ev.strings(c).into_iter().next())
+        self.declared(doc).0
     }
 
     /// The page's authors: the non-empty strings of the first `author` XPath that gives any
     /// (a string result, or the text of each node selected), white space collapsed, each once.
     pub fn author(&self, doc: &Doc) -> Vec<String> {
-        let Ok(package) = parse_xml(doc) else { return Vec::new() };
+        self.declared(doc).1
+    }
+
+    /// [`ConfigApplier::date`] and [`ConfigApplier::author`] at once: the page's XML is parsed
+    /// once for both, and not at all when the config has neither directive.
+    pub fn declared(&self, doc: &Doc) -> (Option<String>, Vec<String>) {
+        if self.date.is_empty() && self.author.is_empty() {
+            return (None, Vec::new());
+        }
+        let Ok(package) = parse_xml(doc) else { return (None, Vec::new()) };
         let ev = Eval::new(doc, &package);
+        let date = self.date.iter().find_map(|c| ev.strings(c).into_iter().next());
+        let mut authors = Vec::new();
         for c in &self.author {
-            let mut found: Vec<String> = Vec::new();
             for s in ev.strings(c) {
-                if !found.contains(&s) {
-                    found.push(s);
+                if !authors.contains(&s) {
+                    authors.push(s);
                 }
             }
-            if !found.is_empty() {
-                return found;
+            if !authors.is_empty() {
+                break;
             }
         }
-        Vec::new()
+        (date, authors)
     }
 
     /// The block: the elements of the first `body` XPath that selects elements with text,

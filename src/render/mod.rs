@@ -146,6 +146,23 @@ pub fn html(doc: &Doc, x: &Extraction, base: Option<&Url>) -> String {
     out
 }
 
+/// A small HTML document holding [`html`] of the extraction in an `<article>`, with the
+/// page's `title` and `lang` (both escaped).
+pub fn html_document(doc: &Doc, x: &Extraction, base: Option<&Url>, title: &str, lang: Option<&str>) -> String {
+    let mut out = String::from("<!DOCTYPE html>\n<html");
+    if let Some(l) = lang {
+        out.push_str(" lang=\"");
+        escape_html(&mut out, l, true);
+        out.push('"');
+    }
+    out.push_str(">\n<head>\n<meta charset=\"utf-8\">\n<title>");
+    escape_html(&mut out, title, false);
+    out.push_str("</title>\n</head>\n<body>\n<article>\n");
+    out.push_str(&html(doc, x, base));
+    out.push_str("</article>\n</body>\n</html>\n");
+    out
+}
+
 /// XML of an extraction: `<article>` holding the selected elements as cleaned XML with their
 /// dfs attributes (cut parts left out), headline first.
 ///
