@@ -247,13 +247,22 @@ pub struct Page {
     pub item: Option<feed::Item>,
     /// The cleaned tree.
     pub doc: clean::Doc,
+    /// The limits it was read under; extraction keeps to them too (XPath node visits).
+    pub budget: clean::Budget,
+    /// When work on it must stop (from its budget's time, counted from reading), if ever.
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl Page {
     /// A page from HTML text already in memory.
     pub fn from_html(id: impl Into<String>, html: &str) -> Page {
+        Page::from_doc(id, clean::page(html))
+    }
+
+    /// A page from a cleaned tree, with the default budget and no deadline.
+    pub fn from_doc(id: impl Into<String>, doc: clean::Doc) -> Page {
         let id = id.into();
-        Page { location: id.clone(), id, item: None, doc: clean::page(html) }
+        Page { location: id.clone(), id, item: None, doc, budget: clean::Budget::default(), deadline: None }
     }
 
     /// Read, decode and clean the page at `loc`.
@@ -277,9 +286,11 @@ impl Page {
     /// # Errors
     /// As [`Page::from_fetched`], and [`Error::OverBudget`].
     pub fn from_fetched_within(loc: &Location, fetched: fetch::Fetched, budget: &clean::Budget) -> Result<Page> {
+        let deadline = budget.deadline();
         check_html(&fetched, &loc.to_string())?;
         let html = fetched.text();
-        Ok(Page { id: loc.stem(), location: fetched.location.to_string(), item: None, doc: clean::page_within(&html, budget)? })
+        let doc = clean::page_until(&html, budget, deadline)?;
+        Ok(Page { id: loc.stem(), location: fetched.location.to_string(), item: None, doc, budget: *budget, deadline })
     }
 
     /// Read the page of a feed item.

@@ -89,14 +89,24 @@ struct BudgetArgs {
     /// Deepest nesting kept; deeper elements are flattened into their ancestor, as browsers do.
     #[arg(long, default_value_t = forest::clean::MAX_DEPTH)]
     max_depth: usize,
-    /// Most seconds spent on one page once read (cleaning and extraction).
+    /// Most seconds spent on one page once read (cleaning and extraction); parsing and XPath
+    /// evaluation stop when it runs out.
     #[arg(long, default_value_t = 10.0)]
     max_seconds: f64,
+    /// Most nodes one page's XPath evaluations may visit (wrappers and site configs that
+    /// forest does not run directly go through a general XPath evaluator).
+    #[arg(long, default_value_t = forest::clean::MAX_XPATH_VISITS)]
+    max_xpath_visits: u64,
 }
 
 impl BudgetArgs {
     fn tree(&self) -> forest::clean::Budget {
-        forest::clean::Budget { max_elements: self.max_elements, max_depth: self.max_depth }
+        forest::clean::Budget {
+            max_elements: self.max_elements,
+            max_depth: self.max_depth,
+            max_xpath_visits: self.max_xpath_visits,
+            max_time: std::time::Duration::try_from_secs_f64(self.max_seconds).ok(),
+        }
     }
 
     /// An error when `started` is longer ago than the time budget.

@@ -64,6 +64,55 @@ fn a_twenty_megabyte_page() {
     assert!(sxd_document::parser::parse(&xml).is_ok());
 }
 
+/// 1M siblings: over the default element budget, a counted skip naming its flag; under a
+/// larger budget, every one is kept.
+#[test]
+fn a_million_siblings() {
+    let html = "<span>x</span>".repeat(1_000_000);
+    let err = clean::page_within(&html, &clean::Budget::default()).expect_err("over the default budget");
+    assert!(matches!(err, forest::Error::OverBudget { flag: "--max-elements", .. }), "{err}");
+    let roomy = clean::Budget { max_elements: 1_100_000, ..clean::Budget::default() };
+    let doc = clean::page_within(&html, &roomy).expect("within a larger budget");
+    assert_eq!(doc.element_count(), 1_000_003); // html, head, body
+}
+
+/// 50 MB of text in one element: one text node, whole, its XML still well-formed.
+#[test]
+fn fifty_megabytes_of_text_in_one_node() {
+    let words = "word and more text ".repeat(50 * 1024 * 1024 / 19 + 1);
+    let doc = clean::page(&format!("<p>&lt;{words}&amp;</p>"));
+    assert_eq!(doc.element_count(), 4);
+    let text = doc.text_of(&[0]);
+    assert!(text.len() >= 50 * 1024 * 1024, "{}", text.len());
+    assert!(text.starts_with("<word and") && text.ends_with("text &"));
+    let xml = doc.to_xml();
+    assert!(xml.contains("<p dfs=\"3\">&lt;word and more") && xml.ends_with("text &amp;</p></body></html>"));
+}
+
+/// 100k attributes on one tag cost html5ever O(N²) (~18 s); the guard keeps the first 256.
+#[test]
+fn a_hundred_thousand_attributes_on_one_tag() {
+    let attrs: String = (0..100_000).map(|i| format!(" a{i}='{i}'")).collect();
+    let doc = clean::page(&format!("<div id=x{attrs}>text</div><p b=1>after</p>"));
+    let div = (0..doc.nodes.len() as u32).find_map(|n| doc.element(n).filter(|e| e.name == "div")).expect("the div");
+    assert_eq!(div.attrs.len(), clean::MAX_ATTRIBUTES);
+    assert_eq!(div.attr("id"), Some("x"));
+    assert_eq!(div.attr("a254"), Some("254"));
+    assert_eq!(div.attr("a255"), None);
+    let p = (0..doc.nodes.len() as u32).find_map(|n| doc.element(n).filter(|e| e.name == "p")).expect("the p");
+    assert_eq!(p.attr("b"), Some("1"));
+    reparses(&format!("<div{attrs}>x</div>"));
+}
+
+/// The time budget stops parsing mid-page: a counted skip naming `--max-seconds`.
+#[test]
+fn the_time_budget_stops_parsing() {
+    let html = "<div class=c><p>words and <b>more</b> words</p></div>".repeat(200_000);
+    let tight = clean::Budget { max_time: Some(std::time::Duration::from_millis(1)), ..clean::Budget::default() };
+    let err = clean::page_within(&html, &tight).expect_err("out of time");
+    assert!(matches!(err, forest::Error::OverBudget { flag: "--max-seconds", .. }), "{err}");
+}
+
 #[test]
 fn misnested_markup_keeps_every_subtree_consistent() {
     // The adoption agency algorithm reparents nodes; every node must still lie inside its

@@ -140,7 +140,7 @@ pub fn load(root: &Path) -> Result<Vec<GoldSite>> {
                 id: item.id.clone(),
                 location: html_path.to_string_lossy().into_owned(),
                 item: Some(item.clone()),
-                doc: crate::clean::page(&html),
+                ..Page::from_doc("", crate::clean::page(&html))
             };
             let clean_secs = start.elapsed().as_secs_f64();
             pages.push(GoldPage { page, gold: String::from_utf8_lossy(&gold).into_owned(), bytes: bytes.len(), clean_secs });

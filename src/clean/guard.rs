@@ -1,16 +1,28 @@
-//! A guard against pathologically deep markup, applied before the HTML parser.
+//! A guard against pathological markup, applied before the HTML parser.
 //!
-//! html5ever checks its stack of open elements on every start tag, so a page nested N deep
-//! costs O(N²) to parse (100 000 nested `<div>`s: ~20 s). Browsers cap tree depth (Chromium at
-//! 512). We do the same on the markup: a light scan tracks how many container tags are open;
-//! past [`MAX_DEPTH`], further start tags are removed together with as many later end tags,
-//! so their text joins the deepest allowed element. Pages under the cap are not touched
-//! (no copy is made).
+//! Two shapes cost html5ever quadratic time, so a small hostile page can take minutes:
+//! - **Depth.** It checks its stack of open elements on every start tag, so a page nested N
+//!   deep costs O(N²) (100 000 nested `<div>`s: ~20 s). Browsers cap tree depth (Chromium at
+//!   512). We do the same on the markup: a light scan tracks how many container tags are open;
+//!   past [`MAX_DEPTH`], further start tags are removed together with as many later end tags,
+//!   so their text joins the deepest allowed element.
+//! - **Attributes.** It looks for a duplicate among the tag's earlier attributes on each new
+//!   one, so one tag with 100 000 attributes costs O(N²) (~18 s). A start tag longer than
+//!   [`LONG_TAG`] bytes keeps its first [`MAX_ATTRIBUTES`]; real pages carry a few dozen.
+//!
+//! Pages with neither shape are not touched (no copy is made).
 
 use std::borrow::Cow;
 
 /// Deepest nesting of container elements kept (the scan's estimate).
 pub const MAX_DEPTH: usize = 5000;
+
+/// Most attributes kept on one element (the cleaner keeps no more either).
+pub const MAX_ATTRIBUTES: usize = 256;
+
+/// A start tag longer than this many bytes has its attributes counted (each takes at least
+/// two bytes, so shorter tags hold too few to matter).
+pub const LONG_TAG: usize = 1024;
 
 /// Elements that never have an end tag.
 const VOID: &[&str] = &[
@@ -27,10 +39,27 @@ const IMPLICIT: &[&str] = &[
 /// Elements whose content is raw text up to their end tag.
 const RAW: &[&str] = &["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "plaintext"];
 
-/// `html` with nesting beyond `max` flattened (borrowed when nothing had to change).
+/// `html` with nesting beyond `max` flattened and attributes past [`MAX_ATTRIBUTES`] on one
+/// tag dropped (borrowed when nothing had to change).
 pub fn limit_depth(html: &str, max: usize) -> Cow<'_, str> {
     let bytes = html.as_bytes();
-    if bytes.iter().filter(|&&b| b == b'<').count() <= max {
+    // One pass decides whether the scan is needed: enough tags to nest past `max`, or a
+    // stretch from a `<` to the next `>` long enough to hold many attributes.
+    let (mut lts, mut longest, mut open) = (0usize, 0usize, None::<usize>);
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'<' {
+            lts += 1;
+            open.get_or_insert(i);
+        } else if b == b'>' {
+            if let Some(o) = open.take() {
+                longest = longest.max(i - o);
+            }
+        }
+    }
+    if let Some(o) = open {
+        longest = longest.max(bytes.len() - o);
+    }
+    if lts <= max && longest <= LONG_TAG {
         return Cow::Borrowed(html);
     }
     let mut out: Option<String> = None;
@@ -64,34 +93,39 @@ pub fn limit_depth(html: &str, max: usize) -> Cow<'_, str> {
         let Some(gt) = tag_end(bytes, j) else { break };
         let self_closing = gt > 0 && bytes[gt - 1] == b'/';
         i = gt + 1;
-        if !end_tag && RAW.contains(&name.as_str()) {
+        let raw = !end_tag && RAW.contains(&name.as_str());
+        if raw {
             // Skip the raw text; its end tag is handled by the next round.
             let close = format!("</{name}");
             i = find_ci(bytes, i, close.as_bytes()).unwrap_or(bytes.len());
-            continue;
         }
-        if VOID.contains(&name.as_str()) || IMPLICIT.contains(&name.as_str()) || (self_closing && !end_tag) {
-            continue;
-        }
-        let remove = if end_tag {
-            if suppressed > 0 {
-                suppressed -= 1;
+        let nests = !(raw || VOID.contains(&name.as_str()) || IMPLICIT.contains(&name.as_str()) || (self_closing && !end_tag));
+        let remove = nests
+            && if end_tag {
+                if suppressed > 0 {
+                    suppressed -= 1;
+                    true
+                } else {
+                    depth = depth.saturating_sub(1);
+                    false
+                }
+            } else if depth >= max {
+                suppressed += 1;
                 true
             } else {
-                depth = depth.saturating_sub(1);
+                depth += 1;
                 false
-            }
-        } else if depth >= max {
-            suppressed += 1;
-            true
-        } else {
-            depth += 1;
-            false
-        };
+            };
         if remove {
             let o = out.get_or_insert_with(|| String::with_capacity(html.len()));
             o.push_str(&html[copied..lt]);
             copied = gt + 1;
+        } else if !end_tag && gt - lt > LONG_TAG {
+            if let Some(cut) = attributes_end(bytes, j, gt, MAX_ATTRIBUTES) {
+                let o = out.get_or_insert_with(|| String::with_capacity(html.len()));
+                o.push_str(&html[copied..cut]);
+                copied = gt;
+            }
         }
     }
     match out {
@@ -100,6 +134,53 @@ pub fn limit_depth(html: &str, max: usize) -> Cow<'_, str> {
             o.push_str(&html[copied..]);
             Cow::Owned(o)
         }
+    }
+}
+
+/// Where the `max`-th attribute of a start tag ends, when the tag has more than `max`
+/// (`from`: just after the tag name; `gt`: its `>`). Attributes are read as the HTML tokenizer
+/// reads them: a name up to white space, `/`, `>` or `=`, then an optional `=` and a quoted or
+/// bare value.
+fn attributes_end(bytes: &[u8], from: usize, gt: usize, max: usize) -> Option<usize> {
+    let ws = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
+    let (mut k, mut count, mut cut) = (from, 0usize, None);
+    loop {
+        while k < gt && (ws(bytes[k]) || bytes[k] == b'/') {
+            k += 1;
+        }
+        if k >= gt {
+            return None;
+        }
+        if count == max {
+            return cut;
+        }
+        k += 1; // the name's first character may be anything, `=` included
+        while k < gt && !ws(bytes[k]) && !matches!(bytes[k], b'/' | b'=') {
+            k += 1;
+        }
+        let mut v = k;
+        while v < gt && ws(bytes[v]) {
+            v += 1;
+        }
+        if v < gt && bytes[v] == b'=' {
+            v += 1;
+            while v < gt && ws(bytes[v]) {
+                v += 1;
+            }
+            match bytes.get(v) {
+                Some(&q) if (q == b'"' || q == b'\'') && v < gt => {
+                    k = bytes[v + 1..gt].iter().position(|&b| b == q).map_or(gt, |p| v + 1 + p + 1);
+                }
+                _ => {
+                    k = v;
+                    while k < gt && !ws(bytes[k]) {
+                        k += 1;
+                    }
+                }
+            }
+        }
+        count += 1;
+        cut = Some(k);
     }
 }
 
@@ -141,6 +222,18 @@ mod tests {
         let html = format!("{}x{}", "<div>".repeat(10), "</div>".repeat(10));
         let out = limit_depth(&html, 3);
         assert_eq!(out, "<div><div><div>x</div></div></div>");
+    }
+
+    #[test]
+    fn a_tag_keeps_its_first_attributes() {
+        let attrs: String = (0..1000).map(|i| format!(" a{i}='v {i}'")).collect();
+        let html = format!("<p>x</p><div id=x{attrs} data-z=\"q>\">y</div>");
+        let out = limit_depth(&html, 100);
+        let kept: String = (0..MAX_ATTRIBUTES - 1).map(|i| format!(" a{i}='v {i}'")).collect();
+        assert_eq!(out, format!("<p>x</p><div id=x{kept}>y</div>"));
+        // Long tags with few attributes (a big JSON value) are untouched.
+        let json = format!("<div data-props='{}'>z</div>", "{\"k\": 1} ".repeat(500));
+        assert!(matches!(limit_depth(&json, 100), Cow::Borrowed(_)));
     }
 
     #[test]

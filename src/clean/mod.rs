@@ -27,9 +27,11 @@ mod sink;
 mod text;
 mod xml;
 
-pub use guard::{limit_depth, MAX_DEPTH};
+pub use guard::{limit_depth, MAX_ATTRIBUTES, MAX_DEPTH};
 
 pub use text::TextBuilder;
+
+use std::time::{Duration, Instant};
 
 
 /// Elements removed with their whole subtree: they hold no readable article text.
@@ -234,10 +236,12 @@ impl Doc {
 ///     <p class=\"x\" dfs=\"3\">Hello <b dfs=\"4\">world</b></p></body></html>");
 /// ```
 pub fn page(html: &str) -> Doc {
-    sink::parse(&limit_depth(html, MAX_DEPTH), usize::MAX).0
+    sink::parse(&limit_depth(html, MAX_DEPTH), usize::MAX, None).doc
 }
 
-/// Limits on one page's tree, so one hostile page cannot take a run's memory or time.
+/// Limits on the work one page may take, so one hostile page cannot take a run's memory or
+/// time: it is skipped with [`crate::Error::OverBudget`] naming the limit, and the run goes on.
+/// Input bytes are limited where they are read ([`crate::fetch::FetchOptions`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     /// Most elements (the parser's, before cleaning). Default 1,000,000: the largest page of
@@ -247,18 +251,36 @@ pub struct Budget {
     /// Deepest nesting kept; deeper elements are flattened into their ancestor at this depth,
     /// as browsers do. Default [`MAX_DEPTH`].
     pub max_depth: usize,
+    /// Most nodes one page's XPath evaluations may visit (a wrapper or site config outside the
+    /// subset forest runs directly). Default [`MAX_XPATH_VISITS`].
+    pub max_xpath_visits: u64,
+    /// Most time from reading a page to its extraction; parsing and XPath evaluation stop
+    /// when it runs out. Default none (the CLI sets 10 s).
+    pub max_time: Option<Duration>,
 }
+
+/// Default node-visit budget of a page's XPath evaluations: 10 million, about a second in
+/// sxd-xpath. The heaviest site config or wrapper on a corpus page visits under 50,000.
+pub const MAX_XPATH_VISITS: u64 = 10_000_000;
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget { max_elements: 1_000_000, max_depth: MAX_DEPTH }
+        Budget { max_elements: 1_000_000, max_depth: MAX_DEPTH, max_xpath_visits: MAX_XPATH_VISITS, max_time: None }
+    }
+}
+
+impl Budget {
+    /// When work on a page read now must stop.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.max_time.and_then(|t| Instant::now().checked_add(t))
     }
 }
 
 /// [`page`] within a [`Budget`].
 ///
 /// # Errors
-/// [`crate::Error::OverBudget`] when the page has more elements than the budget allows.
+/// [`crate::Error::OverBudget`] when the page has more elements than the budget allows, or
+/// parsing outlasts its time.
 ///
 /// # Example
 /// ```
@@ -268,14 +290,29 @@ impl Default for Budget {
 /// assert!(page_within(&"<p>a</p>".repeat(20), &small).is_err());
 /// ```
 pub fn page_within(html: &str, budget: &Budget) -> crate::Result<Doc> {
-    let (doc, elements) = sink::parse(&limit_depth(html, budget.max_depth.max(1)), budget.max_elements);
-    if elements > budget.max_elements {
+    page_until(html, budget, budget.deadline())
+}
+
+/// [`page_within`], parsing stopped at `deadline`.
+///
+/// # Errors
+/// As [`page_within`].
+pub fn page_until(html: &str, budget: &Budget, deadline: Option<Instant>) -> crate::Result<Doc> {
+    let parsed = sink::parse(&limit_depth(html, budget.max_depth.max(1)), budget.max_elements, deadline);
+    if parsed.elements > budget.max_elements {
         return Err(crate::Error::OverBudget {
             what: format!("the page has more than {} elements", budget.max_elements),
             flag: "--max-elements",
         });
     }
-    Ok(doc)
+    if parsed.timed_out {
+        let secs = budget.max_time.map_or(0.0, |t| t.as_secs_f64());
+        return Err(crate::Error::OverBudget {
+            what: format!("parsing the page took over the {secs} s budget"),
+            flag: "--max-seconds",
+        });
+    }
+    Ok(parsed.doc)
 }
 
 /// Words of `id`/`class` values that mark a reader-comment region.
@@ -381,7 +418,9 @@ pub fn xml_name(name: &str) -> String {
 }
 
 /// Sanitize attributes: XML names, no duplicates after renaming, no `dfs`, no namespace
-/// declarations (`xmlns` becomes `_xmlns`), values without forbidden characters.
+/// declarations (`xmlns` becomes `_xmlns`), values without forbidden characters; at most
+/// [`guard::MAX_ATTRIBUTES`] (the guard keeps no more on the markup already, so an XPath's
+/// attribute axis visits few nodes per element).
 fn clean_attrs<'a>(attrs: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     for (k, v) in attrs {
@@ -391,6 +430,9 @@ fn clean_attrs<'a>(attrs: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<(Stri
         }
         if name == "xmlns" {
             name = "_xmlns".to_string();
+        }
+        if out.len() == guard::MAX_ATTRIBUTES {
+            break;
         }
         // Elements have few attributes: a linear check beats a hash set.
         if out.iter().any(|(n, _)| *n == name) {

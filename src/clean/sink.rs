@@ -244,14 +244,19 @@ impl TreeSink for Sink {
 ///
 /// The input is fed to the parser in slices; once more than `max_elements` elements exist, the
 /// rest is not parsed (the caller refuses the page), so a page over budget costs no more memory
-/// than the budget.
-pub fn parse(html: &str, max_elements: usize) -> (Doc, usize) {
+/// than the budget. Past `deadline` (checked between slices) it stops likewise.
+pub fn parse(html: &str, max_elements: usize, deadline: Option<std::time::Instant>) -> Parsed {
     use html5ever::tendril::TendrilSink;
     const SLICE: usize = 64 * 1024;
     let elements = std::rc::Rc::new(std::cell::Cell::new(0));
     let mut parser = html5ever::parse_document(Sink::new(std::rc::Rc::clone(&elements)), Default::default());
     let mut rest = html;
+    let mut timed_out = false;
     while !rest.is_empty() && elements.get() <= max_elements {
+        if deadline.is_some_and(|d| std::time::Instant::now() > d) {
+            timed_out = true;
+            break;
+        }
         let mut cut = rest.len().min(SLICE);
         while !rest.is_char_boundary(cut) {
             cut += 1;
@@ -261,7 +266,17 @@ pub fn parse(html: &str, max_elements: usize) -> (Doc, usize) {
         rest = tail;
     }
     let sink = parser.finish();
-    (flatten(&sink.tree.into_inner()), elements.get())
+    Parsed { doc: flatten(&sink.tree.into_inner()), elements: elements.get(), timed_out }
+}
+
+/// What [`parse`] made of a page.
+pub struct Parsed {
+    /// The cleaned tree (of the part read, when parsing stopped early).
+    pub doc: Doc,
+    /// Elements the parser created.
+    pub elements: usize,
+    /// Parsing stopped at the deadline.
+    pub timed_out: bool,
 }
 
 /// Walk the linked tree in document order (explicit stack) into the cleaned arena, applying
