@@ -11,6 +11,7 @@
 //! (inside `translate(…,'0123456789','')` when the samples' tokens had digits).
 
 pub mod compiled;
+pub mod xpath;
 
 use crate::patterns::{self, ElementType, PageCandidates, PageTerms, Pattern, Step, Typer, Typing};
 use crate::rank::{self, Ranked};
