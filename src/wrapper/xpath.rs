@@ -1580,6 +1580,42 @@ mod tests {
         }
     }
 
+    /// What metering costs: run with
+    /// `cargo test --release --lib wrapper::xpath::tests::metering_cost -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "a timing, not a test"]
+    fn metering_cost() {
+        // 250 sections: a div in a div holding 5 p (each with a b) and a span; 3,252 elements.
+        let section = |i: usize| format!("<div class='{}'><div>{}<span>s</span></div></div>", if i % 2 == 0 { "x" } else { "y" }, "<p>a <b>b</b> c</p>".repeat(5));
+        let xml = format!("<html><body>{}</body></html>", (0..250).map(section).collect::<String>());
+        let package = xml::parse(&xml).unwrap();
+        let doc = package.as_document();
+        let plain = Context::new();
+        for expr in ["//div[@class='x']//p", "//p[1]", "//*[@class='y']/div/p[last()]/b", "count(//b)"] {
+            let original = sxd_xpath::Factory::new().build(expr).unwrap().unwrap();
+            let program = Program::compile(expr).unwrap();
+            let merged = program.metered().replace(&format!("{VISIT}()][self::"), &format!("{VISIT}() and self::"));
+            let merged = sxd_xpath::Factory::new().build(&merged).unwrap().unwrap();
+            let meter = Meter::new(u64::MAX, None);
+            let ctx = context(&meter);
+            const ROUNDS: u32 = 20;
+            fn time<'d>(f: impl Fn() -> Value<'d>) -> (std::time::Duration, Value<'d>) {
+                let want = f();
+                let t = Instant::now();
+                for _ in 0..ROUNDS {
+                    assert!(same(&f(), &want));
+                }
+                (t.elapsed() / ROUNDS, want)
+            }
+            let (t_original, a) = time(|| original.evaluate(&plain, doc.root()).unwrap());
+            let (t_metered, b) = time(|| program.evaluate(&ctx, doc.root()).unwrap());
+            let (t_merged, c) = time(|| merged.evaluate(&ctx, doc.root()).unwrap());
+            assert!(same(&a, &b) && same(&a, &c));
+            let visits = meter.visits() / (2 * u64::from(ROUNDS) + 2);
+            println!("{expr}: original {t_original:?}, metered {t_metered:?} ({visits} visits), one predicate {t_merged:?}");
+        }
+    }
+
     /// xorshift64*: a deterministic stream for the fuzz test.
     struct Rng(u64);
 
