@@ -1695,7 +1695,7 @@ mod tests {
     fn random_expressions_from_the_grammar_agree_with_sxd() {
         let mut rng = Rng(0x2545_F491_4F6C_DD1D);
         let (mut compiled, mut compared) = (0, 0);
-        for _ in 0..3_000 {
+        for _ in 0..1_500 {
             let s = random_expr(&mut rng, 3);
             match Program::compile(&s) {
                 Ok(p) => {
@@ -1708,7 +1708,7 @@ mod tests {
             }
         }
         eprintln!("{compiled} compiled, {compared} compared");
-        assert!(compared > 2_000, "{compiled} compiled, {compared} compared");
+        assert!(compared > 1_000, "{compiled} compiled, {compared} compared");
     }
 
     #[test]
