@@ -26,6 +26,7 @@ use crate::clean::{Doc, NodeData, NodeId};
 use crate::patterns::{ElementType, Typer};
 use crate::template::Template;
 use crate::wrapper::compiled::CompiledPath;
+use crate::wrapper::xpath::{self, Meter, Program};
 use crate::wrapper::{Choice, Wrapper};
 use crate::{Error, Page, Result};
 
@@ -155,7 +156,8 @@ impl Method for Forest {
 /// A wrapper made ready to apply: its XPath compiled once.
 pub struct Applier {
     wrapper: Wrapper,
-    xpath: sxd_xpath::XPath,
+    /// The XPath for the general evaluator, metered (see [`crate::wrapper::xpath`]).
+    xpath: Program,
     /// The XPath compiled to run on the tree directly, when it is of the induced subset.
     compiled: Option<CompiledPath>,
     template: Template,
@@ -165,18 +167,10 @@ impl Applier {
     /// Compile the wrapper's XPath.
     ///
     /// # Errors
-    /// [`Error::XPath`] when the XPath does not parse.
+    /// [`Error::XPath`] when the XPath does not parse or is refused (see
+    /// [`crate::wrapper::check_xpath_cost`]).
     pub fn new(wrapper: Wrapper) -> Result<Applier> {
-        crate::wrapper::check_xpath_cost(&wrapper.xpath)
-            .map_err(|why| Error::XPath { xpath: wrapper.xpath.clone(), message: format!("refused: {why}") })?;
-        if let Some(prefix) = crate::wrapper::namespace_prefix(&wrapper.xpath) {
-            let message = format!("namespace prefix {prefix:?}: cleaned pages have no namespaces");
-            return Err(Error::XPath { xpath: wrapper.xpath.clone(), message });
-        }
-        let xpath = sxd_xpath::Factory::new()
-            .build(&wrapper.xpath)
-            .map_err(|e| Error::XPath { xpath: wrapper.xpath.clone(), message: e.to_string() })?
-            .ok_or_else(|| Error::XPath { xpath: wrapper.xpath.clone(), message: "empty expression".into() })?;
+        let xpath = crate::wrapper::compile_xpath(&wrapper.xpath)?;
         let template = Template::from_lines(wrapper.template.clone());
         let compiled = CompiledPath::parse(&wrapper.xpath);
         Ok(Applier { wrapper, xpath, compiled, template })
@@ -188,33 +182,45 @@ impl Applier {
     }
 
     /// The elements the XPath selects on `doc`: on the tree directly when the XPath is of the
-    /// induced subset, else through sxd-xpath.
+    /// induced subset (one pass, no budget needed), else through sxd-xpath within the default
+    /// node-visit budget.
     ///
     /// # Errors
-    /// [`Error::XPath`] when evaluation fails (e.g. the expression is not a node set).
+    /// [`Error::XPath`] when evaluation fails (e.g. the expression is not a node set),
+    /// [`Error::OverBudget`] when it visits too many nodes.
     pub fn select_exact(&self, doc: &Doc) -> Result<Vec<NodeId>> {
+        self.select_metered(doc, &default_meter())
+    }
+
+    fn select_metered(&self, doc: &Doc, meter: &Meter) -> Result<Vec<NodeId>> {
         match &self.compiled {
             Some(c) => Ok(outermost(doc, c.select(doc))),
-            None => self.select_with_sxd(doc),
+            None => self.sxd_metered(doc, meter),
         }
     }
 
     /// The elements the XPath selects, evaluated by sxd-xpath on the page's XML (the general
-    /// evaluator, and the oracle the compiled path is tested against).
+    /// evaluator, and the oracle the compiled path is tested against), within the default
+    /// node-visit budget.
     ///
     /// # Errors
-    /// [`Error::XPath`] when evaluation fails (e.g. the expression is not a node set).
+    /// As [`Applier::select_exact`].
     pub fn select_with_sxd(&self, doc: &Doc) -> Result<Vec<NodeId>> {
+        self.sxd_metered(doc, &default_meter())
+    }
+
+    fn sxd_metered(&self, doc: &Doc, meter: &Meter) -> Result<Vec<NodeId>> {
+        let source = self.xpath.source();
         let xml = doc.to_xml();
         let package = sxd_document::parser::parse(&xml)
-            .map_err(|e| Error::XPath { xpath: self.wrapper.xpath.clone(), message: format!("cleaned page is not XML: {e:?}") })?;
+            .map_err(|e| Error::XPath { xpath: source.to_string(), message: format!("cleaned page is not XML: {e:?}") })?;
         let document = package.as_document();
         let value = self
             .xpath
-            .evaluate(&sxd_xpath::Context::new(), document.root())
-            .map_err(|e| Error::XPath { xpath: self.wrapper.xpath.clone(), message: e.to_string() })?;
+            .evaluate(&xpath::context(meter), document.root())
+            .map_err(|e| crate::wrapper::eval_error(source, e))?;
         let sxd_xpath::Value::Nodeset(set) = value else {
-            return Err(Error::XPath { xpath: self.wrapper.xpath.clone(), message: "does not select elements".into() });
+            return Err(Error::XPath { xpath: source.to_string(), message: "does not select elements".into() });
         };
         let mut nodes: Vec<NodeId> = set
             .iter()
@@ -225,6 +231,11 @@ impl Applier {
         nodes.sort_unstable();
         Ok(outermost(doc, nodes))
     }
+}
+
+/// A meter with the default node-visit budget and no deadline.
+fn default_meter() -> Meter {
+    Meter::new(crate::clean::MAX_XPATH_VISITS, None)
 }
 
 impl Extractor for Applier {
@@ -264,7 +275,7 @@ impl Extractor for Applier {
         };
         let main = &self.wrapper.pattern;
         let t = &Typer::new(doc, self.wrapper.typing);
-        let exact = self.select_exact(doc)?;
+        let exact = self.select_metered(doc, &Meter::new(page.budget.max_xpath_visits, page.deadline))?;
         if has_text(doc, &exact) {
             return Ok(done(siblings(t, exact, main), Rule::Exact));
         }

@@ -152,6 +152,11 @@ pub fn tag_clue(tag: &str, id: Option<&str>, class: Option<&str>) -> String {
     s
 }
 
+/// Most steps in an anchored path. Past it the path floats: it starts at an ancestor that is
+/// no anchor (`//div[3]/…`), so a hostile page nested thousands deep without an `id` or `class`
+/// costs no more per element than this. The deepest path on the dev corpus has 23 steps.
+pub const MAX_ANCHORED_STEPS: usize = 32;
+
 /// Types the elements of one page under a [`Typing`] (sibling indices computed once).
 pub struct Typer<'a> {
     doc: &'a Doc,
@@ -230,6 +235,9 @@ impl<'a> Typer<'a> {
             }
             let index = self.sibling_index().get(c as usize).copied().unwrap_or(1);
             steps.push(Step { tag: e.name.clone(), id: None, class: None, index: Some(index) });
+            if steps.len() == MAX_ANCHORED_STEPS {
+                break;
+            }
             cur = self.doc.nodes[c as usize].parent;
         }
         steps.reverse();
@@ -328,6 +336,11 @@ pub struct PageCandidates {
     pub total_weight: f64,
 }
 
+/// Most candidates kept on one page. Past it, those with the fewest terms are dropped: they
+/// cannot win (a pattern's informativeness grows with its terms), and each one costs a type of
+/// up to [`MAX_ANCHORED_STEPS`] steps. The largest page of the dev corpus has 1,552 elements.
+pub const MAX_CANDIDATES: usize = 10_000;
+
 /// Significant nodes, terminal paths and candidates of one page.
 pub fn collect(doc: &Doc, terms: &PageTerms, sig: &Signifiers, typing: Typing) -> PageCandidates {
     let typer = Typer::new(doc, typing);
@@ -378,8 +391,26 @@ pub fn collect(doc: &Doc, terms: &PageTerms, sig: &Signifiers, typing: Typing) -
             cur = doc.nodes[c as usize].parent;
         }
     }
-    let candidates = (0..n)
-        .filter(|&i| candidate[i])
+    let mut kept: Vec<usize> = (0..n).filter(|&i| candidate[i]).collect();
+    if kept.len() > MAX_CANDIDATES {
+        let terms = |i: usize| u64::from(x[i]) + u64::from(y[i]);
+        let mut sizes: Vec<u64> = kept.iter().map(|&i| terms(i)).collect();
+        let cut = sizes.len() - MAX_CANDIDATES;
+        let (_, &mut least, _) = sizes.select_nth_unstable(cut);
+        // Ancestors hold at least their descendants' terms, so what is kept stays closed
+        // upwards; ties at the threshold go in document order.
+        let mut room = MAX_CANDIDATES - kept.iter().filter(|&&i| terms(i) > least).count();
+        kept.retain(|&i| {
+            let t = terms(i);
+            t > least
+                || (t == least && room > 0 && {
+                    room -= 1;
+                    true
+                })
+        });
+    }
+    let candidates = kept
+        .into_iter()
         .filter_map(|i| {
             let ty = typer.of(i as NodeId)?;
             let dfs = doc.element(i as NodeId)?.dfs;

@@ -44,7 +44,9 @@ fn many_siblings_and_deep_nesting() {
     reparses(&siblings);
     let deep = format!("{}x{}", "<div><span>".repeat(60_000), "</span></div>".repeat(60_000));
     let doc = clean::page(&deep);
-    assert!(doc.nodes.len() > 5000);
+    let deepest = doc.nodes.iter().map(|n| n.level as usize).max().unwrap_or(0);
+    assert!(deepest > clean::MAX_DEPTH / 2 && deepest <= clean::MAX_DEPTH + 3, "{deepest}");
+    assert_eq!(doc.text_of(&[0]), "x");
     reparses(&deep);
 }
 
@@ -113,6 +115,29 @@ fn the_time_budget_stops_parsing() {
     assert!(matches!(err, forest::Error::OverBudget { flag: "--max-seconds", .. }), "{err}");
 }
 
+/// Induction on pages nested hundreds deep without an id or class, with thousands of leaves:
+/// the types' paths are cut at MAX_ANCHORED_STEPS (the XPath floats, `//div[1]/…`), candidates
+/// stay under MAX_CANDIDATES, and the wrapper still finds the leaves' container.
+#[test]
+fn induction_on_deep_pages_with_many_leaves() {
+    let page = |k: usize| {
+        let leaves: String = (0..12_000).map(|i| format!("<p>alpha beta{} gamma{} story{k}</p>", i % 97, i % 13)).collect();
+        let html = format!("<html><body><nav>home</nav>{}{leaves}{}</body></html>", "<div>".repeat(400), "</div>".repeat(400));
+        forest::Page::from_html(format!("p{k}"), &html)
+    };
+    let pages: Vec<forest::Page> = (0..3).map(page).collect();
+    let induction = forest::Wrapper::induce("deep", &pages, &forest::Config::default()).expect("a wrapper");
+    let xpath = &induction.wrapper.xpath;
+    assert!(xpath.starts_with("//div[1]/div[1]/"), "{xpath}");
+    assert_eq!(xpath.matches("/div[1]").count(), forest::patterns::MAX_ANCHORED_STEPS, "{xpath}");
+    for r in induction.ranked.iter() {
+        assert!(r.pattern.ty.path.as_ref().map_or(0, Vec::len) <= forest::patterns::MAX_ANCHORED_STEPS);
+    }
+    let applier = forest::Applier::new(induction.wrapper).expect("compiles");
+    let text = forest::Extractor::extract(&applier, &pages[1]).expect("extracts").text;
+    assert!(text.starts_with("alpha beta0 gamma0 story1") && text.matches("story1").count() == 12_000, "{}", &text[..200.min(text.len())]);
+}
+
 #[test]
 fn misnested_markup_keeps_every_subtree_consistent() {
     // The adoption agency algorithm reparents nodes; every node must still lie inside its
@@ -150,4 +175,40 @@ fn runaway_xpaths_from_files_are_refused() {
     // The wrapper's own XPath and ordinary hand-written ones pass.
     assert!(forest::Applier::new(wrapper.clone()).is_ok());
     assert!(forest::Applier::new(forest::Wrapper { xpath: "//div[contains(@class,'story')]//p[not(ancestor::aside)]".into(), ..wrapper }).is_ok());
+}
+
+/// What passes the checks still runs under the page's node-visit budget: `//*[../*]` costs the
+/// square of a parent's children, so on 20,000 siblings (400 million visits) it is stopped (a counted skip naming
+/// `--max-xpath-visits`), the same XPath on a small page runs, and a page whose time is spent
+/// is stopped naming `--max-seconds`. Both for a wrapper and for a site config.
+#[test]
+fn xpaths_run_under_the_pages_node_visit_budget() {
+    let small = "<html><body><div class=story><p>words one</p><p>words two</p></div></body></html>";
+    let pages: Vec<forest::Page> = (0..2).map(|i| forest::Page::from_html(format!("p{i}"), &small.replace("one", &i.to_string()))).collect();
+    let wrapper = forest::Wrapper::induce("t", &pages, &forest::Config::default()).unwrap().wrapper;
+    let quadratic = "//body/*[../*[@class='story']]";
+    let applier = forest::Applier::new(forest::Wrapper { xpath: quadratic.into(), ..wrapper }).expect("passes the checks");
+    let (cfg, _) = forest::ftr::SiteConfig::parse(&format!("body: {quadratic}\n"), "site.txt").unwrap();
+    let config = forest::ftr::ConfigApplier::new(cfg).unwrap();
+    let extractors: [&dyn forest::Extractor; 2] = [&applier, &config];
+
+    let mut big = forest::Page::from_html("big", &format!("<html><body>{}</body></html>", "<p>x</p>".repeat(20_000)));
+    big.budget.max_xpath_visits = 1_000_000; // the default is 10 million: the same stop, slower
+    let mut late = forest::Page::from_html("late", small);
+    late.deadline = Some(std::time::Instant::now());
+    std::thread::sleep(std::time::Duration::from_millis(2));
+    for x in extractors {
+        let text = x.extract(&pages[0]).expect("a small page runs").text;
+        assert!(text.contains("words 0"), "{text}");
+        let started = std::time::Instant::now();
+        match x.extract(&big) {
+            Err(forest::Error::OverBudget { flag: "--max-xpath-visits", what }) => assert!(what.contains("visited over 1000000 nodes"), "{what}"),
+            other => panic!("{}: expected the visit budget, got {:?}", x.name(), other.map(|e| e.rule)),
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(60), "stopped, not run to the end");
+        match x.extract(&late) {
+            Err(forest::Error::OverBudget { flag: "--max-seconds", .. }) => {}
+            other => panic!("{}: expected the time budget, got {:?}", x.name(), other.map(|e| e.rule)),
+        }
+    }
 }

@@ -14,8 +14,10 @@
 
 use std::borrow::Cow;
 
-/// Deepest nesting of container elements kept (the scan's estimate).
-pub const MAX_DEPTH: usize = 5000;
+/// Deepest nesting of container elements kept (the scan's estimate): Chromium's cap. The
+/// deepest page of the dev corpus is 33 deep after cleaning; each start tag costs html5ever
+/// time in proportion to the depth, so 100,000 tags at depth 5,000 took 2 s.
+pub const MAX_DEPTH: usize = 512;
 
 /// Most attributes kept on one element (the cleaner keeps no more either).
 pub const MAX_ATTRIBUTES: usize = 256;

@@ -12,24 +12,16 @@ use std::collections::HashMap;
 use sxd_document::dom::{ChildOfElement, Document, Element};
 use sxd_xpath::nodeset::Node as XNode;
 use sxd_xpath::Value;
+use crate::wrapper::xpath::{self, Meter, Program};
 
-/// An XPath with its source text.
+/// An XPath compiled to run metered (see [`crate::wrapper::xpath`]).
 pub(super) struct Compiled {
-    source: String,
-    xpath: sxd_xpath::XPath,
+    program: Program,
 }
 
-/// Compile an XPath (the message says why it does not).
+/// Compile an XPath (the message says why it is refused).
 pub(super) fn compile(expr: &str) -> std::result::Result<Compiled, String> {
-    crate::wrapper::check_xpath_cost(expr).map_err(|why| format!("XPath {expr:?} refused: {why}"))?;
-    if let Some(prefix) = crate::wrapper::namespace_prefix(expr) {
-        return Err(format!("XPath {expr:?} has namespace prefix {prefix:?}: cleaned pages have no namespaces"));
-    }
-    match sxd_xpath::Factory::new().build(expr) {
-        Ok(Some(xpath)) => Ok(Compiled { source: expr.to_string(), xpath }),
-        Ok(None) => Err(format!("XPath {expr:?} is empty")),
-        Err(e) => Err(format!("XPath {expr:?} does not compile: {e}")),
-    }
+    Program::compile(expr).map(|program| Compiled { program }).map_err(|why| format!("XPath {expr:?} refused: {why}"))
 }
 
 fn compile_all<'a>(exprs: impl IntoIterator<Item = &'a String>) -> Result<Vec<Compiled>> {
@@ -202,7 +194,7 @@ impl Extractor for ConfigApplier {
     fn extract(&self, page: &Page) -> Result<Extraction> {
         let doc = &page.doc;
         let package = parse_xml(doc)?;
-        let ev = Eval::new(doc, &package);
+        let ev = Eval::within(doc, &package, &Meter::new(page.budget.max_xpath_visits, page.deadline));
         let block = self.block(&ev)?;
         if block.is_empty() {
             let text = crate::baselines::boilerpipe::extract(doc);
@@ -274,7 +266,8 @@ fn merge_texts(document: Document<'_>) {
     }
 }
 
-/// XPath evaluation on one parsed page, results mapped back to the page's nodes.
+/// XPath evaluation on one parsed page, results mapped back to the page's nodes; every
+/// evaluation counts against one meter (the page's node-visit budget and deadline).
 pub(super) struct Eval<'d> {
     doc: &'d Doc,
     document: Document<'d>,
@@ -284,14 +277,18 @@ pub(super) struct Eval<'d> {
 }
 
 impl<'d> Eval<'d> {
+    /// Within the default node-visit budget, no deadline.
     pub(super) fn new(doc: &'d Doc, package: &'d sxd_document::Package) -> Eval<'d> {
-        Eval { doc, document: package.as_document(), context: sxd_xpath::Context::new(), texts: OnceCell::new() }
+        Eval::within(doc, package, &Meter::new(crate::clean::MAX_XPATH_VISITS, None))
+    }
+
+    pub(super) fn within(doc: &'d Doc, package: &'d sxd_document::Package, meter: &Meter) -> Eval<'d> {
+        Eval { doc, document: package.as_document(), context: xpath::context(meter), texts: OnceCell::new() }
     }
 
     fn value(&self, c: &Compiled) -> Result<Value<'d>> {
-        c.xpath
-            .evaluate(&self.context, self.document.root())
-            .map_err(|e| Error::XPath { xpath: c.source.clone(), message: e.to_string() })
+        let p = &c.program;
+        p.evaluate(&self.context, self.document.root()).map_err(|e| crate::wrapper::eval_error(p.source(), e))
     }
 
     /// The elements and text nodes selected, in document order.
@@ -300,7 +297,7 @@ impl<'d> Eval<'d> {
     /// [`Error::XPath`] when evaluation fails or the value is not a node set.
     pub(super) fn nodes(&self, c: &Compiled) -> Result<Vec<NodeId>> {
         let Value::Nodeset(set) = self.value(c)? else {
-            return Err(Error::XPath { xpath: c.source.clone(), message: "does not select nodes".into() });
+            return Err(Error::XPath { xpath: c.program.source().to_string(), message: "does not select nodes".into() });
         };
         Ok(self.node_ids(&set))
     }

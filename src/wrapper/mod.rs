@@ -421,11 +421,13 @@ pub fn xpath_with(ty: &ElementType, dfs: &[u32], digits: bool) -> String {
 
 /// The XPath of an anchored path: the anchor by its type, then child steps by tag and index,
 /// the last one restricted to the dfs numbers: `//div[…='main']/table[2]/tr[1]/td[3][@dfs='98']`.
+/// A path without an anchor starts at the root (`/html[1]/…`), or anywhere when it was cut at
+/// [`patterns::MAX_ANCHORED_STEPS`] (`//div[3]/…`).
 fn anchored_xpath(path: &[Step], dfs: &[u32], digits: bool) -> String {
     let mut s = String::new();
     for (i, st) in path.iter().enumerate() {
         let preds = attr_preds(st.id.as_deref(), st.class.as_deref(), digits);
-        s.push_str(if i == 0 && !preds.is_empty() { "//" } else { "/" });
+        s.push_str(if i == 0 && (!preds.is_empty() || st.tag != "html") { "//" } else { "/" });
         s.push_str(&st.tag);
         if !preds.is_empty() {
             s.push_str(&format!("[{}]", preds.join(" and ")));
@@ -464,10 +466,12 @@ pub const MAX_XPATH_NESTING: usize = 8;
 /// can multiply the nodes visited by the size of the page.
 pub const MAX_XPATH_INNER_SCANS: usize = 3;
 
-/// Refuse an XPath from a file whose evaluation could run away: an XPath is data, so its cost
-/// is bounded before it runs. A page has at most the element budget's nodes; a descendant scan
-/// at the top visits each once, and each one nested in a predicate multiplies that by the page
-/// size, so their number is capped, with the length and the nesting.
+/// Refuse an XPath from a file whose evaluation could run away, or that cannot run on a
+/// cleaned page: an XPath is data. It is parsed ([`xpath`]) and checked: at most
+/// [`MAX_XPATH_BYTES`] long and [`MAX_XPATH_NESTING`] deep; at most [`MAX_XPATH_INNER_SCANS`]
+/// descendant or ancestor scans inside predicates (each multiplies the visits by the page
+/// size); no namespace prefix, variable or function outside XPath 1.0's core. What passes still
+/// runs under a node-visit budget ([`xpath::Meter`]).
 ///
 /// # Errors
 /// The reason, for the user.
@@ -477,70 +481,32 @@ pub const MAX_XPATH_INNER_SCANS: usize = 3;
 /// use forest::wrapper::check_xpath_cost;
 /// assert!(check_xpath_cost("//div[@class='story']//p").is_ok());
 /// assert!(check_xpath_cost("//*[.//*[.//*[.//*[.//*]]]]").is_err());
+/// assert!(check_xpath_cost("/html/svg:path").is_err());
 /// ```
 pub fn check_xpath_cost(expr: &str) -> std::result::Result<(), String> {
-    if expr.len() > MAX_XPATH_BYTES {
-        return Err(format!("longer than {MAX_XPATH_BYTES} bytes"));
-    }
-    let (mut depth, mut deepest, mut inner_scans) = (0usize, 0usize, 0usize);
-    let mut quote: Option<char> = None;
-    let mut prev = ' ';
-    let mut rest = expr;
-    while let Some(c) = rest.chars().next() {
-        let after = &rest[c.len_utf8()..];
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '\'' | '"') => quote = Some(c),
-            (None, '[' | '(') => {
-                depth += 1;
-                deepest = deepest.max(depth);
-            }
-            (None, ']' | ')') => depth = depth.saturating_sub(1),
-            (None, '/') if prev == '/' && depth > 0 => inner_scans += 1,
-            (None, _) if depth > 0 && ["descendant", "ancestor", "following", "preceding"].iter().any(|a| rest.starts_with(a) && !prev.is_alphanumeric() && prev != '-') => {
-                inner_scans += 1
-            }
-            _ => {}
-        }
-        prev = if prev == '/' && c == '/' { ' ' } else { c };
-        rest = after;
-    }
-    if deepest > MAX_XPATH_NESTING {
-        return Err(format!("nested {deepest} deep (at most {MAX_XPATH_NESTING})"));
-    }
-    if inner_scans > MAX_XPATH_INNER_SCANS {
-        return Err(format!(
-            "{inner_scans} descendant or ancestor scans inside predicates (at most {MAX_XPATH_INNER_SCANS}): its cost grows as the page size to that power"
-        ));
-    }
-    Ok(())
+    xpath::check(expr)
 }
 
-/// The namespace prefix of the first prefixed name (`a:b`, `a:*`) in an XPath, outside string
-/// literals; `::` of an axis is none. Cleaned pages have no namespaces, so such a name never
-/// matches, and sxd-xpath panics on a prefix its context does not declare: every XPath is
-/// refused with it before evaluation (found by fuzzing: `/html/bo:y`).
-pub(crate) fn namespace_prefix(xpath: &str) -> Option<&str> {
-    let bytes = xpath.as_bytes();
-    let mut quote: Option<u8> = None;
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        match quote {
-            Some(q) if b == q => quote = None,
-            Some(_) => {}
-            None if b == b'\'' || b == b'"' => quote = Some(b),
-            None if b == b':' => {
-                let axis = bytes.get(i + 1) == Some(&b':') || (i > 0 && bytes[i - 1] == b':');
-                if !axis {
-                    return Some(&xpath[start..i]);
-                }
-            }
-            None if !(b.is_ascii_alphanumeric() || b >= 0x80 || b"_-.".contains(&b)) => start = i + 1,
-            None => {}
-        }
+/// An XPath from a file compiled to run metered, or [`Error::XPath`] saying why it is refused.
+pub(crate) fn compile_xpath(expr: &str) -> Result<xpath::Program> {
+    xpath::Program::compile(expr).map_err(|why| Error::XPath { xpath: expr.to_string(), message: format!("refused: {why}") })
+}
+
+/// A metered evaluation's failure as the crate's error: a spent budget is
+/// [`Error::OverBudget`] (the page is skipped, the run goes on).
+pub(crate) fn eval_error(expr: &str, e: xpath::EvalError) -> Error {
+    let short: String = expr.chars().take(80).collect();
+    match e {
+        xpath::EvalError::Budget(xpath::Stop::Visits(n)) => Error::OverBudget {
+            what: format!("the XPath {short:?} visited over {n} nodes"),
+            flag: "--max-xpath-visits",
+        },
+        xpath::EvalError::Budget(xpath::Stop::Deadline) => Error::OverBudget {
+            what: format!("the page's time ran out evaluating the XPath {short:?}"),
+            flag: "--max-seconds",
+        },
+        xpath::EvalError::Failed(message) => Error::XPath { xpath: expr.to_string(), message },
     }
-    None
 }
 
 /// An XPath 1.0 string literal for any string (`concat` when it holds both quote kinds).
@@ -558,15 +524,6 @@ pub fn literal(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn namespace_prefixes_are_found_outside_literals_and_axes() {
-        assert_eq!(namespace_prefix("/html/bo:y/div[1]"), Some("bo"));
-        assert_eq!(namespace_prefix("//svg:*"), Some("svg"));
-        assert_eq!(namespace_prefix("//p[fn:concat('a','b')='ab']"), Some("fn"));
-        assert_eq!(namespace_prefix("//div[@class='a:b']/descendant::p | //a[@href=\"x:y\"]"), None);
-        assert_eq!(namespace_prefix("//p[ancestor-or-self::div]"), None);
-    }
 
     #[test]
     fn anchored_types_and_their_xpath_select_the_same_element() {

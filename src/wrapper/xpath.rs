@@ -749,7 +749,7 @@ fn is_nodeset(e: &Expr) -> bool {
 }
 
 /// The reasons to refuse a parsed XPath, the first found.
-fn check(e: &Expr) -> Result<(), String> {
+fn check_tree(e: &Expr) -> Result<(), String> {
     let mut scans = 0;
     check_in(e, false, &mut scans)?;
     if scans > MAX_XPATH_INNER_SCANS {
@@ -1162,10 +1162,18 @@ impl Program {
     }
 }
 
+/// Parse and check an XPath without compiling it (the reason when it is refused).
+///
+/// # Errors
+/// As [`Program::compile`].
+pub fn check(expr: &str) -> Result<(), String> {
+    check_tree(&parse(expr)?)
+}
+
 /// The checked, metered text of an XPath.
 fn metered(expr: &str) -> Result<String, String> {
     let ast = parse(expr)?;
-    check(&ast)?;
+    check_tree(&ast)?;
     Ok(write_metered(&ast))
 }
 
