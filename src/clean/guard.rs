@@ -7,8 +7,9 @@
 //!   past [`MAX_DEPTH`], further start tags are removed together with as many later end tags,
 //!   so their text joins the deepest allowed element.
 //! - **Attributes.** It looks for a duplicate among the tag's earlier attributes on each new
-//!   one, so one tag with 100 000 attributes costs O(N²) (~18 s). A start tag longer than
-//!   [`LONG_TAG`] bytes keeps its first [`MAX_ATTRIBUTES`]; real pages carry a few dozen.
+//!   one, so one tag with 100 000 attributes costs O(N²) (~18 s). A start tag keeps its first
+//!   [`MAX_ATTRIBUTES`]; real pages carry a few dozen. Tags are read as the HTML tokenizer
+//!   reads them (quotes open a value only after `=`), so the cut never takes more.
 //!
 //! Pages with neither shape are not touched (no copy is made).
 
@@ -22,9 +23,9 @@ pub const MAX_DEPTH: usize = 512;
 /// Most attributes kept on one element (the cleaner keeps no more either).
 pub const MAX_ATTRIBUTES: usize = 256;
 
-/// A start tag longer than this many bytes has its attributes counted (each takes at least
-/// two bytes, so shorter tags hold too few to matter).
-pub const LONG_TAG: usize = 1024;
+/// A page with a `<…>` stretch longer than this many bytes is scanned for tags with too many
+/// attributes: such a tag takes at least two bytes per attribute.
+pub const LONG_TAG: usize = 2 * MAX_ATTRIBUTES;
 
 /// Elements that never have an end tag.
 const VOID: &[&str] = &[
@@ -92,7 +93,7 @@ pub fn limit_depth(html: &str, max: usize) -> Cow<'_, str> {
             i = lt + 1;
             continue;
         }
-        let Some(gt) = tag_end(bytes, j) else { break };
+        let (Some(gt), cut) = scan_tag(bytes, j, MAX_ATTRIBUTES) else { break };
         let self_closing = gt > 0 && bytes[gt - 1] == b'/';
         i = gt + 1;
         let raw = !end_tag && RAW.contains(&name.as_str());
@@ -122,12 +123,10 @@ pub fn limit_depth(html: &str, max: usize) -> Cow<'_, str> {
             let o = out.get_or_insert_with(|| String::with_capacity(html.len()));
             o.push_str(&html[copied..lt]);
             copied = gt + 1;
-        } else if !end_tag && gt - lt > LONG_TAG {
-            if let Some(cut) = attributes_end(bytes, j, gt, MAX_ATTRIBUTES) {
-                let o = out.get_or_insert_with(|| String::with_capacity(html.len()));
-                o.push_str(&html[copied..cut]);
-                copied = gt;
-            }
+        } else if let (false, Some(cut)) = (end_tag, cut) {
+            let o = out.get_or_insert_with(|| String::with_capacity(html.len()));
+            o.push_str(&html[copied..cut]);
+            copied = gt;
         }
     }
     match out {
@@ -139,66 +138,55 @@ pub fn limit_depth(html: &str, max: usize) -> Cow<'_, str> {
     }
 }
 
-/// Where the `max`-th attribute of a start tag ends, when the tag has more than `max`
-/// (`from`: just after the tag name; `gt`: its `>`). Attributes are read as the HTML tokenizer
-/// reads them: a name up to white space, `/`, `>` or `=`, then an optional `=` and a quoted or
-/// bare value.
-fn attributes_end(bytes: &[u8], from: usize, gt: usize, max: usize) -> Option<usize> {
+/// A start or end tag read as the HTML tokenizer reads it (§13.2.5, from the tag name on):
+/// where its `>` is, and where its attribute number `max + 1` starts, if it has that many.
+/// Quotes open a value only right after `=`; elsewhere they are part of a name or value, so
+/// an apostrophe in `title=Don't` does not swallow the page.
+fn scan_tag(bytes: &[u8], from: usize, max: usize) -> (Option<usize>, Option<usize>) {
+    #[derive(Clone, Copy, PartialEq)]
+    enum St {
+        TagName,
+        BeforeName,
+        Name,
+        AfterName,
+        BeforeValue,
+        Quoted(u8),
+        Unquoted,
+    }
     let ws = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
-    let (mut k, mut count, mut cut) = (from, 0usize, None);
-    loop {
-        while k < gt && (ws(bytes[k]) || bytes[k] == b'/') {
-            k += 1;
-        }
-        if k >= gt {
-            return None;
-        }
-        if count == max {
-            return cut;
-        }
-        k += 1; // the name's first character may be anything, `=` included
-        while k < gt && !ws(bytes[k]) && !matches!(bytes[k], b'/' | b'=') {
-            k += 1;
-        }
-        let mut v = k;
-        while v < gt && ws(bytes[v]) {
-            v += 1;
-        }
-        if v < gt && bytes[v] == b'=' {
-            v += 1;
-            while v < gt && ws(bytes[v]) {
-                v += 1;
-            }
-            match bytes.get(v) {
-                Some(&q) if (q == b'"' || q == b'\'') && v < gt => {
-                    k = bytes[v + 1..gt].iter().position(|&b| b == q).map_or(gt, |p| v + 1 + p + 1);
-                }
-                _ => {
-                    k = v;
-                    while k < gt && !ws(bytes[k]) {
-                        k += 1;
-                    }
-                }
-            }
-        }
-        count += 1;
-        cut = Some(k);
-    }
-}
-
-/// Position of the `>` ending a tag whose name ends at `from` (quotes respected).
-fn tag_end(bytes: &[u8], from: usize) -> Option<usize> {
-    let mut quote: Option<u8> = None;
+    let (mut st, mut count, mut cut) = (St::TagName, 0usize, None);
     for (k, &b) in bytes.iter().enumerate().skip(from) {
-        match quote {
-            Some(q) if b == q => quote = None,
-            Some(_) => {}
-            None if b == b'"' || b == b'\'' => quote = Some(b),
-            None if b == b'>' => return Some(k),
-            None => {}
-        }
+        st = match st {
+            St::Quoted(q) => {
+                if b == q {
+                    St::BeforeName // after a quoted value: a new name may follow at once
+                } else {
+                    st
+                }
+            }
+            _ if b == b'>' => return (Some(k), cut),
+            St::TagName | St::Unquoted if ws(b) => St::BeforeName,
+            St::TagName if b == b'/' => St::BeforeName,
+            St::TagName | St::Unquoted => st,
+            St::BeforeName | St::AfterName if ws(b) || b == b'/' => st,
+            St::AfterName if b == b'=' => St::BeforeValue,
+            St::BeforeName | St::AfterName => {
+                count += 1;
+                if count == max + 1 && cut.is_none() {
+                    cut = Some(k);
+                }
+                St::Name // the first character may be anything, `=` included
+            }
+            St::Name if ws(b) => St::AfterName,
+            St::Name if b == b'/' => St::BeforeName,
+            St::Name if b == b'=' => St::BeforeValue,
+            St::Name => st,
+            St::BeforeValue if ws(b) => st,
+            St::BeforeValue if b == b'"' || b == b'\'' => St::Quoted(b),
+            St::BeforeValue => St::Unquoted,
+        };
     }
-    None
+    (None, cut)
 }
 
 fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
@@ -232,7 +220,11 @@ mod tests {
         let html = format!("<p>x</p><div id=x{attrs} data-z=\"q>\">y</div>");
         let out = limit_depth(&html, 100);
         let kept: String = (0..MAX_ATTRIBUTES - 1).map(|i| format!(" a{i}='v {i}'")).collect();
-        assert_eq!(out, format!("<p>x</p><div id=x{kept}>y</div>"));
+        assert_eq!(out, format!("<p>x</p><div id=x{kept} >y</div>"));
+        // Quotes inside a bare value or a name open nothing: the tag ends at its `>`.
+        let words = "word ".repeat(400);
+        let html = format!("<p title=Don't>{words}</p><p class=x\"y a'b>it's {words}</p>");
+        assert!(matches!(limit_depth(&html, 1), Cow::Borrowed(_)));
         // Long tags with few attributes (a big JSON value) are untouched.
         let json = format!("<div data-props='{}'>z</div>", "{\"k\": 1} ".repeat(500));
         assert!(matches!(limit_depth(&json, 100), Cow::Borrowed(_)));
