@@ -259,8 +259,9 @@ pub struct Budget {
     pub max_time: Option<Duration>,
 }
 
-/// Default node-visit budget of a page's XPath evaluations: 10 million, about a second in
-/// sxd-xpath. The heaviest site config or wrapper on a corpus page visits under 50,000.
+/// Default node-visit budget of a page's XPath evaluations: 10 million, 2–4 s in sxd-xpath.
+/// On the dev corpus, all the XPaths of a site's exported config visit at most about 300,000
+/// nodes of one page (forbes.com 2005), and one XPath at most 18,000.
 pub const MAX_XPATH_VISITS: u64 = 10_000_000;
 
 impl Default for Budget {
