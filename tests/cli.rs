@@ -232,6 +232,15 @@ fn a_page_over_a_budget_is_skipped_with_the_reason_and_the_run_goes_on() {
     let o = forest(&["apply", "--wrapper", p(&wrapper), p(&page), "--max-seconds", "0"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("--max-seconds"), "{}", stderr(&o));
+    // XPath node visits: a site config whose XPath visits every subtree of every element is
+    // stopped on the big page, and runs on the small one.
+    let cfg = tmp.path().join("example.com.txt");
+    std::fs::write(&cfg, "body: //div[count(.//*) >= 0][p]\n").unwrap();
+    let o = forest(&["apply", "--site-config", p(&cfg), p(&dir), "--max-xpath-visits", "300", "--format", "jsonl"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("big.html: over budget: the XPath"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("visited over 300 nodes (raise it with --max-xpath-visits)"), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Short but fine."), "{}", stdout(&o));
     // Depth: deeper nesting is flattened, not refused; the text survives.
     let deep = tmp.path().join("deep.html");
     std::fs::write(&deep, format!("<html><body><div class=article-body>{}<p>Deep words here.</p></div></body></html>", "<div>".repeat(500))).unwrap();
