@@ -39,7 +39,11 @@
 //! ```
 //!
 //! Every tree walk is a loop over a flat, document-ordered arena ([`clean::Doc`]): no stage
-//! recurses, so no page can overflow the stack. Errors are one enum, [`Error`].
+//! recurses, so no page can overflow the stack. Every page is held to a [`clean::Budget`]
+//! (elements, depth, XPath node visits, time) that it carries with it ([`Page::budget`],
+//! [`Page::deadline`]); XPaths read from files run metered ([`wrapper::xpath`]). A page over a
+//! budget is [`Error::OverBudget`], and a run skips it and goes on. Errors are one enum,
+//! [`Error`].
 
 #![warn(missing_docs)]
 

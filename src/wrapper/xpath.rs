@@ -909,9 +909,13 @@ fn write_expr(e: &Expr, out: &mut String) {
 }
 
 fn write_operand(e: &Expr, out: &mut String) {
-    out.push('(');
+    write_between('(', e, ')', out);
+}
+
+fn write_between(open: char, e: &Expr, close: char, out: &mut String) {
+    out.push(open);
     write_expr(e, out);
-    out.push(')');
+    out.push(close);
 }
 
 /// A FilterExpr's primary expression: parenthesized unless it is one token or a call.
@@ -923,9 +927,7 @@ fn write_primary(e: &Expr, out: &mut String) {
 }
 
 fn write_predicate(e: &Expr, out: &mut String) {
-    out.push('[');
-    write_expr(e, out);
-    out.push(']');
+    write_between('[', e, ']', out);
 }
 
 fn write_test(t: &NodeTest, out: &mut String) {
