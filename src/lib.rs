@@ -21,7 +21,7 @@
 //! | keep wrappers by site host; write files atomically | [`store`] | [`store::Store`] |
 //! | read pages from web archives | [`warc`] | [`warc::Reader`] |
 //! | archive and search articles | [`index`] | [`index::ArticleIndex`] |
-//! | evaluation: the paper's 2-gram F1 | [`bench`] | [`bench::score::score`] |
+//! | evaluation: the paper's 2-gram F1 | [`bench`](mod@bench) | [`bench::score::score`] |
 //!
 //! The whole flow, on the demo site bundled with the crate:
 //!
@@ -41,7 +41,7 @@
 //! Every tree walk is a loop over a flat, document-ordered arena ([`clean::Doc`]): no stage
 //! recurses, so no page can overflow the stack. Every page is held to a [`clean::Budget`]
 //! (elements, depth, XPath node visits, time) that it carries with it ([`Page::budget`],
-//! [`Page::deadline`]); XPaths read from files run metered ([`wrapper::xpath`]). A page over a
+//! [`Page::deadline`]); XPaths read from files run metered ([`wrapper::xpath`](mod@wrapper::xpath)). A page over a
 //! budget is [`Error::OverBudget`], and a run skips it and goes on. Errors are one enum,
 //! [`Error`].
 

@@ -320,7 +320,7 @@ pub fn page_until(html: &str, budget: &Budget, deadline: Option<Instant>) -> cra
 const COMMENT_WORDS: &[&str] = &["comment", "comments", "commentlist", "disqus", "respond"];
 
 /// Is this element a reader-comment region (cut with its subtree)? True when a word of its
-/// `id` or `class` (split at anything not a letter or digit) is one of [`COMMENT_WORDS`];
+/// `id` or `class` (split at anything not a letter or digit) is one of `COMMENT_WORDS`;
 /// never for `html`, `body`, `main` or `article`, which may carry such classes for the page.
 pub fn is_comment_region(tag: &str, id: Option<&str>, class: Option<&str>) -> bool {
     if matches!(tag, "html" | "body" | "main" | "article") {

@@ -396,7 +396,7 @@ pub fn xpath(ty: &ElementType, dfs: &[u32]) -> String {
     xpath_with(ty, dfs, false)
 }
 
-/// As [`xpath`]; `digits` says whether the attribute tokens may carry digits that the tolerant
+/// As [`xpath()`]; `digits` says whether the attribute tokens may carry digits that the tolerant
 /// form dropped (then the test strips digits too).
 pub fn xpath_with(ty: &ElementType, dfs: &[u32], digits: bool) -> String {
     if let Some(path) = &ty.path {
@@ -467,7 +467,7 @@ pub const MAX_XPATH_NESTING: usize = 8;
 pub const MAX_XPATH_INNER_SCANS: usize = 3;
 
 /// Refuse an XPath from a file whose evaluation could run away, or that cannot run on a
-/// cleaned page: an XPath is data. It is parsed ([`xpath`]) and checked: at most
+/// cleaned page: an XPath is data. It is parsed ([`xpath`](mod@xpath)) and checked: at most
 /// [`MAX_XPATH_BYTES`] long and [`MAX_XPATH_NESTING`] deep; at most [`MAX_XPATH_INNER_SCANS`]
 /// descendant or ancestor scans inside predicates (each multiplies the visits by the page
 /// size); no namespace prefix, variable or function outside XPath 1.0's core. What passes still
