@@ -108,7 +108,8 @@ pub fn feed(data: &[u8]) {
 
 /// Target `wrapper`: input starting with `{` is a wrapper file (applied to the fixed page when it
 /// reads); anything else is an XPath put in the demo wrapper and applied to the fixed page.
-/// When the compiled subset takes the XPath, it must select what sxd-xpath selects.
+/// When the compiled subset takes the XPath, it must select what sxd-xpath selects; when the
+/// metered form compiles, it must give what the XPath as written gives under sxd-xpath.
 pub fn wrapper(data: &[u8]) {
     let page = fixed_page();
     if data.first() == Some(&b'{') {
@@ -121,6 +122,7 @@ pub fn wrapper(data: &[u8]) {
         return;
     }
     let Ok(xpath) = std::str::from_utf8(data) else { return };
+    metered_as_written(xpath);
     let w = Wrapper { xpath: xpath.to_string(), ..demo_wrapper().clone() };
     let Ok(applier) = Applier::new(w) else { return };
     if let Ok(x) = applier.extract(page) {
@@ -138,6 +140,37 @@ pub fn wrapper(data: &[u8]) {
         let oracle = applier.select_with_sxd(&page.doc).expect("a compiled XPath selects nodes under sxd-xpath too");
         assert_eq!(outer, oracle, "compiled and sxd-xpath differ on {xpath:?}");
     }
+}
+
+/// The metered XPath ([`forest::wrapper::xpath::Program`]) gives on the fixed page what the
+/// XPath as written gives, when sxd-xpath reads the written form and the metered run stays
+/// within 200,000 visits (which bounds the unmetered run too: both visit the same nodes).
+fn metered_as_written(xpath: &str) {
+    use forest::wrapper::xpath::{self, EvalError, Meter, Program};
+    use sxd_xpath::Value;
+    thread_local! {
+        static XML: sxd_document::Package =
+            sxd_document::parser::parse(&fixed_page().doc.to_xml()).expect("the fixed page's XML parses");
+    }
+    let Ok(program) = Program::compile(xpath) else { return };
+    let Ok(Some(written)) = sxd_xpath::Factory::new().build(xpath) else { return };
+    XML.with(|package| {
+        let doc = package.as_document();
+        let meter = Meter::new(200_000, None);
+        let metered = program.evaluate(&xpath::context(&meter), doc.root());
+        if matches!(metered, Err(EvalError::Budget(_))) {
+            return;
+        }
+        let plain = written.evaluate(&sxd_xpath::Context::new(), doc.root());
+        let same = match (&metered, &plain) {
+            (Ok(Value::Nodeset(a)), Ok(Value::Nodeset(b))) => a.document_order() == b.document_order(),
+            (Ok(Value::Number(a)), Ok(Value::Number(b))) => a == b || (a.is_nan() && b.is_nan()),
+            (Ok(a), Ok(b)) => a == b,
+            (Err(_), Err(_)) => true,
+            _ => false,
+        };
+        assert!(same, "metered {:?} and written {xpath:?} differ: {metered:?} vs {plain:?}", program.metered());
+    });
 }
 
 /// Target `site_config`: a site config's text; when it reads, its text form reads back to the
