@@ -100,7 +100,7 @@ struct BudgetArgs {
 }
 
 impl BudgetArgs {
-    fn tree(&self) -> forest::clean::Budget {
+    fn page(&self) -> forest::clean::Budget {
         forest::clean::Budget {
             max_elements: self.max_elements,
             max_depth: self.max_depth,
@@ -540,7 +540,7 @@ fn induce_warc(a: &InduceArgs) -> anyhow::Result<ExitCode> {
             if pages.len() >= a.max_pages {
                 continue;
             }
-            match Page::from_fetched_within(&Location::Url(url), fetched, &a.budget.tree()) {
+            match Page::from_fetched_within(&Location::Url(url), fetched, &a.budget.page()) {
                 Ok(p) => pages.push(p),
                 Err(_) => unreadable += 1,
             }
@@ -602,7 +602,7 @@ fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
             b.inc(1);
         }
     };
-    let (pages, failed) = forest::load_pages_with(&fetcher, items, 8, &a.budget.tree(), &tick);
+    let (pages, failed) = forest::load_pages_with(&fetcher, items, 8, &a.budget.page(), &tick);
     if let Some(b) = bar {
         b.finish_and_clear();
     }

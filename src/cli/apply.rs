@@ -202,7 +202,7 @@ fn render(resolver: &mut Resolver, fetcher: &forest::fetch::Fetcher, input: Inpu
     };
     let loc = &loc;
     let started = std::time::Instant::now();
-    let page = Page::from_fetched_within(loc, fetched, &budget.tree())?;
+    let page = Page::from_fetched_within(loc, fetched, &budget.page())?;
     budget.check_time(started, "cleaning")?;
     let rules = resolver.get(loc, &page)?;
     let x = rules.extractor().extract(&page)?;
