@@ -363,54 +363,107 @@ impl Sink {
     }
 }
 
-/// Process one window of inputs, `jobs` at a time, results in input order.
-fn run_window(
-    window: Vec<Input>,
+/// Render `inputs` and hand each result to `put`, in input order. With several jobs, that many
+/// workers live for the whole call, each with its own [`Resolver`] (sxd-xpath is not
+/// thread-safe; a worker's compiled rules and caches last across pages), and at most
+/// [`IN_FLIGHT_PER_JOB`] × jobs pages are in flight, so memory stays bounded and the output is
+/// the same for any number of jobs. Returns how many inputs there were.
+#[allow(clippy::too_many_arguments)]
+fn process(
+    inputs: impl Iterator<Item = Input>,
     jobs: usize,
     resolver: &mut Resolver,
     rules: &Rules,
     fetcher: &forest::fetch::Fetcher,
     format: Format,
     budget: &BudgetArgs,
-) -> Vec<(Location, Rendered)> {
-    if jobs == 1 || window.len() == 1 {
-        return window
-            .into_iter()
-            .map(|input| {
-                let loc = input.location().clone();
-                (loc, render(resolver, fetcher, input, format, budget))
-            })
-            .collect();
+    mut put: impl FnMut(Location, Rendered) -> anyhow::Result<()>,
+) -> anyhow::Result<usize> {
+    if jobs == 1 {
+        let mut n = 0;
+        for input in inputs {
+            let loc = input.location().clone();
+            put(loc, render(resolver, fetcher, input, format, budget))?;
+            n += 1;
+        }
+        return Ok(n);
     }
-    let locs: Vec<Location> = window.iter().map(|i| i.location().clone()).collect();
-    let inputs: std::sync::Mutex<Vec<Option<Input>>> = std::sync::Mutex::new(window.into_iter().map(Some).collect());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let slots: std::sync::Mutex<Vec<Option<Rendered>>> = std::sync::Mutex::new((0..locs.len()).map(|_| None).collect());
     let single_page = resolver.single_page;
+    let max_in_flight = jobs * IN_FLIGHT_PER_JOB;
+    let (task_tx, task_rx) = std::sync::mpsc::sync_channel::<(usize, Input)>(max_in_flight);
+    let task_rx = std::sync::Mutex::new(task_rx);
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<(usize, Location, Rendered)>();
     std::thread::scope(|scope| {
-        for _ in 0..jobs.min(locs.len()) {
-            let (next, slots, inputs) = (&next, &slots, &inputs);
+        for _ in 0..jobs {
+            let (task_rx, done_tx) = (&task_rx, done_tx.clone());
             scope.spawn(move || {
-                // Each worker compiles its own rules (sxd-xpath is not thread-safe); they
-                // compiled once already, so this cannot fail.
+                // The rules compiled once already on the main thread, so this cannot fail.
                 let Ok(mut local) = Resolver::new(rules, single_page) else { return };
                 loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(input) = inputs.lock().ok().and_then(|mut v| v.get_mut(i).and_then(Option::take)) else { break };
-                    let r = render(&mut local, fetcher, input, format, budget);
-                    if let Ok(mut s) = slots.lock() {
-                        s[i] = Some(r);
+                    let task = task_rx.lock().ok().and_then(|rx| rx.recv().ok());
+                    let Some((i, input)) = task else { break };
+                    let loc = input.location().clone();
+                    let rendered = render(&mut local, fetcher, input, format, budget);
+                    if done_tx.send((i, loc, rendered)).is_err() {
+                        break;
                     }
                 }
             });
         }
-    });
-    let results = slots.into_inner().unwrap_or_else(|e| e.into_inner());
-    locs.into_iter()
-        .zip(results)
-        .map(|(l, r)| (l, r.unwrap_or_else(|| Err(anyhow::anyhow!("page not processed")))))
-        .collect()
+        drop(done_tx);
+        let mut inputs = inputs.fuse();
+        let mut waiting: std::collections::BTreeMap<usize, (Location, Rendered)> = Default::default();
+        let (mut sent, mut written) = (0usize, 0usize);
+        let mut locations: std::collections::HashMap<usize, Location> = Default::default();
+        let result = loop {
+            while sent - written < max_in_flight {
+                let Some(input) = inputs.next() else { break };
+                locations.insert(sent, input.location().clone());
+                if task_tx.send((sent, input)).is_err() {
+                    break;
+                }
+                sent += 1;
+            }
+            if written == sent {
+                break Ok(sent);
+            }
+            let Ok((i, loc, rendered)) = done_rx.recv() else {
+                // Every worker is gone: what they did not finish is reported, in order.
+                let mut lost: Vec<(usize, Location)> = locations.drain().filter(|(i, _)| !waiting.contains_key(i)).collect();
+                lost.sort_by_key(|(i, _)| *i);
+                for (i, loc) in lost {
+                    waiting.insert(i, (loc, Err(anyhow::anyhow!("page not processed"))));
+                }
+                let mut r = Ok(sent);
+                for (_, (loc, rendered)) in std::mem::take(&mut waiting) {
+                    if r.is_ok() {
+                        r = put(loc, rendered).map(|()| sent);
+                    }
+                }
+                break r;
+            };
+            locations.remove(&i);
+            waiting.insert(i, (loc, rendered));
+            let mut failed = None;
+            while let Some((loc, rendered)) = waiting.remove(&written) {
+                written += 1;
+                if let Err(e) = put(loc, rendered) {
+                    failed = Some(e);
+                    break;
+                }
+            }
+            if let Some(e) = failed {
+                break Err(e);
+            }
+        };
+        // Workers stop once the tasks run out (or at once, after a failure to write).
+        drop(task_tx);
+        result
+    })
 }
+
+/// Pages in flight per job (read, queued or rendered but not yet written).
+const IN_FLIGHT_PER_JOB: usize = 16;
 
 pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     let rules = match (&a.wrapper, &a.site_config) {
@@ -448,38 +501,22 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
         index,
     };
     let mut stdout = std::io::stdout().lock();
-    // Pages are processed in windows, `jobs` at a time, and written in input order, so the
-    // output is the same for any number of jobs and memory stays bounded.
-    let window_len = jobs * 16;
+    let mut put = |loc: Location, r: Rendered| sink.put(&mut stdout, &loc, r);
     let mut total = 0usize;
     if warc {
         let mut stats = forest::warc::Stats::default();
         for file in &a.warc {
             let mut reader = forest::warc::Reader::open(file)?;
-            loop {
-                let mut window = Vec::with_capacity(window_len);
-                while window.len() < window_len {
-                    let Some((url, fetched)) = reader.next_page(&mut stats) else { break };
-                    window.push(Input::Fetched(Location::Url(url), fetched));
-                }
-                if window.is_empty() {
-                    break;
-                }
-                total += window.len();
-                for (loc, r) in run_window(window, jobs, &mut resolver, &rules, &fetcher, a.format, &a.budget) {
-                    sink.put(&mut stdout, &loc, r)?;
-                }
-            }
+            let pages = std::iter::from_fn(|| {
+                let (url, fetched) = reader.next_page(&mut stats)?;
+                Some(Input::Fetched(Location::Url(url), fetched))
+            });
+            total += process(pages, jobs, &mut resolver, &rules, &fetcher, a.format, &a.budget, &mut put)?;
         }
         eprintln!("forest: {stats}");
     } else {
-        total = locations.len();
-        for window in locations.chunks(window_len) {
-            let window: Vec<Input> = window.iter().cloned().map(Input::Read).collect();
-            for (loc, r) in run_window(window, jobs, &mut resolver, &rules, &fetcher, a.format, &a.budget) {
-                sink.put(&mut stdout, &loc, r)?;
-            }
-        }
+        let pages = locations.into_iter().map(Input::Read);
+        total = process(pages, jobs, &mut resolver, &rules, &fetcher, a.format, &a.budget, &mut put)?;
     }
     let skipped = sink.skipped;
     sink.finish(&mut stdout)?;
