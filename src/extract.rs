@@ -189,7 +189,7 @@ impl Applier {
     /// [`Error::XPath`] when evaluation fails (e.g. the expression is not a node set),
     /// [`Error::OverBudget`] when it visits too many nodes.
     pub fn select_exact(&self, doc: &Doc) -> Result<Vec<NodeId>> {
-        self.select_metered(doc, &default_meter())
+        self.select_metered(doc, &Meter::default())
     }
 
     fn select_metered(&self, doc: &Doc, meter: &Meter) -> Result<Vec<NodeId>> {
@@ -206,7 +206,7 @@ impl Applier {
     /// # Errors
     /// As [`Applier::select_exact`].
     pub fn select_with_sxd(&self, doc: &Doc) -> Result<Vec<NodeId>> {
-        self.sxd_metered(doc, &default_meter())
+        self.sxd_metered(doc, &Meter::default())
     }
 
     fn sxd_metered(&self, doc: &Doc, meter: &Meter) -> Result<Vec<NodeId>> {
@@ -231,11 +231,6 @@ impl Applier {
         nodes.sort_unstable();
         Ok(outermost(doc, nodes))
     }
-}
-
-/// A meter with the default node-visit budget and no deadline.
-fn default_meter() -> Meter {
-    Meter::new(crate::clean::MAX_XPATH_VISITS, None)
 }
 
 impl Extractor for Applier {
@@ -275,7 +270,7 @@ impl Extractor for Applier {
         };
         let main = &self.wrapper.pattern;
         let t = &Typer::new(doc, self.wrapper.typing);
-        let exact = self.select_metered(doc, &Meter::new(page.budget.max_xpath_visits, page.deadline))?;
+        let exact = self.select_metered(doc, &Meter::for_page(page))?;
         if has_text(doc, &exact) {
             return Ok(done(siblings(t, exact, main), Rule::Exact));
         }

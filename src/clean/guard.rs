@@ -44,7 +44,7 @@ const RAW: &[&str] = &["script", "style", "textarea", "title", "xmp", "iframe", 
 
 /// `html` with nesting beyond `max` flattened and attributes past [`MAX_ATTRIBUTES`] on one
 /// tag dropped (borrowed when nothing had to change).
-pub fn limit_depth(html: &str, max: usize) -> Cow<'_, str> {
+pub fn limit_markup(html: &str, max: usize) -> Cow<'_, str> {
     let bytes = html.as_bytes();
     // One pass decides whether the scan is needed: enough tags to nest past `max`, or a
     // stretch from a `<` to the next `>` long enough to hold many attributes.
@@ -204,13 +204,13 @@ mod tests {
     #[test]
     fn shallow_pages_are_untouched() {
         let html = "<div><p>a<p>b</div><script>if (a<b) {}</script>";
-        assert!(matches!(limit_depth(html, 2), Cow::Borrowed(_)));
+        assert!(matches!(limit_markup(html, 2), Cow::Borrowed(_)));
     }
 
     #[test]
     fn deep_nesting_is_flattened_past_the_cap() {
         let html = format!("{}x{}", "<div>".repeat(10), "</div>".repeat(10));
-        let out = limit_depth(&html, 3);
+        let out = limit_markup(&html, 3);
         assert_eq!(out, "<div><div><div>x</div></div></div>");
     }
 
@@ -218,21 +218,21 @@ mod tests {
     fn a_tag_keeps_its_first_attributes() {
         let attrs: String = (0..1000).map(|i| format!(" a{i}='v {i}'")).collect();
         let html = format!("<p>x</p><div id=x{attrs} data-z=\"q>\">y</div>");
-        let out = limit_depth(&html, 100);
+        let out = limit_markup(&html, 100);
         let kept: String = (0..MAX_ATTRIBUTES - 1).map(|i| format!(" a{i}='v {i}'")).collect();
         assert_eq!(out, format!("<p>x</p><div id=x{kept} >y</div>"));
         // Quotes inside a bare value or a name open nothing: the tag ends at its `>`.
         let words = "word ".repeat(400);
         let html = format!("<p title=Don't>{words}</p><p class=x\"y a'b>it's {words}</p>");
-        assert!(matches!(limit_depth(&html, 1), Cow::Borrowed(_)));
+        assert!(matches!(limit_markup(&html, 1), Cow::Borrowed(_)));
         // Long tags with few attributes (a big JSON value) are untouched.
         let json = format!("<div data-props='{}'>z</div>", "{\"k\": 1} ".repeat(500));
-        assert!(matches!(limit_depth(&json, 100), Cow::Borrowed(_)));
+        assert!(matches!(limit_markup(&json, 100), Cow::Borrowed(_)));
     }
 
     #[test]
     fn quotes_and_comments_do_not_confuse_the_scan() {
         let html = format!("<!-- <div> --><a title='>'>x</a>{}y{}", "<div>".repeat(5), "</div>".repeat(5));
-        assert_eq!(limit_depth(&html, 3), "<!-- <div> --><a title='>'>x</a><div><div><div>y</div></div></div>");
+        assert_eq!(limit_markup(&html, 3), "<!-- <div> --><a title='>'>x</a><div><div><div>y</div></div></div>");
     }
 }

@@ -12,8 +12,9 @@
 //! (see [`xml_name`]). What is removed: characters XML 1.0 forbids. An attribute named `dfs`
 //! that the page itself carries is dropped, so `@dfs` always means ours.
 //!
-//! Nesting deeper than [`MAX_DEPTH`] is flattened before parsing ([`limit_depth`]), as
-//! browsers do, so a hostile page cannot make the parser quadratic.
+//! Nesting deeper than [`MAX_DEPTH`] is flattened, as browsers do, and attributes past
+//! [`MAX_ATTRIBUTES`] on a tag are dropped, before parsing ([`limit_markup`]), so a hostile
+//! page cannot make the parser quadratic.
 //!
 //! Reader-comment regions are cut like scripts: an element whose `id` or `class` holds a
 //! comment word ([`is_comment_region`]). Comments are long, page-specific and full of the
@@ -27,7 +28,7 @@ mod sink;
 mod text;
 mod xml;
 
-pub use guard::{limit_depth, MAX_ATTRIBUTES, MAX_DEPTH};
+pub use guard::{limit_markup, MAX_ATTRIBUTES, MAX_DEPTH};
 
 pub use text::TextBuilder;
 
@@ -236,7 +237,7 @@ impl Doc {
 ///     <p class=\"x\" dfs=\"3\">Hello <b dfs=\"4\">world</b></p></body></html>");
 /// ```
 pub fn page(html: &str) -> Doc {
-    sink::parse(&limit_depth(html, MAX_DEPTH), usize::MAX, None).doc
+    sink::parse(&limit_markup(html, MAX_DEPTH), usize::MAX, None).doc
 }
 
 /// Limits on the work one page may take, so one hostile page cannot take a run's memory or
@@ -299,7 +300,7 @@ pub fn page_within(html: &str, budget: &Budget) -> crate::Result<Doc> {
 /// # Errors
 /// As [`page_within`].
 pub fn page_until(html: &str, budget: &Budget, deadline: Option<Instant>) -> crate::Result<Doc> {
-    let parsed = sink::parse(&limit_depth(html, budget.max_depth.max(1)), budget.max_elements, deadline);
+    let parsed = sink::parse(&limit_markup(html, budget.max_depth.max(1)), budget.max_elements, deadline);
     if parsed.elements > budget.max_elements {
         return Err(crate::Error::OverBudget {
             what: format!("the page has more than {} elements", budget.max_elements),

@@ -194,7 +194,7 @@ impl Extractor for ConfigApplier {
     fn extract(&self, page: &Page) -> Result<Extraction> {
         let doc = &page.doc;
         let package = parse_xml(doc)?;
-        let ev = Eval::within(doc, &package, &Meter::new(page.budget.max_xpath_visits, page.deadline));
+        let ev = Eval::within(doc, &package, &Meter::for_page(page));
         let block = self.block(&ev)?;
         if block.is_empty() {
             let text = crate::baselines::boilerpipe::extract(doc);
@@ -279,7 +279,7 @@ pub(super) struct Eval<'d> {
 impl<'d> Eval<'d> {
     /// Within the default node-visit budget, no deadline.
     pub(super) fn new(doc: &'d Doc, package: &'d sxd_document::Package) -> Eval<'d> {
-        Eval::within(doc, package, &Meter::new(crate::clean::MAX_XPATH_VISITS, None))
+        Eval::within(doc, package, &Meter::default())
     }
 
     pub(super) fn within(doc: &'d Doc, package: &'d sxd_document::Package, meter: &Meter) -> Eval<'d> {

@@ -999,6 +999,13 @@ struct MeterState {
 #[derive(Debug, Clone)]
 pub struct Meter(Rc<MeterState>);
 
+/// The default node-visit budget ([`crate::clean::MAX_XPATH_VISITS`]), no deadline.
+impl Default for Meter {
+    fn default() -> Meter {
+        Meter::new(crate::clean::MAX_XPATH_VISITS, None)
+    }
+}
+
 thread_local! {
     /// The stop of the last meter that refused a visit on this thread: how
     /// [`Program::evaluate`] tells a spent budget from other failures (the context hides the
@@ -1011,6 +1018,11 @@ impl Meter {
     /// checked past `deadline` (checked every 16 visits).
     pub fn new(max_visits: u64, deadline: Option<Instant>) -> Meter {
         Meter(Rc::new(MeterState { limit: max_visits, deadline, visits: Cell::new(0), stop: Cell::new(None) }))
+    }
+
+    /// A page's meter: its node-visit budget and its deadline.
+    pub fn for_page(page: &crate::Page) -> Meter {
+        Meter::new(page.budget.max_xpath_visits, page.deadline)
     }
 
     /// Nodes visited so far (the refused visit included).
