@@ -397,13 +397,17 @@ fn process(
         for _ in 0..jobs {
             let (task_rx, done_tx) = (&task_rx, done_tx.clone());
             scope.spawn(move || {
-                // The rules compiled once already on the main thread, so this cannot fail.
-                let Ok(mut local) = Resolver::new(rules, single_page) else { return };
+                // The rules compiled once already on the main thread, so this does not fail;
+                // if it did, every page this worker takes says so.
+                let mut local = Resolver::new(rules, single_page);
                 loop {
                     let task = task_rx.lock().ok().and_then(|rx| rx.recv().ok());
                     let Some((i, input)) = task else { break };
                     let loc = input.location().clone();
-                    let rendered = render(&mut local, fetcher, input, format, budget);
+                    let rendered = match &mut local {
+                        Ok(resolver) => render(resolver, fetcher, input, format, budget),
+                        Err(e) => Err(anyhow::anyhow!("{e:#}")),
+                    };
                     if done_tx.send((i, loc, rendered)).is_err() {
                         break;
                     }
@@ -414,11 +418,9 @@ fn process(
         let mut inputs = inputs.fuse();
         let mut waiting: std::collections::BTreeMap<usize, (Location, Rendered)> = Default::default();
         let (mut sent, mut written) = (0usize, 0usize);
-        let mut locations: std::collections::HashMap<usize, Location> = Default::default();
         let result = loop {
             while sent - written < max_in_flight {
                 let Some(input) = inputs.next() else { break };
-                locations.insert(sent, input.location().clone());
                 if task_tx.send((sent, input)).is_err() {
                     break;
                 }
@@ -427,22 +429,10 @@ fn process(
             if written == sent {
                 break Ok(sent);
             }
+            // Each worker answers every task it takes: none answers only when all are gone.
             let Ok((i, loc, rendered)) = done_rx.recv() else {
-                // Every worker is gone: what they did not finish is reported, in order.
-                let mut lost: Vec<(usize, Location)> = locations.drain().filter(|(i, _)| !waiting.contains_key(i)).collect();
-                lost.sort_by_key(|(i, _)| *i);
-                for (i, loc) in lost {
-                    waiting.insert(i, (loc, Err(anyhow::anyhow!("page not processed"))));
-                }
-                let mut r = Ok(sent);
-                for (_, (loc, rendered)) in std::mem::take(&mut waiting) {
-                    if r.is_ok() {
-                        r = put(loc, rendered).map(|()| sent);
-                    }
-                }
-                break r;
+                break Err(anyhow::anyhow!("the workers stopped with {} pages unwritten", sent - written));
             };
-            locations.remove(&i);
             waiting.insert(i, (loc, rendered));
             let mut failed = None;
             while let Some((loc, rendered)) = waiting.remove(&written) {
