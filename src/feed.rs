@@ -33,6 +33,8 @@ pub struct Item {
     pub description: String,
     /// The item's link as the feed wrote it.
     pub link: Option<String>,
+    /// The site's home page as the feed links it (the sample's [`Sample::home`]).
+    pub home: Option<String>,
 }
 
 /// Items of a feed that could not become pages, with the reason.
@@ -110,7 +112,7 @@ pub fn discover(page: &fetch::Fetched) -> Option<url::Url> {
 
 fn read_with_local(source: &str) -> Result<Sample> {
     match Location::parse(source) {
-        Location::Url(_) => Err(Error::Usage(format!("{source} is a URL"))),
+        Location::Url(_) => Err(Error::Invalid(format!("{source} is a URL"))),
         Location::File(path) if path.is_dir() => read_dir(&path),
         Location::File(path) => {
             let bytes = std::fs::read(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
@@ -157,7 +159,7 @@ pub fn parse(bytes: &[u8], at: &Location) -> Result<Sample> {
             .or_else(|| entry.content.as_ref().and_then(|c| c.body.as_deref()).map(plain))
             .unwrap_or_default();
         match page_of(&id, link.as_deref(), at) {
-            Ok(page) => sample.items.push(Item { id, page, title, description, link }),
+            Ok(page) => sample.items.push(Item { id, page, title, description, link, home: sample.home.clone() }),
             Err(why) => sample.skipped.push(Skipped { what: link.unwrap_or(id), why }),
         }
     }
@@ -205,7 +207,11 @@ fn is_plain_name(s: &str) -> bool {
     !s.is_empty() && s.len() < 200 && s != "." && s != ".." && !s.contains(['/', '\\', '\0', ':'])
 }
 
-fn read_dir(dir: &Path) -> Result<Sample> {
+/// The pages of a folder: its `.html` and `.htm` files (any case), in name order.
+///
+/// # Errors
+/// [`Error::Io`] when the folder cannot be listed.
+pub fn list_pages(dir: &Path) -> Result<Vec<PathBuf>> {
     let io = |source| Error::Io { path: dir.to_path_buf(), source };
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(io)?
@@ -213,6 +219,11 @@ fn read_dir(dir: &Path) -> Result<Sample> {
         .filter(|p| p.is_file() && p.extension().is_some_and(|x| x.eq_ignore_ascii_case("html") || x.eq_ignore_ascii_case("htm")))
         .collect();
     files.sort();
+    Ok(files)
+}
+
+fn read_dir(dir: &Path) -> Result<Sample> {
+    let files = list_pages(dir)?;
     let feed_path = dir.join("feed.xml");
     let feed = if feed_path.is_file() { read(&feed_path.to_string_lossy()).ok() } else { None };
     let mut sample = Sample {
@@ -232,6 +243,7 @@ fn read_dir(dir: &Path) -> Result<Sample> {
             title: known.map(|i| i.title.clone()).unwrap_or_default(),
             description: known.map(|i| i.description.clone()).unwrap_or_default(),
             link: known.and_then(|i| i.link.clone()),
+            home: sample.home.clone(),
         });
     }
     Ok(sample)

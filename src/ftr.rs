@@ -36,7 +36,6 @@ pub use apply::ConfigApplier;
 pub use export::export;
 
 use crate::{Error, Result};
-use apply::compile;
 use std::fmt;
 use std::path::Path;
 
@@ -176,8 +175,8 @@ impl SiteConfig {
                 if let Some(list) = list {
                     if value.is_empty() {
                         warn(format!("empty {lower}, ignored"));
-                    } else if let Err(message) = compile(value) {
-                        let message = format!("{lower}: {message}");
+                    } else if let Err(e) = crate::xpath::Program::compile(value) {
+                        let message = format!("{lower}: {e}");
                         return Err(Error::SiteConfig { file: file.to_string(), line, message });
                     } else {
                         list.push(value.to_string());

@@ -3,7 +3,7 @@
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand, ValueEnum};
 use forest::fetch::Location;
-use forest::{Applier, Config, Extractor, Page, Wrapper};
+use forest::{Article, Config, Page, Wrapper};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -84,41 +84,51 @@ enum Command {
 #[derive(clap::Args)]
 struct BudgetArgs {
     /// Most elements in one page.
-    #[arg(long, default_value_t = forest::clean::Budget::default().max_elements)]
+    #[arg(long, default_value_t = forest::budget::MAX_ELEMENTS)]
     max_elements: usize,
     /// Deepest nesting kept; deeper elements are flattened into their ancestor, as browsers do.
-    #[arg(long, default_value_t = forest::clean::MAX_DEPTH)]
+    #[arg(long, default_value_t = forest::budget::MAX_DEPTH)]
     max_depth: usize,
     /// Most seconds spent on one page once read (cleaning and extraction); parsing and XPath
     /// evaluation stop when it runs out.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = forest::budget::MAX_SECONDS)]
     max_seconds: f64,
     /// Most nodes one page's XPath evaluations may visit (wrappers and site configs that
     /// forest does not run directly go through a general XPath evaluator).
-    #[arg(long, default_value_t = forest::clean::MAX_XPATH_VISITS)]
+    #[arg(long, default_value_t = forest::budget::MAX_XPATH_VISITS)]
     max_xpath_visits: u64,
 }
 
 impl BudgetArgs {
-    fn page(&self) -> forest::clean::Budget {
-        forest::clean::Budget {
+    fn page(&self) -> forest::budget::Budget {
+        forest::budget::Budget {
             max_elements: self.max_elements,
             max_depth: self.max_depth,
             max_xpath_visits: self.max_xpath_visits,
             max_time: std::time::Duration::try_from_secs_f64(self.max_seconds).ok(),
         }
     }
+}
 
-    /// An error when `started` is longer ago than the time budget.
-    fn check_time(&self, started: std::time::Instant, stage: &str) -> forest::Result<()> {
-        let spent = started.elapsed().as_secs_f64();
-        if spent > self.max_seconds {
-            return Err(forest::Error::OverBudget {
-                what: format!("{spent:.1} s on the page ({stage}), over the {} s budget", self.max_seconds),
-                flag: "--max-seconds",
-            });
+/// A library error as the user should read it: with the flag or step that helps.
+fn explain(e: &forest::Error) -> String {
+    use forest::budget::Limit;
+    match e {
+        forest::Error::OverBudget { limit, .. } => {
+            let flag = match limit {
+                Limit::Elements => "--max-elements",
+                Limit::Time => "--max-seconds",
+                Limit::XPathVisits => "--max-xpath-visits",
+            };
+            format!("{e} (raise it with {flag})")
         }
-        Ok(())
+        forest::Error::Private { .. } => format!("{e}; pass --allow-private to allow it"),
+        forest::Error::NoRules { host: Some(_), .. } => {
+            format!("{e}: run `forest induce` on a feed of the site, or pass --wrapper or --site-config")
+        }
+        forest::Error::NoRules { host: None, .. } => format!("{e}: pass --wrapper or --site-config"),
+        forest::Error::Invalid(m) if m.starts_with("no data folder known") => format!("{e}: pass --store DIR"),
+        _ => e.to_string(),
     }
 }
 
@@ -218,7 +228,7 @@ struct InduceArgs {
     #[arg(long)]
     explain: bool,
     /// Signifiers per page (tf-idf).
-    #[arg(long = "signifiers", short = 'k', default_value_t = 10)]
+    #[arg(long = "signifiers", short = 'k', default_value_t = Config::default().k)]
     k: usize,
     /// Where signifiers come from.
     #[arg(long, value_enum, default_value_t = SigFrom::Tfidf)]
@@ -234,7 +244,7 @@ struct InduceArgs {
     lang: Option<String>,
     /// Text at the same tag path on this many sample pages is site template, cut from the
     /// article (0 turns it off).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = Config::default().template_min_pages)]
     template_min_pages: usize,
     /// Use at most this many pages of the source.
     #[arg(long, default_value_t = 20)]
@@ -472,7 +482,10 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("forest: {e:#}");
+            match e.downcast_ref::<forest::Error>() {
+                Some(f) if e.chain().count() == 1 => eprintln!("forest: {}", explain(f)),
+                _ => eprintln!("forest: {e:#}"),
+            }
             ExitCode::from(1)
         }
     }
@@ -495,7 +508,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Clean { page } => {
-            let page = Page::read(&Location::parse(&page))?;
+            let page = Page::read(&Location::parse(&page), &forest::budget::Budget::default())?;
             let mut out = std::io::stdout().lock();
             out.write_all(page.doc.to_xml().as_bytes())?;
             out.write_all(b"\n")?;
@@ -513,10 +526,9 @@ impl InduceArgs {
             },
             k: self.k,
             rank: match self.rank {
-                RankBy::Forest => "forest",
-                RankBy::Coverage => "coverage",
-            }
-            .into(),
+                RankBy::Forest => forest::rank::Strategy::Forest,
+                RankBy::Coverage => forest::rank::Strategy::Coverage,
+            },
             skip_numeric: self.skip_numeric,
             language: self.lang.clone(),
             template_min_pages: self.template_min_pages,
@@ -535,12 +547,12 @@ fn induce_warc(a: &InduceArgs) -> anyhow::Result<ExitCode> {
     for file in &a.warc {
         let mut reader = forest::warc::Reader::open(file)?;
         while let Some((url, fetched)) = reader.next_page(&mut stats) {
-            let Some(host) = url.host_str().and_then(|h| forest::store::host_key(h).ok()) else { continue };
+            let Some(host) = forest::host::of_url(url.as_str()) else { continue };
             let pages = by_host.entry(host).or_default();
             if pages.len() >= a.max_pages {
                 continue;
             }
-            match Page::from_fetched_within(&Location::Url(url), fetched, &a.budget.page()) {
+            match Page::from_fetched(&Location::Url(url), fetched, &a.budget.page()) {
                 Ok(p) => pages.push(p),
                 Err(_) => unreadable += 1,
             }
@@ -602,17 +614,17 @@ fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
             b.inc(1);
         }
     };
-    let (pages, failed) = forest::load_pages_with(&fetcher, items, 8, &a.budget.page(), &tick);
+    let (pages, failed) = forest::page::load_with(&fetcher, items, 8, &a.budget.page(), &tick);
     if let Some(b) = bar {
         b.finish_and_clear();
     }
     for (what, e) in &failed {
-        eprintln!("forest: skipped {what}: {e}");
+        eprintln!("forest: skipped {what}: {}", explain(e));
     }
     let cfg = a.config();
     let induction = match Wrapper::induce(&sample.site, &pages, &cfg) {
         Err(forest::Error::TooFewPages { got, .. }) => {
-            let causes: Vec<String> = failed.iter().map(|(w, e)| format!("{w}: {e}")).collect();
+            let causes: Vec<String> = failed.iter().map(|(w, e)| format!("{w}: {}", explain(e))).collect();
             let detail = if causes.is_empty() {
                 format!(" ({} item(s) in {source})", sample.items.len())
             } else {
@@ -624,11 +636,11 @@ fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
     };
     let mut wrapper = induction.wrapper.clone();
     if let Some(h) = &a.host {
-        wrapper.host = Some(forest::store::host_key(h)?);
+        wrapper.host = Some(forest::host::key(h)?);
     }
     // Pages without URLs: the site's home page, as the feed links it.
     if wrapper.host.is_none() {
-        wrapper.host = sample.home.as_deref().and_then(|h| forest::store::host_key(h).ok());
+        wrapper.host = sample.home.as_deref().and_then(|h| forest::host::key(h).ok());
     }
     let text = match a.format {
         InduceFormat::Xpath if a.explain => format!("{}\n\n{}", wrapper.xpath, induction.explain(20)),

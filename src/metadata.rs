@@ -58,12 +58,7 @@ pub fn read(doc: &Doc) -> Metadata {
     let ld = article_ld(&doc.head.json_ld);
     let ld_str = |key: &str| ld.as_ref().and_then(|a| a.get(key)).and_then(text_of);
     let first_meta = |keys: &[&str]| keys.iter().find_map(|k| head.meta(k)).map(clean_value);
-    let url = head
-        .link("canonical")
-        .map(str::to_string)
-        .or_else(|| head.meta("og:url").map(str::to_string))
-        .or_else(|| ld_str("url"))
-        .or_else(|| ld.as_ref().and_then(|a| a.get("mainEntityOfPage")).and_then(|m| m.get("@id").and_then(text_of).or_else(|| text_of(m))));
+    let url = url_of(doc, ld.as_ref());
     let byline = ld
         .as_ref()
         .and_then(|a| a.get("author"))
@@ -113,13 +108,19 @@ pub fn read(doc: &Doc) -> Metadata {
     Metadata { url, byline, published, lang, site_name, headline }
 }
 
-/// The host a page says it belongs to: from its canonical URL or `og:url`, when absolute.
-pub fn declared_host(doc: &Doc) -> Option<String> {
+/// The URL a page declares for itself: its canonical link, else `og:url`, else its JSON-LD
+/// article's `url` or `mainEntityOfPage` (as written: it may be relative).
+pub fn declared_url(doc: &Doc) -> Option<String> {
+    url_of(doc, article_ld(&doc.head.json_ld).as_ref())
+}
+
+fn url_of(doc: &Doc, ld: Option<&serde_json::Map<String, Value>>) -> Option<String> {
     let head = &doc.head;
-    [head.link("canonical"), head.meta("og:url")]
-        .into_iter()
-        .flatten()
-        .find_map(|u| url::Url::parse(u).ok()?.host_str().map(str::to_string))
+    head.link("canonical")
+        .map(str::to_string)
+        .or_else(|| head.meta("og:url").map(str::to_string))
+        .or_else(|| ld.and_then(|a| a.get("url")).and_then(text_of))
+        .or_else(|| ld.and_then(|a| a.get("mainEntityOfPage")).and_then(|m| m.get("@id").and_then(text_of).or_else(|| text_of(m))))
 }
 
 /// Whitespace collapsed, at most 1000 characters.
@@ -283,6 +284,6 @@ mod tests {
             r#"<meta property="article:author" content="https://facebook.com/x"><link rel="Canonical" href="https://www.Example.org/a"><p>x"#,
         );
         assert_eq!(read(&doc).byline, None);
-        assert_eq!(declared_host(&doc).as_deref(), Some("www.example.org"));
+        assert_eq!(crate::host::declared(&doc).as_deref(), Some("example.org"));
     }
 }

@@ -11,7 +11,8 @@
 //! up the tree in reverse document order, so every element's x and y cost O(1).
 
 use crate::clean::{Doc, NodeData, NodeId};
-use crate::signifiers::{Analyzer, Signifiers, TermId};
+use crate::signifiers::Signifiers;
+use crate::text::{Analyzer, TermId};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -431,7 +432,7 @@ pub fn collect(doc: &Doc, terms: &PageTerms, sig: &Signifiers, typing: Typing) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::signifiers::Language;
+    use crate::text::Language;
 
     #[test]
     fn candidates_are_ancestors_of_significant_nodes() {

@@ -113,17 +113,48 @@ impl Ranker for UOnly {
     }
 }
 
-/// The ranker named `name` (`forest`, `coverage`, `j`, `u`).
-///
-/// # Errors
-/// [`Error::Usage`] for an unknown name.
-pub fn by_name(name: &str) -> Result<&'static dyn Ranker> {
-    match name {
-        "forest" => Ok(&Forest),
-        "coverage" => Ok(&Coverage),
-        "j" => Ok(&JOnly),
-        "u" => Ok(&UOnly),
-        _ => Err(Error::Usage(format!("unknown ranking {name:?}: use forest or coverage"))),
+/// A ranking strategy: which [`Ranker`] scores the candidates. Written into wrappers by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Strategy {
+    /// The paper's I = J · U ([`Forest`]).
+    #[default]
+    Forest,
+    /// The coverage baseline ([`Coverage`]).
+    Coverage,
+    /// J alone (an ablation, Figure 7).
+    J,
+    /// U alone (an ablation, Figure 7).
+    U,
+}
+
+impl Strategy {
+    /// The ranker of this strategy.
+    pub fn ranker(self) -> &'static dyn Ranker {
+        match self {
+            Strategy::Forest => &Forest,
+            Strategy::Coverage => &Coverage,
+            Strategy::J => &JOnly,
+            Strategy::U => &UOnly,
+        }
+    }
+
+    /// Its name: `forest`, `coverage`, `j` or `u`.
+    pub fn name(self) -> &'static str {
+        self.ranker().name()
+    }
+}
+
+impl std::str::FromStr for Strategy {
+    type Err = Error;
+    fn from_str(name: &str) -> Result<Self> {
+        match name {
+            "forest" => Ok(Strategy::Forest),
+            "coverage" => Ok(Strategy::Coverage),
+            "j" => Ok(Strategy::J),
+            "u" => Ok(Strategy::U),
+            _ => Err(Error::Invalid(format!("unknown ranking {name:?}: use forest or coverage"))),
+        }
     }
 }
 

@@ -251,7 +251,7 @@ mod tests {
 
     #[test]
     fn same_text_at_the_same_path_is_template() {
-        let page = |body: &str| Page::from_html("p", &format!("<body><div class='nav'><a>Home</a></div><div class='story'>{body}</div><p>Home</p></body>"));
+        let page = |body: &str| Page::from_html("p", &format!("<body><div class='nav'><a>Home</a></div><div class='story'>{body}</div><p>Home</p></body>")).unwrap();
         let (a, b) = (page("<p>One story</p><span class='share'>Share this</span>"), page("<p>Another</p><span class='share'>Share this</span>"));
         let t = Template::learn(&[&a, &b], 2);
         let texts: Vec<&str> = t.lines.iter().map(|l| l.text.as_str()).collect();

@@ -32,9 +32,9 @@ fn every_corpus_page_cleans_induces_and_applies_in_bounded_time() {
         for f in &files {
             // The guard against hostile markup (depth, attributes) leaves real pages alone.
             let html = forest::fetch::decode(&std::fs::read(f).unwrap(), None);
-            assert!(forest::clean::limit_markup(&html, forest::clean::MAX_DEPTH) == html, "{}: the guard changed it", f.display());
+            assert!(forest::clean::limit_markup(&html, forest::budget::MAX_DEPTH) == html, "{}: the guard changed it", f.display());
             let started = Instant::now();
-            let page = Page::read(&Location::File(f.clone())).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            let page = Page::read(&Location::File(f.clone()), &forest::budget::Budget::default()).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
             let _ = page.doc.to_xml();
             let _ = forest::metadata::read(&page.doc);
             let spent = started.elapsed();

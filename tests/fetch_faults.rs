@@ -366,7 +366,7 @@ fn an_image_is_not_an_html_page() {
     for path in ["/photo.html", "/mislabeled.html"] {
         let loc = at(&server, path);
         let fetched = fetcher(0).get(&loc).expect("the bytes arrive");
-        match Page::from_fetched(&loc, fetched) {
+        match Page::from_fetched(&loc, fetched, &forest::budget::Budget::default()) {
             Err(e @ Error::NotHtml { .. }) => {
                 let msg = e.to_string();
                 assert!(msg.contains("not an HTML page") && msg.contains("image/png"), "{msg}");
@@ -493,7 +493,7 @@ fn undeclared_legacy_charsets_are_guessed() {
         let loc = at(&server, &format!("/{label}.html"));
         let fetched = fetcher(0).get(&loc).expect("fetched");
         assert_eq!(fetched.content_type.as_deref(), Some("text/html"));
-        let page = Page::from_fetched(&loc, fetched).expect("a page");
+        let page = Page::from_fetched(&loc, fetched, &forest::budget::Budget::default()).expect("a page");
         let text = page.doc.text(page.doc.body);
         for w in words {
             assert!(text.contains(w), "{label}: {w:?} not in the decoded text: {text}");
@@ -845,14 +845,14 @@ fn links_and_redirects_to_private_addresses_are_refused_unless_allowed() {
 
     // The library: an untrusted fetcher refuses, without retrying, with a reason to act on.
     let strict = Fetcher::new(FetchOptions { retries: 2, backoff: Duration::from_millis(10), ..FetchOptions::default() }).unwrap();
-    let (_, msg) = err_text(strict.get(&at(&server, "/c.html")));
-    assert!(msg.contains("--allow-private"), "{msg}");
+    let (e, msg) = err_text(strict.get(&at(&server, "/c.html")));
+    assert!(matches!(e, Error::Private { .. }) && msg.contains("private"), "{msg}");
     strict.trust(&url::Url::parse(&server.url("/")).unwrap());
     assert!(strict.get(&at(&server, "/c.html")).is_ok(), "a trusted host is reached");
     let started = Instant::now();
     for link in [&by_name, &by_literal] {
-        let (_, msg) = err_text(strict.get(&Location::parse(link)));
-        assert!(msg.contains("refused") && msg.contains("--allow-private"), "{msg}");
+        let (e, msg) = err_text(strict.get(&Location::parse(link)));
+        assert!(matches!(e, Error::Private { .. }) && msg.contains("refused"), "{msg}");
     }
     let (_, msg) = err_text(strict.get(&at(&server, "/go.html")));
     assert!(msg.contains("refused"), "a redirect to a private name: {msg}");

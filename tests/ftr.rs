@@ -12,7 +12,7 @@ fn site(dir: &str) -> Option<(String, Vec<Page>)> {
         return None;
     }
     let sample = forest::feed::read(feed.to_str().expect("utf-8 path")).expect("read the feed");
-    let (pages, failed) = forest::load_pages(&sample.items);
+    let (pages, failed) = forest::page::load(&sample.items);
     assert!(failed.is_empty(), "{failed:?}");
     Some((sample.site, pages))
 }

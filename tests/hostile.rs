@@ -45,7 +45,7 @@ fn many_siblings_and_deep_nesting() {
     let deep = format!("{}x{}", "<div><span>".repeat(60_000), "</span></div>".repeat(60_000));
     let doc = clean::page(&deep);
     let deepest = doc.nodes.iter().map(|n| n.level as usize).max().unwrap_or(0);
-    assert!(deepest > clean::MAX_DEPTH / 2 && deepest <= clean::MAX_DEPTH + 3, "{deepest}");
+    assert!(deepest > forest::budget::MAX_DEPTH / 2 && deepest <= forest::budget::MAX_DEPTH + 3, "{deepest}");
     assert_eq!(doc.text_of(&[0]), "x");
     reparses(&deep);
 }
@@ -71,9 +71,9 @@ fn a_twenty_megabyte_page() {
 #[test]
 fn a_million_siblings() {
     let html = "<span>x</span>".repeat(1_000_000);
-    let err = clean::page_within(&html, &clean::Budget::default()).expect_err("over the default budget");
-    assert!(matches!(err, forest::Error::OverBudget { flag: "--max-elements", .. }), "{err}");
-    let roomy = clean::Budget { max_elements: 1_100_000, ..clean::Budget::default() };
+    let err = clean::page_within(&html, &forest::budget::Budget::default()).expect_err("over the default budget");
+    assert!(matches!(err, forest::Error::OverBudget { limit: forest::budget::Limit::Elements, .. }), "{err}");
+    let roomy = forest::budget::Budget { max_elements: 1_100_000, ..forest::budget::Budget::default() };
     let doc = clean::page_within(&html, &roomy).expect("within a larger budget");
     assert_eq!(doc.element_count(), 1_000_003); // html, head, body
 }
@@ -110,9 +110,9 @@ fn a_hundred_thousand_attributes_on_one_tag() {
 #[test]
 fn the_time_budget_stops_parsing() {
     let html = "<div class=c><p>words and <b>more</b> words</p></div>".repeat(200_000);
-    let tight = clean::Budget { max_time: Some(std::time::Duration::from_millis(1)), ..clean::Budget::default() };
+    let tight = forest::budget::Budget { max_time: Some(std::time::Duration::from_millis(1)), ..forest::budget::Budget::default() };
     let err = clean::page_within(&html, &tight).expect_err("out of time");
-    assert!(matches!(err, forest::Error::OverBudget { flag: "--max-seconds", .. }), "{err}");
+    assert!(matches!(err, forest::Error::OverBudget { limit: forest::budget::Limit::Time, .. }), "{err}");
 }
 
 /// Induction on pages nested hundreds deep without an id or class, with thousands of leaves:
@@ -123,7 +123,7 @@ fn induction_on_deep_pages_with_many_leaves() {
     let page = |k: usize| {
         let leaves: String = (0..12_000).map(|i| format!("<p>alpha beta{} gamma{} story{k}</p>", i % 97, i % 13)).collect();
         let html = format!("<html><body><nav>home</nav>{}{leaves}{}</body></html>", "<div>".repeat(400), "</div>".repeat(400));
-        forest::Page::from_html(format!("p{k}"), &html)
+        forest::Page::from_html(format!("p{k}"), &html).unwrap()
     };
     let pages: Vec<forest::Page> = (0..3).map(page).collect();
     let induction = forest::Wrapper::induce("deep", &pages, &forest::Config::default()).expect("a wrapper");
@@ -158,7 +158,7 @@ fn misnested_markup_keeps_every_subtree_consistent() {
 fn runaway_xpaths_from_files_are_refused() {
     let page = "<html><body><div class=story><p>words</p></div></body></html>";
     let pages: Vec<forest::Page> =
-        (0..2).map(|i| forest::Page::from_html(format!("p{i}"), &page.replace("words", &format!("words {i} more text")))).collect();
+        (0..2).map(|i| forest::Page::from_html(format!("p{i}"), &page.replace("words", &format!("words {i} more text"))).unwrap()).collect();
     let wrapper = forest::Wrapper::induce("t", &pages, &forest::Config::default()).unwrap().wrapper;
     let nested = format!("//*{}", "[.//*".repeat(6) + &"]".repeat(6));
     let long = format!("//div[@class='{}']", "x".repeat(5000));
@@ -184,7 +184,7 @@ fn runaway_xpaths_from_files_are_refused() {
 #[test]
 fn xpaths_run_under_the_pages_node_visit_budget() {
     let small = "<html><body><div class=story><p>words one</p><p>words two</p></div></body></html>";
-    let pages: Vec<forest::Page> = (0..2).map(|i| forest::Page::from_html(format!("p{i}"), &small.replace("one", &i.to_string()))).collect();
+    let pages: Vec<forest::Page> = (0..2).map(|i| forest::Page::from_html(format!("p{i}"), &small.replace("one", &i.to_string())).unwrap()).collect();
     let wrapper = forest::Wrapper::induce("t", &pages, &forest::Config::default()).unwrap().wrapper;
     let quadratic = "//body/*[../*[@class='story']]";
     let applier = forest::Applier::new(forest::Wrapper { xpath: quadratic.into(), ..wrapper }).expect("passes the checks");
@@ -192,9 +192,9 @@ fn xpaths_run_under_the_pages_node_visit_budget() {
     let config = forest::ftr::ConfigApplier::new(cfg).unwrap();
     let extractors: [&dyn forest::Extractor; 2] = [&applier, &config];
 
-    let mut big = forest::Page::from_html("big", &format!("<html><body>{}</body></html>", "<p>x</p>".repeat(20_000)));
+    let mut big = forest::Page::from_html("big", &format!("<html><body>{}</body></html>", "<p>x</p>".repeat(20_000))).unwrap();
     big.budget.max_xpath_visits = 1_000_000; // the default is 10 million: the same stop, slower
-    let mut late = forest::Page::from_html("late", small);
+    let mut late = forest::Page::from_html("late", small).unwrap();
     late.deadline = Some(std::time::Instant::now());
     std::thread::sleep(std::time::Duration::from_millis(2));
     for x in extractors {
@@ -202,12 +202,12 @@ fn xpaths_run_under_the_pages_node_visit_budget() {
         assert!(text.contains("words 0"), "{text}");
         let started = std::time::Instant::now();
         match x.extract(&big) {
-            Err(forest::Error::OverBudget { flag: "--max-xpath-visits", what }) => assert!(what.contains("visited over 1000000 nodes"), "{what}"),
+            Err(forest::Error::OverBudget { limit: forest::budget::Limit::XPathVisits, what }) => assert!(what.contains("visited over 1000000 nodes"), "{what}"),
             other => panic!("{}: expected the visit budget, got {:?}", x.name(), other.map(|e| e.rule)),
         }
         assert!(started.elapsed() < std::time::Duration::from_secs(60), "stopped, not run to the end");
         match x.extract(&late) {
-            Err(forest::Error::OverBudget { flag: "--max-seconds", .. }) => {}
+            Err(forest::Error::OverBudget { limit: forest::budget::Limit::Time, .. }) => {}
             other => panic!("{}: expected the time budget, got {:?}", x.name(), other.map(|e| e.rule)),
         }
     }

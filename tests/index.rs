@@ -23,14 +23,15 @@ fn article(i: usize) -> Article {
         text.push_str(WORDS[(i * 7 + k * 3) % WORDS.len()]);
     }
     Article {
-        url: format!("https://gen.example/{i}"),
-        host: if i % 2 == 0 { "gen.example".into() } else { "other.example".into() },
+        url: Some(format!("https://gen.example/{i}")),
+        host: Some(if i % 2 == 0 { "gen.example".into() } else { "other.example".into() }),
         title: format!("{} news {i}", WORDS[i % WORDS.len()]),
         text,
         published: Some(format!("2024-01-{:02}", 1 + i % 28)),
         lang: Some("en".into()),
         xpath: "//article".into(),
         extracted_at: 1_700_000_000 + i as i64,
+        ..Article::default()
     }
 }
 
@@ -44,7 +45,7 @@ fn all(index: &ArticleIndex) -> Vec<Article> {
         })
         .expect("read all");
     out.sort_by(|a, b| a.url.cmp(&b.url));
-    let urls: HashSet<&str> = out.iter().map(|a| a.url.as_str()).collect();
+    let urls: HashSet<&str> = out.iter().map(|a| a.key()).collect();
     assert_eq!(urls.len(), out.len(), "a URL is in the index twice");
     out
 }
@@ -159,7 +160,7 @@ fn killed_writer_leaves_whole_commits() {
     assert!(kept.len() >= 20 * CHILD_BATCH && kept.len() < CHILD_ARTICLES, "killed at {}", kept.len());
     assert_eq!(kept.len() % CHILD_BATCH, 0, "a partial batch survived: {}", kept.len());
     for a in &kept {
-        let i: usize = a.url.rsplit('/').next().and_then(|n| n.parse().ok()).expect("generated URL");
+        let i: usize = a.key().rsplit('/').next().and_then(|n| n.parse().ok()).expect("generated URL");
         assert_eq!(a, &article(i), "article {i} is not as written");
     }
     eprintln!("killed after {} committed articles", kept.len());
@@ -188,14 +189,15 @@ fn corpus_article(site: &str, txt: &Path) -> Option<Article> {
         .unwrap_or_default();
     let id = txt.file_stem()?.to_string_lossy().into_owned();
     Some(Article {
-        url: meta["url"].as_str().map_or_else(|| format!("corpus://{site}/{id}"), str::to_string),
-        host: meta["host"].as_str().unwrap_or(site).to_string(),
+        url: Some(meta["url"].as_str().map_or_else(|| format!("corpus://{site}/{id}"), str::to_string)),
+        host: Some(meta["host"].as_str().unwrap_or(site).to_string()),
         title: text.lines().next().unwrap_or_default().trim().to_string(),
         text,
         published: None,
         lang: None,
         xpath: String::new(),
         extracted_at: 0,
+        ..Article::default()
     })
 }
 
@@ -245,7 +247,7 @@ fn corpus_speed() {
         .step_by(step)
         .map(|a| {
             let words: Vec<&str> = a.title.split_whitespace().filter(|w| w.chars().count() > 3).take(3).collect();
-            (words.join(" "), a.url.as_str())
+            (words.join(" "), a.key())
         })
         .filter(|(q, _)| !q.is_empty())
         .collect();

@@ -12,7 +12,7 @@ fn data() -> PathBuf {
 /// The page of `case` and an extraction of its element of class `article`.
 fn extraction(case: &str) -> (Page, Extraction) {
     let html = std::fs::read_to_string(data().join(format!("{case}.html"))).expect("read the fixture page");
-    let page = Page::from_html(case, &html);
+    let page = Page::from_html(case, &html).unwrap();
     let doc = &page.doc;
     let article = (0..doc.nodes.len() as u32)
         .find(|&i| doc.element(i).is_some_and(|e| e.attr("class") == Some("article")))

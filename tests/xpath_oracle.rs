@@ -2,13 +2,13 @@
 //! writes (winner, candidates, alternatives), on every page of the gold sets — and of
 //! `../shared/corpus` when it is there.
 
-use forest::wrapper::compiled::CompiledPath;
+use forest::xpath::CompiledPath;
 use forest::{Applier, Config, Page, Wrapper};
 use std::path::Path;
 
 fn check_site(dir: &Path) -> usize {
     let sample = forest::feed::read(dir.to_str().unwrap()).unwrap();
-    let (pages, _) = forest::load_pages(&sample.items);
+    let (pages, _) = forest::page::load(&sample.items);
     if pages.len() < 2 {
         return 0;
     }
@@ -70,9 +70,9 @@ fn compiled_xpath_equals_sxd_on_the_shared_corpus() {
 #[test]
 fn a_hand_written_xpath_still_works_through_sxd() {
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("feeds/demo-news");
-    let page = Page::read(&forest::fetch::Location::File(demo.join("bridge-repair.html"))).unwrap();
+    let page = Page::read(&forest::fetch::Location::File(demo.join("bridge-repair.html")), &forest::budget::Budget::default()).unwrap();
     let sample = forest::feed::read(demo.to_str().unwrap()).unwrap();
-    let (pages, _) = forest::load_pages(&sample.items);
+    let (pages, _) = forest::page::load(&sample.items);
     let wrapper = Wrapper::induce("demo", &pages, &Config::default()).unwrap().wrapper;
     let applier = Applier::new(Wrapper { xpath: "//div[contains(@class,'article-body')]".into(), ..wrapper }).unwrap();
     let nodes = applier.select_exact(&page.doc).unwrap();

@@ -10,7 +10,7 @@
 
 use forest::extract::{Extraction, Extractor, Rule};
 use forest::fetch::Location;
-use forest::wrapper::compiled::CompiledPath;
+use forest::xpath::CompiledPath;
 use forest::{Applier, Page, Wrapper};
 use std::io::{BufRead, BufReader, Cursor, Read};
 use std::sync::OnceLock;
@@ -32,7 +32,7 @@ const BASE: &str = "https://news.example/2024/bridge.html";
 /// The fixed page, cleaned once.
 fn fixed_page() -> &'static Page {
     static PAGE: OnceLock<Page> = OnceLock::new();
-    PAGE.get_or_init(|| Page::from_html("fixed", FIXED_PAGE))
+    PAGE.get_or_init(|| Page::from_html("fixed", FIXED_PAGE).unwrap())
 }
 
 /// A real wrapper, induced once from two tiny pages of one template: the fuzzed XPaths replace
@@ -44,7 +44,7 @@ fn demo_wrapper() -> &'static Wrapper {
             Page::from_html(
                 format!("p{i}"),
                 &format!("<body><nav>home news sport</nav><div class='story main'><h1>{title}</h1><p>{words}</p></div></body>"),
-            )
+            ).unwrap()
         };
         let pages = [
             page(1, "KitKat for Android", "Android phones get KitKat, the new version, this week."),
@@ -67,7 +67,7 @@ pub fn check_page(html: &str) {
     let doc = forest::clean::page(html);
     assert_xml(&doc.to_xml(), "Doc::to_xml");
     let _ = forest::metadata::read(&doc);
-    let _ = forest::metadata::declared_host(&doc);
+    let _ = forest::host::declared(&doc);
     let x = Extraction::new(vec![doc.body], doc.text(doc.body), Rule::Exact);
     let base = url::Url::parse(BASE).ok();
     let md = forest::render::markdown(&doc, &x, base.as_ref());
@@ -142,11 +142,11 @@ pub fn wrapper(data: &[u8]) {
     }
 }
 
-/// The metered XPath ([`forest::wrapper::xpath::Program`]) gives on the fixed page what the
+/// The metered XPath ([`forest::xpath::Program`]) gives on the fixed page what the
 /// XPath as written gives, when sxd-xpath reads the written form and the metered run stays
 /// within 200,000 visits (which bounds the unmetered run too: both visit the same nodes).
 fn metered_as_written(xpath: &str) {
-    use forest::wrapper::xpath::{self, EvalError, Meter, Program};
+    use forest::xpath::{self, EvalError, Meter, Program};
     use sxd_xpath::Value;
     thread_local! {
         static XML: sxd_document::Package =

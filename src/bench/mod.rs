@@ -11,69 +11,24 @@
 //! (`jobs` threads); every site's work is deterministic and results are put back in site order,
 //! so the report does not depend on the number of threads.
 
+pub mod baselines;
 pub mod figures;
+pub mod methods;
 pub mod report;
 pub mod score;
 
-use crate::baselines::{Boilerpipe, Description, Fulltext, Sigfeed};
-use crate::extract::{Extractor, Forest, Method};
-use crate::signifiers::Source;
+pub use methods::{method, Method, METHODS, MECHANISMS};
+
+use crate::extract::Extractor;
+use crate::page::PageOptions;
+use crate::rank::Strategy;
+use methods::Forest;
 use crate::{Config, Error, Page, Result};
 use score::Scores;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
-
-/// The methods `forest bench` knows, in table order.
-pub const METHODS: &[&str] =
-    &["forest-tfidf", "forest-feeds", "coverage", "sigfeed", "description", "boilerpipe", "fulltext"];
-
-/// The mechanisms beyond the paper that `forest-tfidf-no-<name>` turns off (ablation).
-pub const MECHANISMS: &[&str] =
-    &["template", "link-text", "link-blocks", "split", "headline", "alternatives", "anchored"];
-
-/// `config` with one mechanism turned off.
-fn without(mut config: Config, mechanism: &str) -> Result<Config> {
-    match mechanism {
-        "template" => config.template_min_pages = 0,
-        "link-text" => config.skip_link_text = false,
-        "link-blocks" => config.prune_link_blocks = false,
-        "split" => config.split_articles = false,
-        "headline" => config.headline = false,
-        "alternatives" => config.alternatives = false,
-        "anchored" => config.typing = crate::patterns::Typing::Dfs,
-        _ => return Err(Error::Usage(format!("unknown mechanism {mechanism:?}; known: {}", MECHANISMS.join(", ")))),
-    }
-    Ok(config)
-}
-
-/// The method called `name`: one of [`METHODS`]; `forest-tfidf-no-M` for forest-tfidf with
-/// mechanism M (one of [`MECHANISMS`]) turned off; `forest-paper` with all of them off (the
-/// published algorithm, but for the cleaner's comment-region cut).
-///
-/// # Errors
-/// [`Error::Usage`] for an unknown name.
-pub fn method(name: &str) -> Result<Box<dyn Method>> {
-    let forest = |config: Config| -> Box<dyn Method> { Box::new(Forest { name: name.to_string(), config }) };
-    if let Some(mechanism) = name.strip_prefix("forest-tfidf-no-") {
-        return Ok(forest(without(Config::default(), mechanism)?));
-    }
-    if name == "forest-paper" {
-        let config = MECHANISMS.iter().try_fold(Config::default(), |c, m| without(c, m))?;
-        return Ok(forest(config));
-    }
-    Ok(match name {
-        "forest-tfidf" => forest(Config::default()),
-        "forest-feeds" => forest(Config { signifiers: Source::Feed, ..Config::default() }),
-        "coverage" => forest(Config { rank: "coverage".into(), ..Config::default() }),
-        "sigfeed" => Box::new(Sigfeed),
-        "description" => Box::new(Description),
-        "boilerpipe" => Box::new(Boilerpipe),
-        "fulltext" => Box::new(Fulltext),
-        _ => return Err(Error::Usage(format!("unknown method {name:?}; known: {}", METHODS.join(", ")))),
-    })
-}
 
 /// How pages are split between fitting and evaluation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -136,12 +91,12 @@ pub fn load(root: &Path) -> Result<Vec<GoldSite>> {
             let start = Instant::now();
             let bytes = std::fs::read(html_path).map_err(|source| Error::Io { path: html_path.clone(), source })?;
             let html = crate::fetch::decode(&bytes, None);
-            let page = Page {
-                id: item.id.clone(),
+            let opts = PageOptions {
                 location: html_path.to_string_lossy().into_owned(),
                 item: Some(item.clone()),
-                ..Page::from_doc("", crate::clean::page(&html))
+                ..PageOptions::default()
             };
+            let page = Page::new(&html, opts)?;
             let clean_secs = start.elapsed().as_secs_f64();
             pages.push(GoldPage { page, gold: String::from_utf8_lossy(&gold).into_owned(), bytes: bytes.len(), clean_secs });
         }
@@ -261,7 +216,7 @@ struct SiteOut {
 /// Run the bench on loaded gold sites.
 ///
 /// # Errors
-/// [`Error::Usage`] for an unknown method.
+/// [`Error::Invalid`] for an unknown method.
 pub fn run(sites: &[GoldSite], opts: &Options) -> Result<Report> {
     let methods: Vec<Box<dyn Method>> = opts.methods.iter().map(|m| method(m)).collect::<Result<_>>()?;
     let start = Instant::now();
@@ -455,8 +410,8 @@ fn curves(site: &GoldSite, all: &[&Page]) -> Vec<(String, String, Vec<Scores>)> 
     for k in 1..=20usize {
         out.push(("signifiers".to_string(), k.to_string(), run(all, Config { k, ..Config::default() })));
     }
-    for rank in ["j", "u", "forest"] {
-        out.push(("measure".to_string(), rank.to_string(), run(all, Config { rank: rank.into(), ..Config::default() })));
+    for rank in [Strategy::J, Strategy::U, Strategy::Forest] {
+        out.push(("measure".to_string(), rank.name().to_string(), run(all, Config { rank, ..Config::default() })));
     }
     out
 }

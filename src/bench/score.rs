@@ -3,9 +3,9 @@
 //! Per page: S = set of word 2-grams of the output, G = set of 2-grams of the gold text
 //! (a text of exactly one token contributes its 1-gram). P = |G∩S|/|S|, R = |G∩S|/|G|,
 //! F1 = 2PR/(P+R). Both empty: P = R = F1 = 1; exactly one empty: all 0. Bag-of-words P/R/F1
-//! do the same on the multiset of tokens. Tokens are [`crate::tokens`]'.
+//! do the same on the multiset of tokens. Tokens are [`crate::text::tokens`]'.
 
-use crate::tokens::Tokenizer;
+use crate::text::tokens::Tokenizer;
 use std::collections::{HashMap, HashSet};
 
 /// Precision, recall and F1 of one page, on 2-gram sets and on bags of words.

@@ -4,7 +4,7 @@
 //! - **Depth.** It checks its stack of open elements on every start tag, so a page nested N
 //!   deep costs O(N²) (100 000 nested `<div>`s: ~20 s). Browsers cap tree depth (Chromium at
 //!   512). We do the same on the markup: a light scan tracks how many container tags are open;
-//!   past [`MAX_DEPTH`], further start tags are removed together with as many later end tags,
+//!   past [`MAX_DEPTH`](crate::budget::MAX_DEPTH), further start tags are removed together with as many later end tags,
 //!   so their text joins the deepest allowed element.
 //! - **Attributes.** It looks for a duplicate among the tag's earlier attributes on each new
 //!   one, so one tag with 100 000 attributes costs O(N²) (~18 s). A start tag keeps its first
@@ -15,10 +15,7 @@
 
 use std::borrow::Cow;
 
-/// Deepest nesting of container elements kept (the scan's estimate): Chromium's cap. The
-/// deepest page of the dev corpus is 33 deep after cleaning; each start tag costs html5ever
-/// time in proportion to the depth, so 100,000 tags at depth 5,000 took 2 s.
-pub const MAX_DEPTH: usize = 512;
+
 
 /// Most attributes kept on one element (the cleaner keeps no more either).
 pub const MAX_ATTRIBUTES: usize = 256;

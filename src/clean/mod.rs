@@ -28,11 +28,12 @@ mod sink;
 mod text;
 mod xml;
 
-pub use guard::{limit_markup, MAX_ATTRIBUTES, MAX_DEPTH};
+pub use guard::{limit_markup, MAX_ATTRIBUTES};
+use crate::budget::{Budget, Limit, MAX_DEPTH};
 
 pub use text::TextBuilder;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 
 /// Elements removed with their whole subtree: they hold no readable article text.
@@ -220,8 +221,41 @@ impl Doc {
 
     /// Is `a` an ancestor of (or equal to) `b`?
     pub fn contains(&self, a: NodeId, b: NodeId) -> bool {
-        let n = &self.nodes[a as usize];
-        a <= b && b < n.end
+        self.nodes.get(a as usize).is_some_and(|n| a <= b && b < n.end)
+    }
+
+    /// One past the last node of the subtree at `id` (`id` itself when there is no such node).
+    pub fn end(&self, id: NodeId) -> NodeId {
+        self.nodes.get(id as usize).map_or(id, |n| n.end)
+    }
+
+    /// The nodes not inside another of them (input sorted in document order).
+    pub fn outermost(&self, nodes: Vec<NodeId>) -> Vec<NodeId> {
+        let mut out: Vec<NodeId> = Vec::with_capacity(nodes.len());
+        for n in nodes {
+            if out.last().is_none_or(|&last| !self.contains(last, n)) {
+                out.push(n);
+            }
+        }
+        out
+    }
+
+    /// Non-white-space characters of text in the subtree at `id`.
+    pub fn text_size(&self, id: NodeId) -> usize {
+        self.nodes
+            .get(id as usize..self.end(id) as usize)
+            .unwrap_or_default()
+            .iter()
+            .map(|n| match &n.data {
+                NodeData::Text(t) => t.chars().filter(|c| !c.is_whitespace()).count(),
+                NodeData::Element(_) => 0,
+            })
+            .sum()
+    }
+
+    /// Does any of `nodes` hold text?
+    pub fn has_text(&self, nodes: &[NodeId]) -> bool {
+        nodes.iter().any(|&n| self.text_size(n) > 0)
     }
 }
 
@@ -240,44 +274,6 @@ pub fn page(html: &str) -> Doc {
     sink::parse(&limit_markup(html, MAX_DEPTH), usize::MAX, None).doc
 }
 
-/// Limits on the work one page may take, so one hostile page cannot take a run's memory or
-/// time: it is skipped with [`crate::Error::OverBudget`] naming the limit, and the run goes on.
-/// Input bytes are limited where they are read ([`crate::fetch::FetchOptions`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Budget {
-    /// Most elements (the parser's, before cleaning). Default 1,000,000: the largest page of
-    /// the dev corpus keeps about 1,600 after cleaning; a 10 MB page of bare `<p>` tags (the
-    /// default download cap) would have over 3 million, about 300 MB of tree.
-    pub max_elements: usize,
-    /// Deepest nesting kept; deeper elements are flattened into their ancestor at this depth,
-    /// as browsers do. Default [`MAX_DEPTH`].
-    pub max_depth: usize,
-    /// Most nodes one page's XPath evaluations may visit (a wrapper or site config outside the
-    /// subset forest runs directly). Default [`MAX_XPATH_VISITS`].
-    pub max_xpath_visits: u64,
-    /// Most time from reading a page to its extraction; parsing and XPath evaluation stop
-    /// when it runs out. Default none (the CLI sets 10 s).
-    pub max_time: Option<Duration>,
-}
-
-/// Default node-visit budget of a page's XPath evaluations: 10 million, 2–4 s in sxd-xpath.
-/// On the dev corpus, all the XPaths of a site's exported config visit at most about 300,000
-/// nodes of one page (forbes.com 2005), and one XPath at most 18,000.
-pub const MAX_XPATH_VISITS: u64 = 10_000_000;
-
-impl Default for Budget {
-    fn default() -> Self {
-        Budget { max_elements: 1_000_000, max_depth: MAX_DEPTH, max_xpath_visits: MAX_XPATH_VISITS, max_time: None }
-    }
-}
-
-impl Budget {
-    /// When work on a page read now must stop.
-    pub fn deadline(&self) -> Option<Instant> {
-        self.max_time.and_then(|t| Instant::now().checked_add(t))
-    }
-}
-
 /// [`page`] within a [`Budget`].
 ///
 /// # Errors
@@ -286,7 +282,8 @@ impl Budget {
 ///
 /// # Example
 /// ```
-/// use forest::clean::{page_within, Budget};
+/// use forest::budget::Budget;
+/// use forest::clean::page_within;
 /// let small = Budget { max_elements: 10, ..Budget::default() };
 /// assert!(page_within("<p>a</p>", &small).is_ok());
 /// assert!(page_within(&"<p>a</p>".repeat(20), &small).is_err());
@@ -304,14 +301,14 @@ pub fn page_until(html: &str, budget: &Budget, deadline: Option<Instant>) -> cra
     if parsed.elements > budget.max_elements {
         return Err(crate::Error::OverBudget {
             what: format!("the page has more than {} elements", budget.max_elements),
-            flag: "--max-elements",
+            limit: Limit::Elements,
         });
     }
     if parsed.timed_out {
         let secs = budget.max_time.map_or(0.0, |t| t.as_secs_f64());
         return Err(crate::Error::OverBudget {
             what: format!("parsing the page took over the {secs} s budget"),
-            flag: "--max-seconds",
+            limit: Limit::Time,
         });
     }
     Ok(parsed.doc)

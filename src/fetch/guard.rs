@@ -6,7 +6,7 @@
 //! through [`GuardedResolver`], which drops private, loopback and link-local addresses, and URLs
 //! that name such an address directly are refused before any request ([`Guard::check`]),
 //! redirects included. Two exceptions: hosts the user named themselves (the feed or page URLs
-//! on the command line, see [`super::Fetcher::trust`]) and `--allow-private`.
+//! on the command line, see [`super::Fetcher::trust`]) and [`super::FetchOptions::allow_private`].
 
 use std::collections::HashSet;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -117,11 +117,11 @@ impl Guard {
     }
 }
 
+/// The words every refusal holds, by which a refusal is told from other failures.
+pub(crate) const REFUSED: &str = "is a private, loopback or link-local address";
+
 fn refusal(host: &str, ip: IpAddr) -> String {
-    format!(
-        "refused: {host} is a private, loopback or link-local address ({ip}), reached through a link or redirect; \
-         pass --allow-private to allow it"
-    )
+    format!("refused: {host} {REFUSED} ({ip}), reached through a link or redirect")
 }
 
 /// The DNS resolver of forest's HTTP client: the system's, minus the addresses [`Guard`] refuses.
@@ -165,7 +165,7 @@ mod tests {
         let g = Guard::new(false);
         let u = |s: &str| url::Url::parse(s).unwrap();
         assert!(g.check(&u("http://127.0.0.1:8080/x")).is_err());
-        assert!(g.check(&u("http://[::1]/x")).unwrap_err().contains("--allow-private"));
+        assert!(g.check(&u("http://[::1]/x")).unwrap_err().contains(REFUSED));
         assert!(g.check(&u("http://example.org/x")).is_ok());
         g.trust("127.0.0.1");
         assert!(g.check(&u("http://127.0.0.1:8080/x")).is_ok());

@@ -137,7 +137,7 @@ impl Default for FetchOptions {
 
 /// The user's cache folder for forest: `$XDG_CACHE_HOME/forest`, else `~/.cache/forest`.
 pub fn default_cache_dir() -> Option<PathBuf> {
-    Some(crate::user_dir("XDG_CACHE_HOME", ".cache")?.join("forest"))
+    Some(crate::dirs::user_dir("XDG_CACHE_HOME", ".cache")?.join("forest"))
 }
 
 /// Per-host bookkeeping: requests running, and when the next may start.
@@ -323,8 +323,12 @@ impl Fetcher {
             Ok(c) => c,
             Err(e) => return Try::Fail(e),
         };
+        let refused = |why: String| {
+            let host = why.strip_prefix("refused: ").and_then(|w| w.split(guard::REFUSED).next()).unwrap_or_default();
+            Try::Fail(Error::Private { url: url.to_string(), host: host.trim().to_string() })
+        };
         if let Err(why) = self.guard.check(url) {
-            return fail(why);
+            return refused(why);
         }
         let mut req = client.get(url.clone());
         if let Some(c) = cached {
@@ -339,7 +343,11 @@ impl Fetcher {
             Ok(r) => r,
             Err(e) if e.is_redirect() => return fail(format!("redirect not followed: {}", error_chain(&e))),
             // The guard refused the address: no retry will change that.
-            Err(e) if error_chain(&e).contains("--allow-private") => return fail(error_chain(&e)),
+            Err(e) if error_chain(&e).contains(guard::REFUSED) => {
+                let chain = error_chain(&e);
+                let why = chain.find("refused: ").map_or(chain.as_str(), |i| &chain[i..]);
+                return refused(why.to_string());
+            }
             Err(e) if e.is_timeout() || e.is_connect() || e.is_request() => return Try::Again(error_chain(&e), None),
             Err(e) => return fail(error_chain(&e)),
         };
@@ -577,7 +585,7 @@ mod tests {
         assert!(decode(&bytes, None).contains("Grüße, 東京"));
         let loc = Location::File("page.html".into());
         let fetched = Fetched { location: loc.clone(), bytes, content_type: None, from_cache: false, etag: None, last_modified: None };
-        let page = crate::Page::from_fetched(&loc, fetched).unwrap();
+        let page = crate::Page::from_fetched(&loc, fetched, &crate::budget::Budget::default()).unwrap();
         assert_eq!(page.doc.text(page.doc.body), "Grüße, 東京");
     }
 

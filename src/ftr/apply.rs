@@ -3,32 +3,15 @@
 //! order).
 
 use super::SiteConfig;
-use crate::clean::{collapse_ws, Doc, NodeData, NodeId};
-use crate::extract::{Extraction, Extractor, Rule};
-use crate::wrapper::literal;
-use crate::{Error, Page, Result};
-use std::cell::OnceCell;
-use std::collections::HashMap;
-use sxd_document::dom::{ChildOfElement, Document, Element};
-use sxd_xpath::nodeset::Node as XNode;
+use crate::clean::{Doc, NodeId};
+use crate::extract::{Extraction, Extractor, Rule, SinglePage};
+use crate::xpath::sxd::{self, Evaluator as Eval};
+use crate::xpath::{literal, Meter, Program};
+use crate::{Page, Result};
 use sxd_xpath::Value;
-use crate::wrapper::xpath::{self, Meter, Program};
 
-/// An XPath compiled to run metered (see [`crate::wrapper::xpath`]).
-pub(super) struct Compiled {
-    program: Program,
-}
-
-/// Compile an XPath (the message says why it is refused).
-pub(super) fn compile(expr: &str) -> std::result::Result<Compiled, String> {
-    Program::compile(expr).map(|program| Compiled { program }).map_err(|why| format!("XPath {expr:?} refused: {why}"))
-}
-
-fn compile_all<'a>(exprs: impl IntoIterator<Item = &'a String>) -> Result<Vec<Compiled>> {
-    exprs
-        .into_iter()
-        .map(|x| compile(x).map_err(|message| Error::XPath { xpath: x.clone(), message }))
-        .collect()
+fn compile_all<'a>(exprs: impl IntoIterator<Item = &'a String>) -> Result<Vec<Program>> {
+    exprs.into_iter().map(|x| Program::compile(x)).collect()
 }
 
 /// A site config made ready to apply: its XPaths compiled once.
@@ -39,17 +22,17 @@ fn compile_all<'a>(exprs: impl IntoIterator<Item = &'a String>) -> Result<Vec<Co
 /// let (cfg, _) = forest::ftr::SiteConfig::parse("body: //article\nstrip_id_or_class: share\n", "example.com.txt")?;
 /// let applier = forest::ftr::ConfigApplier::new(cfg)?;
 /// let html = "<nav>Home</nav><article><p>The story.</p><div class='share-bar'>Share</div></article>";
-/// let page = forest::Page::from_html("p", html);
+/// let page = forest::Page::from_html("p", html).unwrap();
 /// assert_eq!(applier.extract(&page)?.text, "The story.");
 /// # Ok::<(), forest::Error>(())
 /// ```
 pub struct ConfigApplier {
     config: SiteConfig,
-    body: Vec<Compiled>,
-    title: Vec<Compiled>,
-    strip: Vec<Compiled>,
-    date: Vec<Compiled>,
-    author: Vec<Compiled>,
+    body: Vec<Program>,
+    title: Vec<Program>,
+    strip: Vec<Program>,
+    date: Vec<Program>,
+    author: Vec<Program>,
 }
 
 impl ConfigApplier {
@@ -102,7 +85,7 @@ impl ConfigApplier {
         if self.date.is_empty() && self.author.is_empty() {
             return (None, Vec::new());
         }
-        let Ok(package) = parse_xml(doc) else { return (None, Vec::new()) };
+        let Ok(package) = sxd::parse(doc) else { return (None, Vec::new()) };
         let ev = Eval::new(doc, &package);
         let date = self.date.iter().find_map(|c| ev.strings(c).into_iter().next());
         let mut authors = Vec::new();
@@ -123,9 +106,8 @@ impl ConfigApplier {
     /// nested ones merged into the outermost, in document order (empty when none does).
     fn block(&self, ev: &Eval) -> Result<Vec<NodeId>> {
         for c in &self.body {
-            let nodes: Vec<NodeId> = ev.nodes(c)?.into_iter().filter(|&n| ev.doc.element(n).is_some()).collect();
-            let nodes = outermost(ev.doc, nodes);
-            if has_text(ev.doc, &nodes) {
+            let nodes = ev.elements(c)?;
+            if ev.doc().has_text(&nodes) {
                 return Ok(nodes);
             }
         }
@@ -140,14 +122,14 @@ impl ConfigApplier {
         }
         cut.sort_unstable();
         cut.dedup();
-        let cut = outermost(ev.doc, cut);
-        let doc = ev.doc;
+        let doc = ev.doc();
+        let cut = doc.outermost(cut);
         let mut skip = vec![false; doc.nodes.len()];
         let mut any = false;
         for &s in &cut {
-            let s_end = end_of(doc, s);
+            let s_end = doc.end(s);
             for &r in block {
-                let (lo, hi) = (s.max(r), s_end.min(end_of(doc, r)));
+                let (lo, hi) = (s.max(r), s_end.min(doc.end(r)));
                 for m in skip.iter_mut().take(hi as usize).skip(lo as usize) {
                     *m = true;
                     any = true;
@@ -165,11 +147,11 @@ impl ConfigApplier {
     fn headline(&self, ev: &Eval, block: &[NodeId]) -> Result<Option<NodeId>> {
         for c in &self.title {
             let first = match ev.value(c)? {
-                Value::Nodeset(set) => ev.node_ids(&set).into_iter().find(|&n| ev.doc.element(n).is_some()),
+                Value::Nodeset(set) => ev.node_ids(&set).into_iter().find(|&n| ev.doc().element(n).is_some()),
                 _ => None,
             };
             if let Some(h) = first {
-                return Ok(stands_before(ev.doc, h, block).then_some(h));
+                return Ok(stands_before(ev.doc(), h, block).then_some(h));
             }
         }
         Ok(None)
@@ -179,7 +161,7 @@ impl ConfigApplier {
 /// Does `h` stand before the block, outside it, with text?
 pub(super) fn stands_before(doc: &Doc, h: NodeId, block: &[NodeId]) -> bool {
     match block.first() {
-        Some(&first) => h < first && end_of(doc, h) <= first && text_size(doc, h) > 0,
+        Some(&first) => h < first && doc.end(h) <= first && doc.text_size(h) > 0,
         None => false,
     }
 }
@@ -190,18 +172,15 @@ impl Extractor for ConfigApplier {
     }
 
     /// The block's text without the stripped parts (unless that leaves nothing), after the
-    /// headline; the single-page extractor when no `body` XPath matches ([`Rule::SinglePage`]).
+    /// headline; the single-page extractor when no `body` XPath matches
+    /// ([`Rule::SinglePageFallback`]).
     fn extract(&self, page: &Page) -> Result<Extraction> {
         let doc = &page.doc;
-        let package = parse_xml(doc)?;
-        let ev = Eval::within(doc, &package, &Meter::for_page(page));
+        let package = sxd::parse(doc)?;
+        let ev = Eval::within(doc, &package, &Meter::within(&page.budget, page.deadline));
         let block = self.block(&ev)?;
         if block.is_empty() {
-            let text = crate::baselines::boilerpipe::extract(doc);
-            if text.trim().is_empty() {
-                return Ok(Extraction::new(vec![doc.body], doc.text(doc.body), Rule::WholePage));
-            }
-            return Ok(Extraction::new(Vec::new(), text, Rule::SinglePage));
+            return Ok(SinglePage::extract_as(page, Rule::SinglePageFallback));
         }
         let mut skip = self.skip(&ev, &block)?;
         let mut text = doc.text_masked(&block, &skip);
@@ -217,202 +196,9 @@ impl Extractor for ConfigApplier {
     }
 }
 
-/// The cleaned page as an sxd document, adjacent text nodes merged.
-pub(super) fn parse_xml(doc: &Doc) -> Result<sxd_document::Package> {
-    let package = sxd_document::parser::parse(&doc.to_xml())
-        .map_err(|e| Error::XPath { xpath: String::new(), message: format!("cleaned page is not XML: {e:?}") })?;
-    merge_texts(package.as_document());
-    Ok(package)
-}
-
-fn root_element(document: Document<'_>) -> Option<Element<'_>> {
-    document.root().children().into_iter().find_map(|c| c.element())
-}
-
-/// Merge each run of adjacent text nodes into its first (the parser splits text at entity
-/// references; the page and XPath's data model have one text node per run).
-fn merge_texts(document: Document<'_>) {
-    let Some(root) = root_element(document) else { return };
-    let mut stack = vec![root];
-    while let Some(e) = stack.pop() {
-        let mut run: Option<(sxd_document::dom::Text, Option<String>)> = None;
-        let mut merged = Vec::new();
-        let flush = |run: &mut Option<(sxd_document::dom::Text, Option<String>)>| {
-            if let Some((first, Some(text))) = run.take() {
-                first.set_text(&text);
-            }
-        };
-        for child in e.children() {
-            match child {
-                ChildOfElement::Text(t) => match &mut run {
-                    Some((first, text)) => {
-                        text.get_or_insert_with(|| first.text().to_string()).push_str(t.text());
-                        merged.push(t);
-                    }
-                    None => run = Some((t, None)),
-                },
-                other => {
-                    flush(&mut run);
-                    if let ChildOfElement::Element(x) = other {
-                        stack.push(x);
-                    }
-                }
-            }
-        }
-        flush(&mut run);
-        for t in merged {
-            e.remove_child(t);
-        }
-    }
-}
-
-/// XPath evaluation on one parsed page, results mapped back to the page's nodes; every
-/// evaluation counts against one meter (the page's node-visit budget and deadline).
-pub(super) struct Eval<'d> {
-    doc: &'d Doc,
-    document: Document<'d>,
-    context: sxd_xpath::Context<'d>,
-    /// Node of each text node of the XML (built when a result first holds text).
-    texts: OnceCell<HashMap<XNode<'d>, NodeId>>,
-}
-
-impl<'d> Eval<'d> {
-    /// Within the default node-visit budget, no deadline.
-    pub(super) fn new(doc: &'d Doc, package: &'d sxd_document::Package) -> Eval<'d> {
-        Eval::within(doc, package, &Meter::default())
-    }
-
-    pub(super) fn within(doc: &'d Doc, package: &'d sxd_document::Package, meter: &Meter) -> Eval<'d> {
-        Eval { doc, document: package.as_document(), context: xpath::context(meter), texts: OnceCell::new() }
-    }
-
-    fn value(&self, c: &Compiled) -> Result<Value<'d>> {
-        let p = &c.program;
-        p.evaluate(&self.context, self.document.root()).map_err(|e| crate::wrapper::eval_error(p.source(), e))
-    }
-
-    /// The elements and text nodes selected, in document order.
-    ///
-    /// # Errors
-    /// [`Error::XPath`] when evaluation fails or the value is not a node set.
-    pub(super) fn nodes(&self, c: &Compiled) -> Result<Vec<NodeId>> {
-        let Value::Nodeset(set) = self.value(c)? else {
-            return Err(Error::XPath { xpath: c.program.source().to_string(), message: "does not select nodes".into() });
-        };
-        Ok(self.node_ids(&set))
-    }
-
-    /// The page's nodes for the elements and text nodes of `set`, in document order.
-    fn node_ids(&self, set: &sxd_xpath::nodeset::Nodeset<'d>) -> Vec<NodeId> {
-        let mut out = Vec::with_capacity(set.size());
-        for n in set.iter() {
-            let id = match n {
-                XNode::Element(e) => self.element_node(e),
-                XNode::Text(_) => self.text_map().get(&n).copied(),
-                _ => None,
-            };
-            out.extend(id);
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
-    }
-
-    /// A string result, or the text of each node selected: white space collapsed, non-empty.
-    fn strings(&self, c: &Compiled) -> Vec<String> {
-        let texts = match self.value(c) {
-            Ok(Value::Nodeset(set)) => set.document_order().iter().map(XNode::string_value).collect(),
-            Ok(Value::String(s)) => vec![s],
-            _ => Vec::new(),
-        };
-        texts.iter().map(|s| collapse_ws(s)).filter(|s| !s.is_empty()).collect()
-    }
-
-    fn element_node(&self, e: Element<'d>) -> Option<NodeId> {
-        self.doc.by_dfs(e.attribute_value("dfs")?.parse().ok()?)
-    }
-
-    /// Text nodes of the XML to the page's: both in document order, one for one (checked on
-    /// the elements' `dfs`; the map stops where they part, which a cleaned page never does).
-    #[allow(clippy::mutable_key_type)] // sxd nodes hash and compare by node address, which never changes
-    fn text_map(&self) -> &HashMap<XNode<'d>, NodeId> {
-        self.texts.get_or_init(|| {
-            let mut map = HashMap::new();
-            let doc = self.doc;
-            let is_element = |i: usize, e: Element<'d>| {
-                let dfs = e.attribute_value("dfs").and_then(|v| v.parse::<u32>().ok());
-                doc.element(i as NodeId).is_some_and(|x| Some(x.dfs) == dfs)
-            };
-            let Some(root) = root_element(self.document) else { return map };
-            if !is_element(0, root) {
-                return map;
-            }
-            let mut next = 1usize;
-            let mut stack = vec![root.children().into_iter()];
-            while let Some(top) = stack.last_mut() {
-                let Some(child) = top.next() else {
-                    stack.pop();
-                    continue;
-                };
-                match child {
-                    ChildOfElement::Element(e) => {
-                        if !is_element(next, e) {
-                            break;
-                        }
-                        next += 1;
-                        stack.push(e.children().into_iter());
-                    }
-                    ChildOfElement::Text(t) => {
-                        if !matches!(doc.nodes.get(next).map(|n| &n.data), Some(NodeData::Text(_))) {
-                            break;
-                        }
-                        map.insert(XNode::Text(t), next as NodeId);
-                        next += 1;
-                    }
-                    _ => {}
-                }
-            }
-            map
-        })
-    }
-}
-
-/// One past the last node of the subtree at `id`.
-pub(super) fn end_of(doc: &Doc, id: NodeId) -> NodeId {
-    doc.nodes.get(id as usize).map_or(id, |n| n.end)
-}
-
-/// Keep only nodes not inside another (input sorted in document order).
-pub(super) fn outermost(doc: &Doc, nodes: Vec<NodeId>) -> Vec<NodeId> {
-    let mut out: Vec<NodeId> = Vec::with_capacity(nodes.len());
-    for n in nodes {
-        if out.last().is_none_or(|&last| !(last <= n && n < end_of(doc, last))) {
-            out.push(n);
-        }
-    }
-    out
-}
-
-/// Non-white-space characters of text in the subtree at `id`.
-fn text_size(doc: &Doc, id: NodeId) -> usize {
-    let (start, end) = (id as usize, end_of(doc, id) as usize);
-    doc.nodes
-        .get(start..end)
-        .unwrap_or_default()
-        .iter()
-        .map(|n| match &n.data {
-            NodeData::Text(t) => t.chars().filter(|c| !c.is_whitespace()).count(),
-            NodeData::Element(_) => 0,
-        })
-        .sum()
-}
-
-pub(super) fn has_text(doc: &Doc, nodes: &[NodeId]) -> bool {
-    nodes.iter().any(|&n| text_size(doc, n) > 0)
-}
-
 #[cfg(test)]
 mod tests {
+    use crate::clean::NodeData;
     use super::*;
 
     const PAGE: &str = "<html><head><title>Big news today - Example</title></head><body>\
@@ -432,7 +218,7 @@ mod tests {
 
     #[test]
     fn applies_body_strip_and_title() {
-        let page = Page::from_html("p", PAGE);
+        let page = Page::from_html("p", PAGE).unwrap();
         let a = applier(
             "body: //section\nbody: //div[@class='article-body']\ntitle: //h1\nstrip: //div[@class='share-tools']\n\
              strip: //div[@class='article-body']/p/text()[normalize-space(.)='.']\nstrip_id_or_class: related\nstrip_image_src: pixel",
@@ -455,11 +241,11 @@ mod tests {
     fn no_body_match_falls_back_to_the_single_page_extractor() {
         let long = "The council met on Monday evening and voted to repair the old bridge over the river before the winter. ";
         let html = format!("<nav><a>Home</a></nav><div><p>{}</p><p>{}</p></div><footer><a>About</a></footer>", long.repeat(4), long.repeat(3));
-        let e = applier("body: //section\n").extract(&Page::from_html("p", &html)).unwrap();
-        assert_eq!(e.rule, Rule::SinglePage);
+        let e = applier("body: //section\n").extract(&Page::from_html("p", &html).unwrap()).unwrap();
+        assert_eq!(e.rule, Rule::SinglePageFallback);
         assert!(e.text.contains("The council met"), "{}", e.text);
-        assert_eq!(applier("body: //section\n").extract(&Page::from_html("p", "<p>x</p>")).unwrap().rule, Rule::WholePage);
-        let page = Page::from_html("p", PAGE);
+        assert_eq!(applier("body: //section\n").extract(&Page::from_html("p", "<p>x</p>").unwrap()).unwrap().rule, Rule::WholePage);
+        let page = Page::from_html("p", PAGE).unwrap();
         // Nested matches are merged into the outermost.
         let e = applier("body: //div[@class='article-body'] | //div[@class='article-body']/p\n").extract(&page).unwrap();
         assert_eq!(e.nodes.len(), 1);
@@ -469,7 +255,7 @@ mod tests {
 
     #[test]
     fn reads_date_and_authors() {
-        let page = Page::from_html("p", PAGE);
+        let page = Page::from_html("p", PAGE).unwrap();
         let a = applier("date: //time[@class='none']\ndate: string(//time/@datetime)\nauthor: //p[@class='byline']/a\nauthor: //p\n");
         assert_eq!(a.date(&page.doc).as_deref(), Some("2024-03-04"));
         assert_eq!(a.author(&page.doc), ["Ann Lee", "Bo Chen"]);
@@ -481,9 +267,9 @@ mod tests {
     #[test]
     fn text_nodes_map_back_across_entities() {
         let doc = crate::clean::page("<p>a &amp; b<b>x</b>&lt;c&gt;.</p><p>.</p>");
-        let package = parse_xml(&doc).unwrap();
+        let package = sxd::parse(&doc).unwrap();
         let ev = Eval::new(&doc, &package);
-        let texts = ev.nodes(&compile("//p/text()").unwrap()).unwrap();
+        let texts = ev.nodes(&Program::compile("//p/text()").unwrap()).unwrap();
         let got: Vec<&str> = texts
             .iter()
             .map(|&n| match &doc.nodes[n as usize].data {
@@ -492,7 +278,7 @@ mod tests {
             })
             .collect();
         assert_eq!(got, ["a & b", "<c>.", "."]);
-        let dots = ev.nodes(&compile("//p/text()[normalize-space(.)='.']").unwrap()).unwrap();
+        let dots = ev.nodes(&Program::compile("//p/text()[normalize-space(.)='.']").unwrap()).unwrap();
         assert_eq!(dots, [*texts.last().unwrap()]);
     }
 }

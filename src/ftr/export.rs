@@ -1,12 +1,15 @@
 //! Export: an induced wrapper written as a FiveFilters site config, each line chosen by what it
 //! selects on the sample pages and the whole checked there against the wrapper (see [`export`]).
 
-use super::apply::{compile, end_of, has_text, outermost, parse_xml, stands_before, Eval};
+use super::apply::stands_before;
+use crate::xpath::sxd::{self, Evaluator as Eval};
+use crate::xpath::Program;
 use super::{one_line, ConfigApplier, SiteConfig};
 use crate::clean::{Doc, NodeData, NodeId};
 use crate::extract::{Applier, Extraction, Extractor};
 use crate::patterns::{tag_clue, tolerant, Typer, Typing};
-use crate::wrapper::{literal, xpath_with, Choice, Wrapper};
+use crate::wrapper::{xpath_with, Choice, Wrapper};
+use crate::xpath::literal;
 use crate::Page;
 use std::collections::HashMap;
 
@@ -44,7 +47,7 @@ const MAX_UNEXPRESSED: usize = 20;
 /// let page = |i: u32, title: &str, words: &str| forest::Page::from_html(
 ///     format!("p{i}"),
 ///     &format!("<body><nav>home news sport</nav><div class='story'><h1>{title}</h1><p>{words}</p></div></body>"),
-/// );
+/// ).unwrap();
 /// let pages = [
 ///     page(1, "KitKat for Android", "Android phones get KitKat, the new version, this week."),
 ///     page(2, "Apple at auction", "An old Apple computer sold at auction for a record price."),
@@ -76,7 +79,7 @@ pub fn export(wrapper: &Wrapper, samples: &[&Page]) -> SiteConfig {
     let mut runs = Vec::new();
     let mut packages = Vec::new();
     for &page in samples {
-        match applier.extract(page).and_then(|e| Ok((e, parse_xml(&page.doc)?))) {
+        match applier.extract(page).and_then(|e| Ok((e, sxd::parse(&page.doc)?))) {
             Ok((ext, package)) => {
                 runs.push(Run::new(page, ext));
                 packages.push(package);
@@ -121,7 +124,7 @@ impl<'a> Run<'a> {
         let n = doc.nodes.len();
         let (mut texts, mut cuts) = (vec![0usize; n], vec![0usize; n]);
         for &root in &self.ext.nodes {
-            for j in (root..end_of(doc, root)).rev() {
+            for j in (root..doc.end(root)).rev() {
                 let ju = j as usize;
                 if matches!(doc.nodes[ju].data, NodeData::Text(_)) {
                     texts[ju] = 1;
@@ -136,7 +139,7 @@ impl<'a> Run<'a> {
         let full = |j: usize| doc.element(j as NodeId).is_some() && texts[j] > 0 && cuts[j] == texts[j];
         let mut parts = Vec::new();
         for &root in &self.ext.nodes {
-            for j in root..end_of(doc, root) {
+            for j in root..doc.end(root) {
                 let ju = j as usize;
                 let in_full = j != root && doc.nodes[ju].parent.is_some_and(|p| full(p as usize));
                 if !in_full && (full(ju) || self.cut[ju]) {
@@ -161,7 +164,7 @@ impl Exporter<'_> {
         if let Some(hit) = self.cache.get(xpath) {
             return hit.clone();
         }
-        let result = compile(xpath).ok().and_then(|c| self.evals.iter().map(|ev| ev.nodes(&c).ok()).collect());
+        let result = Program::compile(xpath).ok().and_then(|c| self.evals.iter().map(|ev| ev.nodes(&c).ok()).collect());
         self.cache.insert(xpath.to_string(), result.clone());
         result
     }
@@ -199,8 +202,8 @@ impl Exporter<'_> {
             let mut wrong = false;
             for (i, (r, sel)) in runs.iter().zip(&sel).enumerate().filter(|(i, _)| !done[*i]) {
                 let doc = r.doc();
-                let nodes = outermost(doc, sel.iter().copied().filter(|&n| doc.element(n).is_some()).collect());
-                if has_text(doc, &nodes) {
+                let nodes = doc.outermost(sel.iter().copied().filter(|&n| doc.element(n).is_some()).collect());
+                if doc.has_text(&nodes) {
                     if nodes == r.ext.nodes {
                         fires.push(i);
                     } else {
@@ -264,14 +267,14 @@ impl Exporter<'_> {
             let doc = r.doc();
             let typer = Typer::new(doc, Typing::Anchored);
             for part in r.cut_parts() {
-                let end = end_of(doc, part);
+                let end = doc.end(part);
                 if (part..end).all(|j| !r.cut[j as usize] || covered[i][j as usize]) {
                     continue;
                 }
                 let mut best: Option<(usize, String, Vec<Vec<NodeId>>)> = None;
                 for f in part_forms(&typer, part) {
                     let Some(sel) = self.select(&f) else { continue };
-                    let holds = |s: &Vec<NodeId>| outermost(doc, s.clone()).iter().any(|&s| s <= part && part < end_of(doc, s));
+                    let holds = |s: &Vec<NodeId>| doc.outermost(s.clone()).iter().any(|&s| s <= part && part < doc.end(s));
                     let holds_part = sel.get(i).is_some_and(holds);
                     if !holds_part {
                         continue;
@@ -315,13 +318,13 @@ impl Exporter<'_> {
         let mut out = Vec::new();
         for (k, (r, sel)) in self.runs.iter().zip(sel).enumerate() {
             let doc = r.doc();
-            for s in outermost(doc, sel.clone()) {
-                let s_end = end_of(doc, s);
+            for s in doc.outermost(sel.clone()) {
+                let s_end = doc.end(s);
                 for &root in &r.ext.nodes {
                     if s <= root && root < s_end {
                         return None;
                     }
-                    if root <= s && s < end_of(doc, root) {
+                    if root <= s && s < doc.end(root) {
                         out.push((k, s, s_end));
                     }
                 }
@@ -479,7 +482,7 @@ fn digits_near(doc: &Doc, n: NodeId) -> bool {
 
 /// The XPath string value of the subtree at `n`: its text nodes, concatenated.
 fn string_value(doc: &Doc, n: NodeId) -> String {
-    let (start, end) = (n as usize, end_of(doc, n) as usize);
+    let (start, end) = (n as usize, doc.end(n) as usize);
     doc.nodes
         .get(start..end)
         .unwrap_or_default()
@@ -562,7 +565,7 @@ mod tests {
     use super::*;
 
     fn page(i: usize, body: &str) -> Page {
-        Page::from_html(format!("p{i}"), &format!("<html><head><title>Story {i} - Site</title></head><body>{body}</body></html>"))
+        Page::from_html(format!("p{i}"), &format!("<html><head><title>Story {i} - Site</title></head><body>{body}</body></html>")).unwrap()
     }
 
     #[test]
@@ -572,7 +575,7 @@ mod tests {
         let root = (0..doc.nodes.len() as NodeId).find(|&n| doc.element(n).is_some_and(|e| e.attr("class") == Some("a"))).unwrap();
         let mut skip = vec![false; doc.nodes.len()];
         let share = (0..doc.nodes.len() as NodeId).find(|&n| doc.element(n).is_some_and(|e| e.attr("class") == Some("share"))).unwrap();
-        for s in skip.iter_mut().take(end_of(doc, share) as usize).skip(share as usize) {
+        for s in skip.iter_mut().take(doc.end(share) as usize).skip(share as usize) {
             *s = true;
         }
         let dot = (0..doc.nodes.len()).find(|&n| matches!(&doc.nodes[n].data, NodeData::Text(t) if t == ".")).unwrap();
@@ -614,7 +617,7 @@ mod tests {
                         t = titles[i],
                         w = words[i]
                     ),
-                )
+                ).unwrap()
             })
             .collect();
         let config = crate::Config { k: 3, ..crate::Config::default() };

@@ -1,16 +1,16 @@
 //! Text analysis for the article index: the signifiers' analysis, as a tantivy tokenizer.
 //!
-//! A word is what [`crate::tokens`] says it is (NFKC, case folding, letter/digit runs, CJK
+//! A word is what [`crate::text::tokens`] says it is (NFKC, case folding, letter/digit runs, CJK
 //! characters alone), so the index, the signifiers and the bench agree on words. Stop words of
-//! the language are dropped and the rest Snowball-stemmed, as [`crate::signifiers::Analyzer`]
+//! the language are dropped and the rest Snowball-stemmed, as [`crate::text::Analyzer`]
 //! does; a test keeps the two equal. Tokens keep their byte range in the original text
-//! ([`crate::tokens::Tokenizer::each_with_offsets`]), which snippets highlight, and their
+//! ([`crate::text::tokens::Tokenizer::each_with_offsets`]), which snippets highlight, and their
 //! position counts dropped stop words, so phrases keep their gaps.
 //!
 //! A tantivy field has one analyzer, so each language of [`LANGUAGES`] has its own, registered
 //! as `forest_<code>` by [`register`].
 
-use crate::signifiers::Language;
+use crate::text::Language;
 use rust_stemmers::{Algorithm, Stemmer};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -74,7 +74,7 @@ pub fn register(manager: &TokenizerManager) {
 pub struct ArticleTokenizer {
     stop: Arc<HashSet<&'static str>>,
     stemmer: Option<Algorithm>,
-    words: crate::tokens::Tokenizer,
+    words: crate::text::tokens::Tokenizer,
     /// The tokens of the last text; only the first `len` are live (their strings are reused).
     tokens: Vec<Token>,
     len: usize,
@@ -85,7 +85,7 @@ impl Clone for ArticleTokenizer {
         ArticleTokenizer {
             stop: Arc::clone(&self.stop),
             stemmer: self.stemmer,
-            words: crate::tokens::Tokenizer::default(),
+            words: crate::text::tokens::Tokenizer::default(),
             tokens: Vec::new(),
             len: 0,
         }
@@ -100,7 +100,7 @@ impl ArticleTokenizer {
         ArticleTokenizer {
             stop: Arc::new(stop),
             stemmer: algorithm(code),
-            words: crate::tokens::Tokenizer::default(),
+            words: crate::text::tokens::Tokenizer::default(),
             tokens: Vec::new(),
             len: 0,
         }
@@ -184,7 +184,7 @@ impl TokenStream for ArticleTokenStream<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::signifiers::Analyzer;
+    use crate::text::Analyzer;
 
     #[test]
     fn every_language_is_one_signifiers_knows() {

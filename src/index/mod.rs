@@ -53,26 +53,7 @@ pub const DEFAULT_BATCH: usize = 256;
 /// Longest URL the index keys on, in bytes.
 pub const MAX_URL_BYTES: usize = 8192;
 
-/// An extracted article, as archived.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Article {
-    /// The page's URL (canonical if known): the index's key.
-    pub url: String,
-    /// The site's host (`news.example.com`); indexed lowercase. Empty: taken from `url`.
-    pub host: String,
-    /// The headline.
-    pub title: String,
-    /// The article's text.
-    pub text: String,
-    /// The publication date, as declared.
-    pub published: Option<String>,
-    /// The language code, as declared (`en`, `fr-CA`); `None`: detected from the text.
-    pub lang: Option<String>,
-    /// The XPath that extracted the article.
-    pub xpath: String,
-    /// When it was extracted, in unix seconds.
-    pub extracted_at: i64,
-}
+pub use crate::article::Article;
 
 
 /// The schema's fields.
@@ -138,7 +119,7 @@ impl Fields {
         }
         let code = analyzer::language_of(a.lang.as_deref(), &format!("{}\n{sample}", a.title));
         let mut d = TantivyDocument::new();
-        d.add_text(self.url, &a.url);
+        d.add_text(self.url, a.key());
         d.add_text(self.host, host_of(a));
         d.add_text(self.title, &a.title);
         d.add_text(self.text, &a.text);
@@ -162,25 +143,26 @@ impl Fields {
     fn article(&self, d: &TantivyDocument) -> Article {
         let text = |f: Field| d.get_first(f).and_then(|v| v.as_str()).map(str::to_string);
         Article {
-            url: text(self.url).unwrap_or_default(),
-            host: text(self.host).unwrap_or_default(),
+            url: text(self.url),
+            host: text(self.host),
             title: text(self.title).unwrap_or_default(),
             text: text(self.text).unwrap_or_default(),
             published: text(self.published),
             lang: text(self.lang),
             xpath: text(self.xpath).unwrap_or_default(),
             extracted_at: d.get_first(self.extracted_at).and_then(|v| v.as_i64()).unwrap_or_default(),
+            ..Article::default()
         }
     }
 }
 
 /// The host an article is filed under: its `host`, else its URL's, lowercase.
 fn host_of(a: &Article) -> String {
-    let host = a.host.trim();
+    let host = a.host.as_deref().unwrap_or_default().trim();
     if !host.is_empty() {
         return host.to_lowercase();
     }
-    url::Url::parse(&a.url).ok().and_then(|u| u.host_str().map(str::to_lowercase)).unwrap_or_default()
+    url::Url::parse(a.key()).ok().and_then(|u| u.host_str().map(str::to_lowercase)).unwrap_or_default()
 }
 
 /// An [`Error::Index`] about `path`.
@@ -232,7 +214,7 @@ impl ArticleIndex {
     /// let index = ArticleIndex::open_or_create(dir.path())?;
     /// let mut writer = index.writer(0)?;
     /// writer.add(&Article {
-    ///     url: "https://news.example/bridge".into(),
+    ///     url: Some("https://news.example/bridge".into()),
     ///     title: "Elm Street Bridge to Close".into(),
     ///     text: "The old bridge over the river closes for repairs on Monday.".into(),
     ///     ..Article::default()
@@ -377,14 +359,15 @@ mod tests {
 
     pub(super) fn article(url: &str, lang: Option<&str>, title: &str, text: &str) -> Article {
         Article {
-            url: url.into(),
-            host: url::Url::parse(url).ok().and_then(|u| u.host_str().map(str::to_string)).unwrap_or_default(),
+            url: Some(url.into()),
+            host: url::Url::parse(url).ok().and_then(|u| u.host_str().map(str::to_string)),
             title: title.into(),
             text: text.into(),
             published: Some("2024-05-01".into()),
             lang: lang.map(str::to_string),
             xpath: "//article".into(),
             extracted_at: 1_714_521_600,
+            ..Article::default()
         }
     }
 

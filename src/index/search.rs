@@ -80,8 +80,8 @@ impl ArticleIndex {
                 snippet: mark(&fragment, &highlighted),
                 fragment,
                 highlighted,
-                url: a.url,
-                host: a.host,
+                url: a.key().to_string(),
+                host: a.host.clone().unwrap_or_default(),
                 title: a.title,
                 published: a.published,
             });

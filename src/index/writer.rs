@@ -63,15 +63,15 @@ impl ArticleWriter {
     /// [`crate::Error::Index`] for an article without URL or with an over-long one, or when
     /// the index cannot be written.
     pub fn add(&mut self, a: &Article) -> Result<()> {
-        if a.url.trim().is_empty() {
+        if a.key().trim().is_empty() {
             return Err(index_error(&self.path, "an article needs a URL (the index's key); this one has none"));
         }
-        if a.url.len() > MAX_URL_BYTES {
-            return Err(index_error(&self.path, format!("URL longer than {MAX_URL_BYTES} bytes: {:.80}…", a.url)));
+        if a.key().len() > MAX_URL_BYTES {
+            return Err(index_error(&self.path, format!("URL longer than {MAX_URL_BYTES} bytes: {:.80}…", a.key())));
         }
         // The delete's opstamp is before the add's: it removes earlier copies, committed or
         // pending, never this one.
-        self.writer.delete_term(Term::from_field_text(self.fields.url, &a.url));
+        self.writer.delete_term(Term::from_field_text(self.fields.url, a.key()));
         self.writer.add_document(self.fields.document(a)).map_err(|e| tantivy_error(&self.path, e))?;
         self.pending += 1;
         self.added += 1;
@@ -130,7 +130,7 @@ mod tests {
         assert!(index.search("repairs", 10, None).expect("search").is_empty());
         assert!(index.search("ferry", 10, None).expect("search").is_empty());
         assert_eq!(index.search("tunnel", 10, None).expect("search").len(), 1);
-        assert_eq!(index.get(&changed.url).expect("get"), Some(changed));
+        assert_eq!(index.get(changed.key()).expect("get"), Some(changed));
     }
 
     #[test]

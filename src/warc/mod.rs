@@ -609,7 +609,7 @@ impl fmt::Display for Stats {
 /// let mut stats = forest::warc::Stats::default();
 /// let mut pages = Vec::new();
 /// forest::warc::pages(&path, forest::warc::Limits::default(), &mut stats, |url, fetched| {
-///     pages.push(forest::Page::from_fetched(&forest::fetch::Location::Url(url), fetched));
+///     pages.push(forest::Page::from_fetched(&forest::fetch::Location::Url(url), fetched, &forest::budget::Budget::default()));
 /// })?;
 /// assert_eq!(stats.html, 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -910,7 +910,7 @@ mod tests {
         assert_eq!(fetched.content_type.as_deref(), Some("text/html; charset=windows-1252"));
         assert!(fetched.text().contains("café crème"));
         let loc = Location::Url(pages[0].0.clone());
-        let page = crate::Page::from_fetched(&loc, fetched.clone()).unwrap();
+        let page = crate::Page::from_fetched(&loc, fetched.clone(), &crate::budget::Budget::default()).unwrap();
         assert_eq!(page.location, "http://a.test/");
     }
 

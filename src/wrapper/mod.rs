@@ -10,18 +10,69 @@
 //! `//div[substring-before(concat(normalize-space(@class),' '),' ')='story' and (@dfs='78' or @dfs='82')]`
 //! (inside `translate(…,'0123456789','')` when the samples' tokens had digits).
 
-pub mod compiled;
-pub mod xpath;
 
 use crate::patterns::{self, ElementType, PageCandidates, PageTerms, Pattern, Step, Typer, Typing};
 use crate::rank::{self, Ranked};
-use crate::signifiers::{self, Analyzer, Language, Signifiers, Source, TermId};
+use crate::signifiers::{self, Signifiers, Source};
+use crate::text::{Analyzer, Language, TermId};
 use crate::template::Template;
-use crate::{Config, Error, Page, Result};
+use crate::xpath::literal;
+use crate::{Error, Page, Result};
 use serde::{Deserialize, Serialize};
 use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::path::Path;
+
+/// Choices of the induction, with the paper's defaults.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Where signifiers come from (default: tf-idf).
+    pub signifiers: signifiers::Source,
+    /// Signifiers per page (default: 10).
+    pub k: usize,
+    /// Ranking strategy (default: the paper's, [`rank::Strategy::Forest`]).
+    pub rank: rank::Strategy,
+    /// Leave out all-digit signifiers (dates, counts). Default: off, as published.
+    pub skip_numeric: bool,
+    /// Language code for stemming and stop words; `None` = from the pages.
+    pub language: Option<String>,
+    /// Text at the same path on this many sample pages is template, not article (0: off).
+    /// Default: 2.
+    pub template_min_pages: usize,
+    /// Leave link text out of the counts: related-story lists share the article's keywords
+    /// but are not the article. Default: on.
+    pub skip_link_text: bool,
+    /// Cut blocks of the output that are mostly link text. Default: on.
+    pub prune_link_blocks: bool,
+    /// Take all same-type siblings when the site splits its article across them. Default: on.
+    pub split_articles: bool,
+    /// Output the page's headline first when the article block does not hold it. Default: on.
+    pub headline: bool,
+    /// Induce alternative patterns for sample pages the winner misses. Default: on.
+    pub alternatives: bool,
+    /// How elements with neither id nor class are typed: by dfs (the paper) or by anchored
+    /// path. Default: anchored.
+    pub typing: patterns::Typing,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            signifiers: signifiers::Source::Tfidf,
+            k: 10,
+            rank: rank::Strategy::Forest,
+            skip_numeric: false,
+            language: None,
+            template_min_pages: 2,
+            skip_link_text: true,
+            prune_link_blocks: true,
+            split_articles: true,
+            headline: true,
+            alternatives: true,
+            typing: patterns::Typing::Anchored,
+        }
+    }
+}
 
 /// The `format` field of every wrapper file.
 pub const FORMAT: &str = "forest-wrapper";
@@ -80,7 +131,7 @@ pub struct Wrapper {
     /// Signifiers per page (tf-idf).
     pub k: usize,
     /// The ranking strategy.
-    pub rank: String,
+    pub rank: rank::Strategy,
     /// Language code used for stemming.
     pub language: String,
     /// The sample pages (URLs or paths).
@@ -154,7 +205,7 @@ impl Wrapper {
     /// let page = |i: u32, title: &str, words: &str| forest::Page::from_html(
     ///     format!("p{i}"),
     ///     &format!("<body><nav>home news sport</nav><div class='story'><h1>{title}</h1><p>{words}</p></div></body>"),
-    /// );
+    /// ).unwrap();
     /// let pages = [
     ///     page(1, "KitKat for Android", "Android phones get KitKat, the new version, this week."),
     ///     page(2, "Apple at auction", "An old Apple computer sold at auction for a record price."),
@@ -202,7 +253,7 @@ impl Wrapper {
         let sigs: Vec<Signifiers> = signifiers::select(&analyzer, &bags, &feed_terms, opts);
         let cands: Vec<PageCandidates> =
             pages.iter().zip(&terms).zip(&sigs).map(|((p, t), s)| patterns::collect(&p.doc, t, s, cfg.typing)).collect();
-        let ranker = rank::by_name(&cfg.rank)?;
+        let ranker = cfg.rank.ranker();
         let ranked = rank::rank(&cands, ranker);
         if ranked.is_empty() {
             return Err(Error::NoPattern { site: site.to_string() });
@@ -221,13 +272,13 @@ impl Wrapper {
             version: VERSION,
             generator: concat!("forest ", env!("CARGO_PKG_VERSION")).to_string(),
             site: site.to_string(),
-            host: site_host(pages.iter().map(Borrow::borrow)),
+            host: crate::host::of_pages(pages.iter().copied()),
             xpath: pattern.xpath.clone(),
             pattern,
             candidates,
             signifiers: cfg.signifiers,
             k: cfg.k,
-            rank: ranker.name().to_string(),
+            rank: cfg.rank,
             language: language.code.to_string(),
             pages: pages.iter().map(|p| p.location.clone()).collect(),
             template: template.lines,
@@ -273,17 +324,6 @@ impl Wrapper {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
-}
-
-/// The host most sample pages come from: their URL's host, else their feed item link's, else
-/// the host of the canonical URL they declare.
-fn site_host<'a>(pages: impl Iterator<Item = &'a Page> + Clone) -> Option<String> {
-    let host = |u: &str| url::Url::parse(u).ok().filter(|u| matches!(u.scheme(), "http" | "https"))?.host_str().map(str::to_string);
-    let from_feed = |p: &Page| p.item.as_ref()?.link.as_deref().and_then(host);
-    crate::store::most_common(pages.clone().filter_map(|p| host(&p.location)))
-        .or_else(|| crate::store::most_common(pages.clone().filter_map(from_feed)))
-        .or_else(|| crate::store::most_common(pages.filter_map(|p| crate::metadata::declared_host(&p.doc))))
-        .and_then(|h| crate::store::host_key(&h).ok())
 }
 
 /// How many alternative patterns a wrapper keeps at most.
@@ -458,68 +498,6 @@ fn first_token_is(attr: &str, value: &str, digits: bool) -> String {
     }
 }
 
-/// Longest XPath read from a wrapper or site config, in bytes.
-pub const MAX_XPATH_BYTES: usize = 4096;
-/// Deepest nesting of predicates and parentheses in such an XPath.
-pub const MAX_XPATH_NESTING: usize = 8;
-/// Most descendant steps (`//`, `descendant::`, `ancestor::`, …) inside predicates: each one
-/// can multiply the nodes visited by the size of the page.
-pub const MAX_XPATH_INNER_SCANS: usize = 3;
-
-/// Refuse an XPath from a file whose evaluation could run away, or that cannot run on a
-/// cleaned page: an XPath is data. It is parsed ([`xpath`](mod@xpath)) and checked: at most
-/// [`MAX_XPATH_BYTES`] long and [`MAX_XPATH_NESTING`] deep; at most [`MAX_XPATH_INNER_SCANS`]
-/// descendant or ancestor scans inside predicates (each multiplies the visits by the page
-/// size); no namespace prefix, variable or function outside XPath 1.0's core. What passes still
-/// runs under a node-visit budget ([`xpath::Meter`]).
-///
-/// # Errors
-/// The reason, for the user.
-///
-/// # Example
-/// ```
-/// use forest::wrapper::check_xpath_cost;
-/// assert!(check_xpath_cost("//div[@class='story']//p").is_ok());
-/// assert!(check_xpath_cost("//*[.//*[.//*[.//*[.//*]]]]").is_err());
-/// assert!(check_xpath_cost("/html/svg:path").is_err());
-/// ```
-pub fn check_xpath_cost(expr: &str) -> std::result::Result<(), String> {
-    xpath::check(expr)
-}
-
-/// An XPath from a file compiled to run metered, or [`Error::XPath`] saying why it is refused.
-pub(crate) fn compile_xpath(expr: &str) -> Result<xpath::Program> {
-    xpath::Program::compile(expr).map_err(|why| Error::XPath { xpath: expr.to_string(), message: format!("refused: {why}") })
-}
-
-/// A metered evaluation's failure as the crate's error: a spent budget is
-/// [`Error::OverBudget`] (the page is skipped, the run goes on).
-pub(crate) fn eval_error(expr: &str, e: xpath::EvalError) -> Error {
-    let short: String = expr.chars().take(80).collect();
-    match e {
-        xpath::EvalError::Budget(xpath::Stop::Visits(n)) => Error::OverBudget {
-            what: format!("the XPath {short:?} visited over {n} nodes"),
-            flag: "--max-xpath-visits",
-        },
-        xpath::EvalError::Budget(xpath::Stop::Deadline) => Error::OverBudget {
-            what: format!("the page's time ran out evaluating the XPath {short:?}"),
-            flag: "--max-seconds",
-        },
-        xpath::EvalError::Failed(message) => Error::XPath { xpath: expr.to_string(), message },
-    }
-}
-
-/// An XPath 1.0 string literal for any string (`concat` when it holds both quote kinds).
-pub fn literal(s: &str) -> String {
-    if !s.contains('\'') {
-        format!("'{s}'")
-    } else if !s.contains('"') {
-        format!("\"{s}\"")
-    } else {
-        let parts: Vec<String> = s.split('\'').map(|p| format!("'{p}'")).collect();
-        format!("concat({})", parts.join(", \"'\", "))
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -553,12 +531,6 @@ mod tests {
         assert!(!typer.matches(&ty, target - 2));
     }
 
-    #[test]
-    fn literals_quote_safely() {
-        assert_eq!(literal("a"), "'a'");
-        assert_eq!(literal("it's"), "\"it's\"");
-        assert_eq!(literal("a'b\"c"), "concat('a', \"'\", 'b\"c')");
-    }
 
     #[test]
     fn wrapper_json_round_trips_and_rejects_others() {

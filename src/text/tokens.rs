@@ -66,7 +66,7 @@ impl Tokenizer {
     /// # Example
     /// ```
     /// let mut toks = Vec::new();
-    /// forest::tokens::Tokenizer::default().each("Tokyo東京2024年, ß!", |t| toks.push(t.to_string()));
+    /// forest::text::tokens::Tokenizer::default().each("Tokyo東京2024年, ß!", |t| toks.push(t.to_string()));
     /// assert_eq!(toks, ["tokyo", "東", "京", "2024", "年", "ss"]);
     /// ```
     pub fn each(&mut self, text: &str, mut f: impl FnMut(&str)) {
@@ -123,7 +123,7 @@ impl Tokenizer {
     /// ```
     /// let text = "Le ﬁlm, ÉTÉ 2024";
     /// let mut toks = Vec::new();
-    /// forest::tokens::Tokenizer::default().each_with_offsets(text, |t, r| toks.push((t.to_string(), &text[r])));
+    /// forest::text::tokens::Tokenizer::default().each_with_offsets(text, |t, r| toks.push((t.to_string(), &text[r])));
     /// assert_eq!(toks, [("le".into(), "Le"), ("film".into(), "ﬁlm"), ("été".into(), "ÉTÉ"), ("2024".into(), "2024")]);
     /// ```
     pub fn each_with_offsets(&mut self, text: &str, mut f: impl FnMut(&str, Range<usize>)) {

@@ -8,7 +8,7 @@
 
 use crate::clean::{NodeData, NodeId};
 use crate::extract::{Extraction, Extractor, Rule};
-use crate::signifiers::{Analyzer, Language, TermId};
+use crate::text::{Analyzer, Language, TermId};
 use crate::{Page, Result};
 
 /// See the module documentation.

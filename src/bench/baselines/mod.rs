@@ -4,14 +4,15 @@
 //! - [`Fulltext`]: all visible text of the page (the floor every method must beat);
 //! - [`Description`]: the feed item's title and description as the article;
 //! - [`Sigfeed`]: the smallest `div` holding the most of the feed item's keywords;
-//! - [`Boilerpipe`]: Boilerpipe's ArticleExtractor (Kohlschütter et al., WSDM 2010).
+//! - [`Boilerpipe`]: Boilerpipe's ArticleExtractor (Kohlschütter et al., WSDM 2010), the
+//!   production single-page extractor's algorithm ([`crate::extract::boilerpipe`]).
 
-pub mod boilerpipe;
 mod sigfeed;
 
 pub use sigfeed::Sigfeed;
 
-use crate::extract::{Extraction, Extractor, Method, Rule};
+use super::methods::Method;
+use crate::extract::{boilerpipe, Extraction, Extractor, Rule};
 use crate::{Page, Result};
 
 /// Make a stateless single-page extractor a [`Method`] as well.

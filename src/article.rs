@@ -1,0 +1,211 @@
+//! Article: what forest found on a page, with where it came from. One type for every output:
+//! the text, Markdown, HTML, XML and JSON formats ([`Article::markdown`], [`Article::html`],
+//! [`Article::to_json`], …), the index ([`crate::index`]) and the command line.
+//!
+//! An article made from a page ([`Article::from_extraction`]) keeps the page and what was
+//! selected in it, so every format keeps the article's structure (headings, lists, links);
+//! one read back from an index has its text only, and renders from that.
+
+use crate::clean::{collapse_ws, Doc};
+use crate::extract::{Extraction, Rule};
+use crate::fetch::Location;
+use crate::metadata::Metadata;
+use crate::Page;
+use url::Url;
+
+/// An article and where it came from.
+#[derive(Debug, Clone, Default)]
+pub struct Article {
+    /// The page's URL: where it was fetched from, else the canonical URL it declares.
+    pub url: Option<String>,
+    /// Where it was read from, as given (a path or a URL).
+    pub source: String,
+    /// The host of [`Article::url`], as written there.
+    pub host: Option<String>,
+    /// The headline.
+    pub title: String,
+    /// The author(s), when the page (or its site config) declares them.
+    pub byline: Option<String>,
+    /// The publication date, as declared.
+    pub published: Option<String>,
+    /// The language code, as declared (`en`, `fr-CA`).
+    pub lang: Option<String>,
+    /// The article's readable text.
+    pub text: String,
+    /// The XPath of the rules that extracted it (empty for the single-page extractor).
+    pub xpath: String,
+    /// The rule that selected it.
+    pub rule: Rule,
+    /// When it was extracted, in unix seconds.
+    pub extracted_at: i64,
+    /// The page and what was selected in it (none for an article read back from an index).
+    pub extracted: Option<Box<Extracted>>,
+}
+
+/// Two articles are equal when their fields are (the page they came from is not compared).
+impl PartialEq for Article {
+    fn eq(&self, o: &Article) -> bool {
+        (&self.url, &self.source, &self.host, &self.title, &self.byline, &self.published, &self.lang)
+            == (&o.url, &o.source, &o.host, &o.title, &o.byline, &o.published, &o.lang)
+            && (&self.text, &self.xpath, self.rule, self.extracted_at) == (&o.text, &o.xpath, o.rule, o.extracted_at)
+    }
+}
+
+/// The page an article was extracted from, and what was selected in it.
+#[derive(Debug, Clone)]
+pub struct Extracted {
+    /// The cleaned page.
+    pub page: Page,
+    /// The nodes selected, the parts cut inside them, the headline.
+    pub extraction: Extraction,
+}
+
+/// What a site's rules declare of a page beyond the page's own metadata (a site config's
+/// `author:` and `date:`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Declared {
+    /// The authors, when the rules name any.
+    pub authors: Vec<String>,
+    /// The date, when the rules give one.
+    pub date: Option<String>,
+}
+
+impl Article {
+    /// The article `extraction` found on `page`, read from `source`; `xpath` names the rules
+    /// and `declared` is what they say of the page beyond its own metadata.
+    pub fn from_extraction(page: Page, extraction: Extraction, source: &Location, xpath: &str, declared: Declared) -> Article {
+        let doc = &page.doc;
+        let meta = crate::metadata::read(doc);
+        // The page's URL: where it was fetched from, else the canonical URL it declares.
+        let url = match source {
+            Location::Url(_) => Some(page.location.clone()),
+            Location::File(_) => meta.url.clone().filter(|u| Url::parse(u).is_ok()),
+        };
+        let host = url.as_deref().and_then(|u| Url::parse(u).ok()).and_then(|u| u.host_str().map(str::to_string));
+        let byline = if declared.authors.is_empty() { meta.byline.clone() } else { Some(declared.authors.join(", ")) };
+        let published = declared.date.or_else(|| meta.published.clone());
+        let title = title_of(doc, &extraction, &meta);
+        let extracted_at =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
+        Article {
+            url,
+            source: source.to_string(),
+            host,
+            title,
+            byline,
+            published,
+            lang: meta.lang,
+            text: extraction.text.clone(),
+            xpath: xpath.to_string(),
+            rule: extraction.rule,
+            extracted_at,
+            extracted: Some(Box::new(Extracted { page, extraction })),
+        }
+    }
+
+    /// The article's key in an index: its URL, else where it was read from.
+    pub fn key(&self) -> &str {
+        self.url.as_deref().unwrap_or(&self.source)
+    }
+
+    /// How much to trust it: `high`, `medium` or `low` (see [`Rule::confidence`]).
+    pub fn confidence(&self) -> &'static str {
+        self.rule.confidence()
+    }
+
+    /// The page it was extracted from (none for an article read back from an index).
+    pub fn page(&self) -> Option<&Page> {
+        self.extracted.as_ref().map(|b| &b.page)
+    }
+
+    /// What was selected on the page (none for an article read back from an index).
+    pub fn extraction(&self) -> Option<&Extraction> {
+        self.extracted.as_ref().map(|b| &b.extraction)
+    }
+
+    /// The base links are resolved against: the article's URL.
+    fn base(&self) -> Option<Url> {
+        self.url.as_deref().and_then(|u| Url::parse(u).ok())
+    }
+
+    /// The page tree and extraction to render: the article's own, else its text alone.
+    fn parts(&self) -> (std::borrow::Cow<'_, Doc>, std::borrow::Cow<'_, Extraction>) {
+        use std::borrow::Cow;
+        match &self.extracted {
+            Some(b) => (Cow::Borrowed(&b.page.doc), Cow::Borrowed(&b.extraction)),
+            None => (Cow::Owned(crate::clean::page("")), Cow::Owned(Extraction::new(Vec::new(), self.text.clone(), self.rule))),
+        }
+    }
+
+    /// The article as CommonMark (see [`crate::render::markdown`]).
+    pub fn markdown(&self) -> String {
+        let (doc, x) = self.parts();
+        crate::render::markdown(&doc, &x, self.base().as_ref())
+    }
+
+    /// The article's elements as an HTML fragment (see [`crate::render::html`]).
+    pub fn html(&self) -> String {
+        let (doc, x) = self.parts();
+        crate::render::html(&doc, &x, self.base().as_ref())
+    }
+
+    /// The article as a small HTML document with its title and language.
+    pub fn html_document(&self) -> String {
+        let (doc, x) = self.parts();
+        crate::render::html_document(&doc, &x, self.base().as_ref(), &self.title, self.lang.as_deref())
+    }
+
+    /// The article's cleaned XML, with `dfs` numbers (see [`crate::render::xml`]).
+    pub fn xml(&self) -> String {
+        let (doc, x) = self.parts();
+        crate::render::xml(&doc, &x)
+    }
+
+    /// The article as a JSON object (pretty: indented on several lines), fields in this
+    /// order: `url`, `source`, `host`, `title`, `byline`, `published`, `lang`, `text`, `html`,
+    /// `xpath`, `rule`, `confidence`.
+    pub fn to_json(&self, pretty: bool) -> String {
+        #[derive(serde::Serialize)]
+        struct Json<'a> {
+            url: Option<&'a str>,
+            source: &'a str,
+            host: Option<&'a str>,
+            title: &'a str,
+            byline: Option<&'a str>,
+            published: Option<&'a str>,
+            lang: Option<&'a str>,
+            text: &'a str,
+            html: String,
+            xpath: &'a str,
+            rule: String,
+            confidence: &'static str,
+        }
+        let json = Json {
+            url: self.url.as_deref(),
+            source: &self.source,
+            host: self.host.as_deref(),
+            title: &self.title,
+            byline: self.byline.as_deref(),
+            published: self.published.as_deref(),
+            lang: self.lang.as_deref(),
+            text: &self.text,
+            html: self.html(),
+            xpath: &self.xpath,
+            rule: self.rule.name(),
+            confidence: self.confidence(),
+        };
+        let written = if pretty { serde_json::to_string_pretty(&json) } else { serde_json::to_string(&json) };
+        written.expect("a struct of strings always serializes")
+    }
+}
+
+/// The article's title: the headline the extraction found or the page's headline, else the
+/// declared headline, else `<title>`.
+fn title_of(doc: &Doc, x: &Extraction, meta: &Metadata) -> String {
+    x.headline
+        .or_else(|| crate::extract::headline(doc))
+        .map(|h| collapse_ws(&doc.text(h)))
+        .filter(|t| !t.is_empty())
+        .or_else(|| meta.headline.clone())
+        .unwrap_or_else(|| doc.title.clone())
+}

@@ -1,0 +1,95 @@
+//! The bench's methods: Forest (fitted on a site's sample pages) and the baselines, each a
+//! [`Method`], by name.
+
+use super::baselines::{Boilerpipe, Description, Fulltext, Sigfeed};
+use crate::extract::{Applier, Extractor};
+use crate::rank::Strategy;
+use crate::signifiers::Source;
+use crate::{Config, Error, Page, Result, Wrapper};
+
+/// An extraction method: fitted on a site's sample pages, it gives that site's [`Extractor`].
+pub trait Method: Sync {
+    /// The method's name in tables and on the command line.
+    fn name(&self) -> &str;
+    /// Learn from the site's sample pages (single-page methods learn nothing).
+    ///
+    /// # Errors
+    /// When the method cannot work on these samples (e.g. Forest with fewer than 2 pages).
+    fn fit(&self, samples: &[&Page]) -> Result<Box<dyn Extractor>>;
+
+    /// Does the extractor ignore the samples (a single-page method)? Then its output on a
+    /// page is the same whatever it was fitted on.
+    fn single_page(&self) -> bool {
+        false
+    }
+}
+
+/// Forest as a [`Method`]: induce a wrapper on the samples, apply it with fallbacks.
+pub struct Forest {
+    /// Name in tables (`forest-tfidf`, `forest-feeds`, `coverage`, …).
+    pub name: String,
+    /// Induction settings.
+    pub config: crate::Config,
+}
+
+impl Method for Forest {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn fit(&self, samples: &[&Page]) -> Result<Box<dyn Extractor>> {
+        let induction = Wrapper::induce(&self.name, samples, &self.config)?;
+        Ok(Box::new(Applier::new(induction.wrapper)?))
+    }
+}
+
+/// The methods `forest bench` knows, in table order.
+pub const METHODS: &[&str] =
+    &["forest-tfidf", "forest-feeds", "coverage", "sigfeed", "description", "boilerpipe", "fulltext"];
+
+/// The mechanisms beyond the paper that `forest-tfidf-no-<name>` turns off (ablation).
+pub const MECHANISMS: &[&str] =
+    &["template", "link-text", "link-blocks", "split", "headline", "alternatives", "anchored"];
+
+/// `config` with one mechanism turned off.
+fn without(mut config: Config, mechanism: &str) -> Result<Config> {
+    match mechanism {
+        "template" => config.template_min_pages = 0,
+        "link-text" => config.skip_link_text = false,
+        "link-blocks" => config.prune_link_blocks = false,
+        "split" => config.split_articles = false,
+        "headline" => config.headline = false,
+        "alternatives" => config.alternatives = false,
+        "anchored" => config.typing = crate::patterns::Typing::Dfs,
+        _ => return Err(Error::Invalid(format!("unknown mechanism {mechanism:?}; known: {}", MECHANISMS.join(", ")))),
+    }
+    Ok(config)
+}
+
+/// The method called `name`: one of [`METHODS`]; `forest-tfidf-no-M` for forest-tfidf with
+/// mechanism M (one of [`MECHANISMS`]) turned off; `forest-paper` with all of them off (the
+/// published algorithm, but for the cleaner's comment-region cut).
+///
+/// # Errors
+/// [`Error::Invalid`] for an unknown name.
+pub fn method(name: &str) -> Result<Box<dyn Method>> {
+    let forest = |config: Config| -> Box<dyn Method> { Box::new(Forest { name: name.to_string(), config }) };
+    if let Some(mechanism) = name.strip_prefix("forest-tfidf-no-") {
+        return Ok(forest(without(Config::default(), mechanism)?));
+    }
+    if name == "forest-paper" {
+        let config = MECHANISMS.iter().try_fold(Config::default(), |c, m| without(c, m))?;
+        return Ok(forest(config));
+    }
+    Ok(match name {
+        "forest-tfidf" => forest(Config::default()),
+        "forest-feeds" => forest(Config { signifiers: Source::Feed, ..Config::default() }),
+        "coverage" => forest(Config { rank: Strategy::Coverage, ..Config::default() }),
+        "sigfeed" => Box::new(Sigfeed),
+        "description" => Box::new(Description),
+        "boilerpipe" => Box::new(Boilerpipe),
+        "fulltext" => Box::new(Fulltext),
+        _ => return Err(Error::Invalid(format!("unknown method {name:?}; known: {}", METHODS.join(", ")))),
+    })
+}
+

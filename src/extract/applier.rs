@@ -1,0 +1,198 @@
+//! The applier: a wrapper's XPath evaluated on any page of its site, then the fallback rules
+//! (see the [module](super) list), then the single-page extractor.
+
+use super::{headline_before, link_blocks, Extraction, Extractor, Rule, SinglePage};
+use crate::clean::{Doc, NodeId};
+use crate::patterns::{ElementType, Typer};
+use crate::template::Template;
+use crate::wrapper::{Choice, Wrapper};
+use crate::xpath::sxd::{self, Evaluator};
+use crate::xpath::{CompiledPath, Meter, Program};
+use crate::{Page, Result};
+
+/// A wrapper made ready to apply: its XPath compiled once.
+pub struct Applier {
+    wrapper: Wrapper,
+    /// The XPath for the general evaluator, metered (see [`crate::wrapper::xpath`]).
+    xpath: Program,
+    /// The XPath compiled to run on the tree directly, when it is of the induced subset.
+    compiled: Option<CompiledPath>,
+    template: Template,
+}
+
+impl Applier {
+    /// Compile the wrapper's XPath.
+    ///
+    /// # Errors
+    /// [`Error::XPath`] when the XPath does not parse or is refused (see
+    /// [`crate::wrapper::check_xpath_cost`]).
+    pub fn new(wrapper: Wrapper) -> Result<Applier> {
+        let xpath = Program::compile(&wrapper.xpath)?;
+        let template = Template::from_lines(wrapper.template.clone());
+        let compiled = CompiledPath::parse(&wrapper.xpath);
+        Ok(Applier { wrapper, xpath, compiled, template })
+    }
+
+    /// The wrapper applied.
+    pub fn wrapper(&self) -> &Wrapper {
+        &self.wrapper
+    }
+
+    /// The elements the XPath selects on `doc`: on the tree directly when the XPath is of the
+    /// induced subset (one pass, no budget needed), else through sxd-xpath within the default
+    /// node-visit budget.
+    ///
+    /// # Errors
+    /// [`Error::XPath`] when evaluation fails (e.g. the expression is not a node set),
+    /// [`Error::OverBudget`] when it visits too many nodes.
+    pub fn select_exact(&self, doc: &Doc) -> Result<Vec<NodeId>> {
+        self.select_metered(doc, &Meter::default())
+    }
+
+    fn select_metered(&self, doc: &Doc, meter: &Meter) -> Result<Vec<NodeId>> {
+        match &self.compiled {
+            Some(c) => Ok(doc.outermost(c.select(doc))),
+            None => self.sxd_metered(doc, meter),
+        }
+    }
+
+    /// The elements the XPath selects, evaluated by sxd-xpath on the page's XML (the general
+    /// evaluator, and the oracle the compiled path is tested against), within the default
+    /// node-visit budget.
+    ///
+    /// # Errors
+    /// As [`Applier::select_exact`].
+    pub fn select_with_sxd(&self, doc: &Doc) -> Result<Vec<NodeId>> {
+        self.sxd_metered(doc, &Meter::default())
+    }
+
+    fn sxd_metered(&self, doc: &Doc, meter: &Meter) -> Result<Vec<NodeId>> {
+        let package = sxd::parse(doc)?;
+        Evaluator::within(doc, &package, meter).elements(&self.xpath)
+    }
+}
+
+impl Extractor for Applier {
+    fn name(&self) -> &str {
+        "forest"
+    }
+
+    fn extract(&self, page: &Page) -> Result<Extraction> {
+        let doc = &page.doc;
+        let done = |nodes: Vec<NodeId>, rule| {
+            let mut mask = self.template.mask_within(doc, &nodes);
+            if self.wrapper.prune_link_blocks {
+                for (m, l) in mask.iter_mut().zip(link_blocks(doc, &nodes)) {
+                    *m |= l;
+                }
+            }
+            // Template text and link blocks are cut, unless that would leave nothing.
+            let mut text = doc.text_masked(&nodes, &mask);
+            if text.is_empty() {
+                text = doc.text_of(&nodes);
+                mask.clear();
+            }
+            // The headline goes first when it stands before the block, outside it.
+            let first = nodes.first().copied();
+            let title = match first {
+                Some(first) if self.wrapper.headline => headline_before(doc, first),
+                _ => None,
+            };
+            let headline = match (title, first) {
+                (Some(h), Some(first)) if h < first && !nodes.iter().any(|&n| doc.contains(n, h)) => {
+                    text = format!("{}\n\n{text}", doc.text(h));
+                    Some(h)
+                }
+                _ => None,
+            };
+            Extraction { text, nodes, rule, skip: mask, headline }
+        };
+        let main = &self.wrapper.pattern;
+        let t = &Typer::new(doc, self.wrapper.typing);
+        let exact = self.select_metered(doc, &Meter::within(&page.budget, page.deadline))?;
+        if doc.has_text(&exact) {
+            return Ok(done(siblings(t, exact, main), Rule::Exact));
+        }
+        if let Some(n) = by_type(t, main, true) {
+            return Ok(done(siblings(t, vec![n], main), Rule::SameTypeSameLevel));
+        }
+        for (i, c) in self.wrapper.alternatives.iter().enumerate() {
+            let exact = by_dfs(t, c);
+            if doc.has_text(&exact) {
+                return Ok(done(siblings(t, exact, c), Rule::Alternative(i)));
+            }
+            if let Some(n) = by_type(t, c, true) {
+                return Ok(done(siblings(t, vec![n], c), Rule::Alternative(i)));
+            }
+        }
+        if let Some(n) = by_type(t, main, false) {
+            return Ok(done(siblings(t, vec![n], main), Rule::SameType));
+        }
+        for (i, c) in self.wrapper.candidates.iter().enumerate().skip(1) {
+            let exact = by_dfs(t, c);
+            if doc.has_text(&exact) {
+                return Ok(done(siblings(t, exact, c), Rule::Candidate(i)));
+            }
+            if let Some(n) = by_type(t, c, true) {
+                return Ok(done(siblings(t, vec![n], c), Rule::Candidate(i)));
+            }
+        }
+        let x = SinglePage::extract_as(page, Rule::SinglePageFallback);
+        if x.rule == Rule::WholePage {
+            return Ok(done(vec![doc.body], Rule::WholePage));
+        }
+        Ok(x)
+    }
+}
+
+/// For a pattern the site splits across siblings, every same-type sibling of the selected
+/// nodes, in document order (the selection unchanged otherwise).
+fn siblings(t: &Typer, nodes: Vec<NodeId>, c: &Choice) -> Vec<NodeId> {
+    let doc = t.doc();
+    if !c.repeated {
+        return nodes;
+    }
+    let mut out: Vec<NodeId> = Vec::new();
+    for &n in &nodes {
+        match doc.nodes.get(n as usize).and_then(|x| x.parent) {
+            Some(p) => out.extend(doc.children(p).filter(|&s| s == n || t.same_kind(&c.pattern.ty, s))),
+            None => out.push(n),
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    doc.outermost(out)
+}
+
+/// The pattern's exact elements: its type at one of its recorded dfs numbers.
+fn by_dfs(t: &Typer, c: &Choice) -> Vec<NodeId> {
+    let doc = t.doc();
+    let nodes: Vec<NodeId> = c.dfs.iter().filter_map(|&d| doc.by_dfs(d)).filter(|&n| t.matches(&c.pattern.ty, n)).collect();
+    doc.outermost(nodes)
+}
+
+/// The element with the most text among those of the choice's type (at its level when
+/// `same_level`). A type known only by dfs is matched by tag, no id/class, and parent type.
+fn by_type(t: &Typer, c: &Choice, same_level: bool) -> Option<NodeId> {
+    let doc = t.doc();
+    let ty: ElementType = c.pattern.ty.portable();
+    let by_dfs_only = c.pattern.ty.dfs.is_some();
+    if by_dfs_only && c.parent.is_none() && !same_level {
+        return None; // a bare tag anywhere in the page says nothing
+    }
+    (0..doc.nodes.len() as NodeId)
+        .filter(|&n| !same_level || doc.nodes[n as usize].level == c.pattern.level)
+        .filter(|&n| doc.element(n).is_some_and(|e| e.name == ty.tag) && t.matches(&ty, n))
+        .filter(|&n| {
+            !by_dfs_only
+                || match (&c.parent, doc.nodes[n as usize].parent) {
+                    (Some(pt), Some(p)) => pt.matches_portable(doc, p),
+                    (None, _) => true,
+                    (Some(_), None) => false,
+                }
+        })
+        .map(|n| (doc.text_size(n), n))
+        .filter(|&(size, _)| size > 0)
+        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
+        .map(|(_, n)| n)
+}

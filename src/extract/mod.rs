@@ -1,0 +1,157 @@
+//! Extract: take the article out of a page. A wrapper applies to any page of its site, with
+//! fallbacks for pages it never saw ([`Applier`]); the single-page extractor ([`SinglePage`])
+//! needs no site knowledge and is every wrapper's last fallback.
+//!
+//! The wrapper's XPath is evaluated on the page ([`Rule::Exact`]): compiled to run on the tree
+//! directly when it is of the subset induction writes ([`CompiledPath`]), else by sxd-xpath on
+//! the page's cleaned XML (any XPath 1.0 a user writes into the wrapper).
+//! A page outside the sample has other `dfs` numbers, so when the XPath selects nothing with
+//! text, these rules are tried in order and the one that fired is reported:
+//!
+//! 1. [`Rule::SameTypeSameLevel`]: elements of the winning pattern's type (tag and tolerant
+//!    id/class; for a type known only by its dfs, the tag under a parent of the recorded
+//!    parent type) at the pattern's level;
+//! 2. [`Rule::Alternative`]: the patterns induced for sample pages the winner does not occur on
+//!    (sites with several templates), each tried exactly (type and dfs), then by type at its level;
+//! 3. [`Rule::SameType`]: the winning type at any level;
+//! 4. [`Rule::Candidate`]: the next-ranked patterns kept in the wrapper, each tried exactly and
+//!    then by type at its level;
+//! 5. [`Rule::SinglePageFallback`]: nothing of the site's patterns is on the page; the single-page
+//!    extractor ([`SinglePage`]) takes over, and says so with a low
+//!    [`Rule::confidence`]. ([`Rule::WholePage`], the body, only when it finds nothing.)
+//!
+//! When a rule selects several elements, nested ones are merged into the outermost and the
+//! text of each is output in document order; for the type rules (1–3) only the element with
+//! the most text is kept, since on a new page a type may also match unrelated blocks.
+
+mod applier;
+mod blocks;
+pub mod boilerpipe;
+mod headline;
+
+pub use applier::Applier;
+pub use blocks::link_blocks;
+pub use headline::{headline, headline_before};
+
+use crate::clean::NodeId;
+use crate::{Page, Result};
+
+/// Which rule selected the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "kebab-case", tag = "rule", content = "candidate")]
+pub enum Rule {
+    /// The wrapper's XPath matched.
+    Exact,
+    /// Same element type at the same level.
+    SameTypeSameLevel,
+    /// Same element type at any level.
+    SameType,
+    /// The n-th alternative pattern (for a template the winner does not cover; 0 = first).
+    Alternative(usize),
+    /// The n-th kept candidate (1 = runner-up).
+    Candidate(usize),
+    /// Nothing matched: the whole body.
+    WholePage,
+    /// The site's rules matched nothing on this page: the single-page extractor took over.
+    SinglePageFallback,
+    /// No rules for the page's site (or a single-page method): the single-page extractor.
+    #[default]
+    SinglePage,
+}
+
+impl Rule {
+    /// Short name: `exact`, `same-type-same-level`, `same-type`, `candidate-2`, `whole-page`.
+    pub fn name(&self) -> String {
+        match self {
+            Rule::Exact => "exact".into(),
+            Rule::SameTypeSameLevel => "same-type-same-level".into(),
+            Rule::SameType => "same-type".into(),
+            Rule::Alternative(n) => format!("alternative-{}", n + 1),
+            Rule::Candidate(n) => format!("candidate-{}", n + 1),
+            Rule::WholePage => "whole-page".into(),
+            Rule::SinglePageFallback => "single-page-fallback".into(),
+            Rule::SinglePage => "single-page".into(),
+        }
+    }
+
+    /// How much to trust the output: `high` (the wrapper's XPath), `medium` (the wrapper's
+    /// patterns found by type or as alternatives), `low` (other candidates, single-page).
+    pub fn confidence(&self) -> &'static str {
+        match self {
+            Rule::Exact => "high",
+            Rule::SameTypeSameLevel | Rule::SameType | Rule::Alternative(_) => "medium",
+            Rule::Candidate(_) | Rule::WholePage | Rule::SinglePageFallback | Rule::SinglePage => "low",
+        }
+    }
+
+    /// Is this a fallback (anything but the exact XPath)?
+    pub fn is_fallback(&self) -> bool {
+        *self != Rule::Exact
+    }
+}
+
+/// What an extractor took from one page.
+#[derive(Debug, Clone)]
+pub struct Extraction {
+    /// The selected elements, in document order.
+    pub nodes: Vec<NodeId>,
+    /// Their readable text.
+    pub text: String,
+    /// The rule that selected them.
+    pub rule: Rule,
+    /// Per node of the page: cut from the output inside the selected elements (site template,
+    /// link blocks, a site config's `strip`); empty when nothing is cut.
+    pub skip: Vec<bool>,
+    /// The headline put before the selected elements (it stands outside them), if any.
+    pub headline: Option<NodeId>,
+}
+
+impl Extraction {
+    /// An extraction of `nodes` with their `text`, nothing cut and no headline added.
+    pub fn new(nodes: Vec<NodeId>, text: String, rule: Rule) -> Extraction {
+        Extraction { nodes, text, rule, skip: Vec::new(), headline: None }
+    }
+}
+
+/// Anything that takes the article out of a page: the wrapper, a site config, the single-page
+/// extractor, and every method of the bench.
+///
+/// The bench's `Method` makes one per site from the site's sample pages (like tantivy's
+/// `Collector::for_segment`): the wrapper learns there, single-page methods ignore them.
+pub trait Extractor {
+    /// The method's name (`forest`, `boilerpipe`, …).
+    fn name(&self) -> &str;
+    /// Extract the article of one page.
+    ///
+    /// # Errors
+    /// Implementation-specific; the wrapper fails only on an invalid XPath.
+    fn extract(&self, page: &Page) -> Result<Extraction>;
+}
+
+/// The single-page extractor: no site knowledge, the page alone (today Boilerpipe's
+/// ArticleExtractor, [`boilerpipe`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SinglePage;
+
+impl SinglePage {
+    /// The article of `page` by the single-page extractor, marked with `rule`; the whole body
+    /// when it finds no text.
+    pub fn extract_as(page: &Page, rule: Rule) -> Extraction {
+        let doc = &page.doc;
+        let text = boilerpipe::extract(doc);
+        if text.trim().is_empty() {
+            return Extraction::new(vec![doc.body], doc.text(doc.body), Rule::WholePage);
+        }
+        Extraction::new(Vec::new(), text, rule)
+    }
+}
+
+impl Extractor for SinglePage {
+    fn name(&self) -> &str {
+        "single-page"
+    }
+
+    fn extract(&self, page: &Page) -> Result<Extraction> {
+        Ok(SinglePage::extract_as(page, Rule::SinglePage))
+    }
+}

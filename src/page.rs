@@ -1,0 +1,271 @@
+//! Page: one web page, read, decoded and cleaned, with where it came from, what its feed says
+//! of it, and the budget it is held to. Every page is made by [`Page::new`], so every page,
+//! whatever its source (a file, a URL, a WARC record, bytes handed over by a program), is
+//! cleaned under its [`Budget`] and carries its deadline to the stages after cleaning.
+
+use crate::budget::Budget;
+use crate::fetch::{self, Fetched, Location};
+use crate::{clean, feed, Error, Result};
+use std::time::Instant;
+
+/// A cleaned page, with where it came from and what its feed item says.
+#[derive(Debug, Clone)]
+pub struct Page {
+    /// The page's id (feed guid or file stem).
+    pub id: String,
+    /// Where it was read from (URL or path).
+    pub location: String,
+    /// Its feed item, when known.
+    pub item: Option<feed::Item>,
+    /// The cleaned tree.
+    pub doc: clean::Doc,
+    /// The limits it was read under; extraction keeps to them too (XPath node visits).
+    pub budget: Budget,
+    /// When work on it must stop (from its budget's time, counted from reading), if ever.
+    pub deadline: Option<Instant>,
+}
+
+/// What [`Page::new`] needs besides the HTML: names, the feed item, the budget.
+#[derive(Debug, Clone, Default)]
+pub struct PageOptions {
+    /// The page's id (default: its location's stem, else empty).
+    pub id: Option<String>,
+    /// Where it was read from (URL or path; default: empty).
+    pub location: String,
+    /// Its feed item, when known.
+    pub item: Option<feed::Item>,
+    /// The limits it is read under.
+    pub budget: Budget,
+    /// When work on it must stop (default: from the budget's time, counted from now).
+    pub deadline: Option<Instant>,
+}
+
+impl Page {
+    /// Clean `html` into a page: the one constructor every page goes through.
+    ///
+    /// # Errors
+    /// [`Error::OverBudget`] when the page has more elements than its budget, or cleaning
+    /// outlasts its time.
+    ///
+    /// # Example
+    /// ```
+    /// use forest::page::{Page, PageOptions};
+    /// let page = Page::new("<title>T</title><p>Hello</p>", PageOptions { id: Some("a".into()), ..PageOptions::default() })?;
+    /// assert_eq!(page.doc.title, "T");
+    /// # Ok::<(), forest::Error>(())
+    /// ```
+    pub fn new(html: &str, opts: PageOptions) -> Result<Page> {
+        let deadline = opts.deadline.or_else(|| opts.budget.deadline());
+        let doc = clean::page_until(html, &opts.budget, deadline)?;
+        let id = opts.id.unwrap_or_else(|| opts.item.as_ref().map(|i| i.id.clone()).unwrap_or_default());
+        Ok(Page { id, location: opts.location, item: opts.item, doc, budget: opts.budget, deadline })
+    }
+
+    /// A page from HTML text already in memory, named `id`, within the default budget.
+    ///
+    /// # Errors
+    /// As [`Page::new`].
+    pub fn from_html(id: impl Into<String>, html: &str) -> Result<Page> {
+        let id = id.into();
+        Page::new(html, PageOptions { id: Some(id.clone()), location: id, ..PageOptions::default() })
+    }
+
+    /// A page from fetched bytes: checked to be HTML, decoded, cleaned within `budget`.
+    ///
+    /// # Errors
+    /// [`Error::NotHtml`] for bytes that are not a page; as [`Page::new`].
+    pub fn from_fetched(loc: &Location, fetched: Fetched, budget: &Budget) -> Result<Page> {
+        let deadline = budget.deadline();
+        check_html(&fetched, &loc.to_string())?;
+        let html = fetched.text();
+        let opts = PageOptions {
+            id: Some(loc.stem()),
+            location: fetched.location.to_string(),
+            item: None,
+            budget: *budget,
+            deadline,
+        };
+        Page::new(&html, opts)
+    }
+
+    /// A page from bytes in memory that were read from `location` (a URL or a path): decoded
+    /// (BOM, `<meta charset>`, else a statistical guess) and cleaned within the default budget.
+    ///
+    /// # Errors
+    /// As [`Page::from_fetched`].
+    pub fn from_bytes(bytes: &[u8], location: &str) -> Result<Page> {
+        let loc = Location::parse(location);
+        let fetched = Fetched {
+            location: loc.clone(),
+            bytes: bytes.to_vec(),
+            content_type: None,
+            from_cache: false,
+            etag: None,
+            last_modified: None,
+        };
+        Page::from_fetched(&loc, fetched, &Budget::default())
+    }
+
+    /// Read (fetch or open), decode and clean the page at `loc` within `budget`.
+    ///
+    /// # Errors
+    /// Read/fetch errors; as [`Page::from_fetched`].
+    pub fn read(loc: &Location, budget: &Budget) -> Result<Page> {
+        Page::from_fetched(loc, fetch::get(loc)?, budget)
+    }
+
+    /// An error when the page's time budget has run out (`stage` says where).
+    ///
+    /// # Errors
+    /// [`Error::OverBudget`].
+    pub fn check_deadline(&self, stage: &str) -> Result<()> {
+        self.budget.check_deadline(self.deadline, stage)
+    }
+
+    /// This page as the page of a feed item: its id and item are the item's.
+    pub fn of_item(mut self, item: &feed::Item) -> Page {
+        self.id = item.id.clone();
+        self.item = Some(item.clone());
+        self
+    }
+}
+
+/// Where a page comes from: a place to read (with its feed item, when a feed lists it), or
+/// bytes already fetched (a WARC record).
+#[derive(Debug)]
+pub enum Source {
+    /// A file or URL to read.
+    Read(Location, Option<feed::Item>),
+    /// Bytes already at hand, read from this location.
+    Fetched(Location, Fetched),
+}
+
+impl Source {
+    /// Where the page was read from, as given.
+    pub fn location(&self) -> &Location {
+        match self {
+            Source::Read(l, _) | Source::Fetched(l, _) => l,
+        }
+    }
+
+    /// Read (or take) the page and clean it within `budget`.
+    ///
+    /// # Errors
+    /// Read/fetch errors; as [`Page::from_fetched`].
+    pub fn page(self, fetcher: &fetch::Fetcher, budget: &Budget) -> Result<Page> {
+        match self {
+            Source::Read(loc, item) => {
+                let page = Page::from_fetched(&loc, fetcher.get(&loc)?, budget)?;
+                Ok(match item {
+                    Some(item) => page.of_item(&item),
+                    None => page,
+                })
+            }
+            Source::Fetched(loc, f) => Page::from_fetched(&loc, f, budget),
+        }
+    }
+}
+
+/// The pages named by `inputs` (URLs, files, folders): a folder stands for its pages
+/// ([`feed::list_pages`]), and a page file listed by the `feed.xml` of its folder comes with
+/// its feed item (so its host is known, [`crate::host::of_page`]).
+///
+/// # Errors
+/// [`Error::Io`] for a folder that cannot be listed; [`Error::Invalid`] for a folder without
+/// pages.
+pub fn sources(inputs: &[String]) -> Result<Vec<Source>> {
+    let mut feeds: std::collections::HashMap<std::path::PathBuf, Vec<feed::Item>> = Default::default();
+    fn items_of<'a>(
+        feeds: &'a mut std::collections::HashMap<std::path::PathBuf, Vec<feed::Item>>,
+        dir: &std::path::Path,
+    ) -> &'a Vec<feed::Item> {
+        feeds.entry(dir.to_path_buf()).or_insert_with(|| {
+            if !dir.join("feed.xml").is_file() {
+                return Vec::new();
+            }
+            feed::read(&dir.to_string_lossy()).map(|s| s.items).unwrap_or_default()
+        })
+    }
+    let mut out = Vec::new();
+    for input in inputs {
+        match Location::parse(input) {
+            Location::File(dir) if dir.is_dir() => {
+                let files = feed::list_pages(&dir)?;
+                if files.is_empty() {
+                    return Err(Error::Invalid(format!("{} holds no .html pages", dir.display())));
+                }
+                let items = items_of(&mut feeds, &dir);
+                for f in files {
+                    let item = items.iter().find(|i| i.page == Location::File(f.clone())).cloned();
+                    out.push(Source::Read(Location::File(f), item));
+                }
+            }
+            Location::File(f) => {
+                let dir = f.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+                let dir = if dir.as_os_str().is_empty() { std::path::PathBuf::from(".") } else { dir };
+                let item = items_of(&mut feeds, &dir).iter().find(|i| matches!(&i.page, Location::File(p) if same_file(p, &f))).cloned();
+                out.push(Source::Read(Location::File(f), item));
+            }
+            loc => out.push(Source::Read(loc, None)),
+        }
+    }
+    Ok(out)
+}
+
+/// Do two paths name the same file (`./a.html` and `a.html`)?
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    a == b || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+}
+
+/// Refuse bytes that are plainly not HTML: a non-text content type, binary data, no tag.
+fn check_html(f: &Fetched, what: &str) -> Result<()> {
+    let not = |why: &str| Err(Error::NotHtml { what: what.to_string(), why: why.to_string() });
+    if let Some(ct) = &f.content_type {
+        let ct = ct.to_ascii_lowercase();
+        if !(ct.contains("html") || ct.contains("xml") || ct.starts_with("text/")) {
+            return not(&format!("content type {ct}"));
+        }
+    }
+    let head = &f.bytes[..f.bytes.len().min(4096)];
+    let utf16 = head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]);
+    if head.is_empty() {
+        return not("empty");
+    }
+    if !utf16 && head.iter().filter(|&&b| b == 0).count() > head.len() / 100 {
+        return not("binary data");
+    }
+    if !utf16 && !f.bytes[..f.bytes.len().min(1 << 20)].contains(&b'<') {
+        return not("no markup");
+    }
+    Ok(())
+}
+
+/// Load the pages of feed items with the default fetcher and budget; pages that fail are
+/// returned with their error, not fatal.
+pub fn load(items: &[feed::Item]) -> (Vec<Page>, Vec<(String, Error)>) {
+    match fetch::Fetcher::new(fetch::FetchOptions::default()) {
+        Ok(f) => load_with(&f, items, 4, &Budget::default(), &|| {}),
+        Err(e) => (Vec::new(), vec![(String::new(), e)]),
+    }
+}
+
+/// As [`load`], fetching with `fetcher`, `jobs` at once, each page within `budget`; `done` is
+/// called per page (progress).
+pub fn load_with(
+    fetcher: &fetch::Fetcher,
+    items: &[feed::Item],
+    jobs: usize,
+    budget: &Budget,
+    done: &(dyn Fn() + Sync),
+) -> (Vec<Page>, Vec<(String, Error)>) {
+    let locs: Vec<Location> = items.iter().map(|i| i.page.clone()).collect();
+    let mut pages = Vec::new();
+    let mut failed = Vec::new();
+    for (item, fetched) in items.iter().zip(fetcher.get_many(&locs, jobs, done)) {
+        match fetched.and_then(|f| Page::from_fetched(&item.page, f, budget)) {
+            Ok(p) => pages.push(p.of_item(item)),
+            Err(e) => failed.push((item.page.to_string(), e)),
+        }
+    }
+    (pages, failed)
+}

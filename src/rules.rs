@@ -1,0 +1,201 @@
+//! Rules: which extractor each page gets, and the page's [`Article`] from it. One resolver for
+//! every rule source:
+//!
+//! - [`Rules::Wrapper`]: one wrapper for every page;
+//! - [`Rules::SiteConfig`]: one FiveFilters site config for every page;
+//! - [`Rules::Store`]: the stored wrapper or site config of each page's host
+//!   ([`crate::host::of_page`]), else of its parent domain; a page whose host has none gets
+//!   what [`Missing`] says;
+//! - [`Rules::SinglePage`]: the single-page extractor for every page.
+//!
+//! A new rule source plugs in here: a variant of [`Rules`], compiled once per worker.
+
+use crate::article::{Article, Declared};
+use crate::extract::{Applier, Extractor, SinglePage};
+use crate::fetch::Location;
+use crate::ftr::{ConfigApplier, SiteConfig};
+use crate::budget::Budget;
+use crate::fetch::Fetcher;
+use crate::page::Source;
+use crate::store::{Kind, Store};
+use crate::{Error, Page, Result, Wrapper};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// Where the rules of pages come from.
+#[derive(Debug, Clone)]
+pub enum Rules {
+    /// One wrapper for every page.
+    Wrapper(Box<Wrapper>),
+    /// One FiveFilters site config for every page.
+    SiteConfig(Box<SiteConfig>),
+    /// The stored rules of each page's host.
+    Store(Store, Missing),
+    /// The single-page extractor for every page.
+    SinglePage,
+}
+
+/// What a page gets when the store has no rules for its host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    /// The single-page extractor ([`crate::Rule::SinglePage`]).
+    SinglePage,
+    /// An error, [`Error::NoRules`].
+    Error,
+}
+
+/// Rules compiled for one site.
+enum Compiled {
+    SinglePage,
+    Wrapper(Box<Applier>),
+    SiteConfig(Box<ConfigApplier>, String),
+}
+
+impl Compiled {
+    fn wrapper(w: Wrapper) -> Result<Compiled> {
+        Ok(Compiled::Wrapper(Box::new(Applier::new(w)?)))
+    }
+
+    fn site_config(c: SiteConfig) -> Result<Compiled> {
+        let xpath = c.body.join(" | ");
+        Ok(Compiled::SiteConfig(Box::new(ConfigApplier::new(c)?), xpath))
+    }
+
+    fn extractor(&self) -> &dyn Extractor {
+        match self {
+            Compiled::SinglePage => &SinglePage,
+            Compiled::Wrapper(a) => a.as_ref(),
+            Compiled::SiteConfig(c, _) => c.as_ref(),
+        }
+    }
+
+    fn xpath(&self) -> &str {
+        match self {
+            Compiled::SinglePage => "",
+            Compiled::Wrapper(a) => &a.wrapper().xpath,
+            Compiled::SiteConfig(_, x) => x,
+        }
+    }
+
+    /// What the rules declare of the page beyond its own metadata.
+    fn declared(&self, page: &Page) -> Declared {
+        match self {
+            Compiled::SiteConfig(c, _) => {
+                let (date, authors) = c.declared(&page.doc);
+                Declared { authors, date }
+            }
+            _ => Declared::default(),
+        }
+    }
+}
+
+impl Rules {
+    /// A resolver of these rules, compiled (check that they compile before reading pages).
+    ///
+    /// # Errors
+    /// [`Error::XPath`] when an XPath of a wrapper or site config does not compile.
+    pub fn resolver(&self) -> Result<Resolver<'_>> {
+        let fixed = match self {
+            Rules::Wrapper(w) => Some(Compiled::wrapper((**w).clone())?),
+            Rules::SiteConfig(c) => Some(Compiled::site_config((**c).clone())?),
+            Rules::SinglePage => Some(Compiled::SinglePage),
+            Rules::Store(..) => None,
+        };
+        Ok(Resolver { rules: self, fixed, single: Compiled::SinglePage, by_file: HashMap::new() })
+    }
+}
+
+/// Rules compiled for the pages of one worker: the fixed rules, or each stored file's rules
+/// compiled once, when first needed.
+pub struct Resolver<'a> {
+    rules: &'a Rules,
+    fixed: Option<Compiled>,
+    /// The rules of a page whose host has none stored, with [`Missing::SinglePage`].
+    single: Compiled,
+    by_file: HashMap<PathBuf, Compiled>,
+}
+
+impl Resolver<'_> {
+    /// The compiled rules for `page`.
+    fn rules_for(&mut self, page: &Page) -> Result<&Compiled> {
+        if let Some(fixed) = &self.fixed {
+            return Ok(fixed);
+        }
+        let Rules::Store(store, missing) = self.rules else {
+            return Err(Error::Internal("rules without a store were not compiled".into()));
+        };
+        let host = crate::host::of_page(page);
+        let entry = match &host {
+            Some(h) => store.find(h)?,
+            None => None,
+        };
+        let Some(entry) = entry else {
+            if *missing == Missing::SinglePage {
+                return Ok(&self.single);
+            }
+            return Err(Error::NoRules { host, store: store.dir().to_path_buf() });
+        };
+        if !self.by_file.contains_key(&entry.path) {
+            let compiled = match entry.kind {
+                Kind::Wrapper => Compiled::wrapper(Wrapper::load(&entry.path)?)?,
+                Kind::SiteConfig => Compiled::site_config(SiteConfig::load(&entry.path)?.0)?,
+            };
+            self.by_file.insert(entry.path.clone(), compiled);
+        }
+        self.by_file.get(&entry.path).ok_or_else(|| Error::Internal("compiled rules went missing".into()))
+    }
+
+    /// The article of `page`, read from `source`, by the rules of its site.
+    ///
+    /// # Errors
+    /// [`Error::NoRules`] (rules from the store, [`Missing::Error`]); the extractor's errors
+    /// ([`Error::OverBudget`] for a page whose XPath evaluation outlasts its budget).
+    pub fn article_from(&mut self, page: Page, source: &Location) -> Result<Article> {
+        let rules = self.rules_for(&page)?;
+        let extraction = rules.extractor().extract(&page)?;
+        page.check_deadline("extraction")?;
+        let declared = rules.declared(&page);
+        Ok(Article::from_extraction(page, extraction, source, rules.xpath(), declared))
+    }
+
+    /// The article of `page`, read from where it says ([`Page::location`]).
+    ///
+    /// # Errors
+    /// As [`Resolver::article_from`].
+    pub fn article(&mut self, page: Page) -> Result<Article> {
+        let source = Location::parse(&page.location);
+        self.article_from(page, &source)
+    }
+}
+
+impl Rules {
+    /// The article of every source, `jobs` at a time, handed to `put` in input order with the
+    /// source's location (a page that fails comes with its error: the run goes on).
+    ///
+    /// # Errors
+    /// The first error `put` returns.
+    pub fn articles<E: From<Error>>(
+        &self,
+        sources: impl IntoIterator<Item = Source>,
+        jobs: usize,
+        fetcher: &Fetcher,
+        budget: &Budget,
+        mut put: impl FnMut(Location, Result<Article>) -> std::result::Result<(), E>,
+    ) -> std::result::Result<usize, E> {
+        crate::run::ordered(
+            sources,
+            jobs,
+            || self.resolver(),
+            |resolver, source| {
+                let loc = source.location().clone();
+                let article = match resolver {
+                    Ok(r) => source.page(fetcher, budget).and_then(|page| r.article_from(page, &loc)),
+                    // The rules compiled before (`resolver()` is checked first): this is not reached.
+                    Err(e) => Err(Error::Internal(format!("the rules no longer compile: {e}"))),
+                };
+                (loc, article)
+            },
+            |(loc, article)| put(loc, article),
+        )
+    }
+}
