@@ -70,6 +70,7 @@
 pub mod budget;
 mod dirs;
 pub mod error;
+pub mod run;
 pub mod text;
 
 // stages
@@ -98,7 +99,7 @@ pub mod article;
 pub mod index;
 pub mod render;
 pub mod rules;
-pub mod run;
+
 pub mod store;
 
 // top

@@ -87,7 +87,7 @@ impl Store {
     /// # Errors
     /// [`Error::Invalid`] for a bad host, [`Error::Io`] when the file cannot be written.
     pub fn save(&self, host: &str, wrapper: &Wrapper) -> Result<PathBuf> {
-        self.save_bytes(host, Kind::Wrapper, wrapper.to_json().as_bytes())
+        self.save_bytes(host, Kind::Wrapper, wrapper.to_json()?.as_bytes())
     }
 
     /// Save a FiveFilters site config's text for `host`; returns its file.

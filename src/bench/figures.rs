@@ -182,20 +182,20 @@ fn render(
     what: &str,
     (width, height): (u32, u32),
     draw: impl FnOnce(&Root<'_>) -> Result<(), DrawError>,
-) -> Result<(), String> {
+) -> crate::Result<()> {
+    let io = |path: &Path, source: std::io::Error| crate::Error::Io { path: path.to_path_buf(), source };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         root.fill(&WHITE)
             .and_then(|()| draw(&root))
             .and_then(|()| root.present())
-            .map_err(|e| format!("drawing {what} {}: {e}", path.display()))?;
+            .map_err(|e| io(path, std::io::Error::other(format!("drawing {what}: {e}"))))?;
     }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("writing {what} {}: cannot create {}: {e}", path.display(), dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| io(path, e))?;
     }
-    std::fs::write(path, svg).map_err(|e| format!("writing {what} {}: {e}", path.display()))
+    std::fs::write(path, svg).map_err(|e| io(path, e))
 }
 
 /// The title centered on top; returns the area under it.
@@ -393,9 +393,9 @@ const BOX_NOTE: [&str; 5] = [
 /// Under each name the chart writes the number of (finite) values and their mean; a note at
 /// the bottom explains the box. A series without finite values keeps its place, marked
 /// "no data". Errors (no series at all, drawing or writing failed) name `path`.
-pub fn box_chart(path: &Path, title: &str, y_label: &str, series: &[BoxSeries]) -> Result<(), String> {
+pub fn box_chart(path: &Path, title: &str, y_label: &str, series: &[BoxSeries]) -> crate::Result<()> {
     if series.is_empty() {
-        return Err(format!("box chart {}: no series to draw", path.display()));
+        return Err(crate::Error::Invalid(format!("box chart {}: no series to draw", path.display())));
     }
     let stats: Vec<Option<BoxStats>> = series.iter().map(|s| box_stats(&s.values)).collect();
     let subs: Vec<String> = stats
@@ -487,9 +487,9 @@ pub fn box_chart(path: &Path, title: &str, y_label: &str, series: &[BoxSeries]) 
 /// The legend sits to the right of the plot, so it never covers data. A series without finite
 /// points is listed in the legend as "(no data)". Errors (no series at all, drawing or writing
 /// failed) name `path`.
-pub fn line_chart(path: &Path, title: &str, x_label: &str, y_label: &str, series: &[LineSeries]) -> Result<(), String> {
+pub fn line_chart(path: &Path, title: &str, x_label: &str, y_label: &str, series: &[LineSeries]) -> crate::Result<()> {
     if series.is_empty() {
-        return Err(format!("line chart {}: no series to draw", path.display()));
+        return Err(crate::Error::Invalid(format!("line chart {}: no series to draw", path.display())));
     }
     let lines: Vec<Vec<(f64, f64)>> = series
         .iter()
@@ -512,7 +512,7 @@ pub fn line_chart(path: &Path, title: &str, x_label: &str, y_label: &str, series
     let pad = (hi - lo) * 0.04;
     let x_range = (lo - pad)..(hi + pad);
     if !(x_range.start.is_finite() && x_range.end.is_finite()) {
-        return Err(format!("line chart {}: x values too large to draw", path.display()));
+        return Err(crate::Error::Invalid(format!("line chart {}: x values too large to draw", path.display())));
     }
 
     let names: Vec<String> = series
@@ -555,9 +555,9 @@ pub fn line_chart(path: &Path, title: &str, x_label: &str, y_label: &str, series
 /// Each bar carries its value on top; a non-finite value leaves its bar out, marked "n/a".
 /// The legend sits to the right of the plot. Errors (no group at all, drawing or writing
 /// failed) name `path`.
-pub fn bar_chart(path: &Path, title: &str, groups: &[Bars]) -> Result<(), String> {
+pub fn bar_chart(path: &Path, title: &str, groups: &[Bars]) -> crate::Result<()> {
     if groups.is_empty() {
-        return Err(format!("bar chart {}: no groups to draw", path.display()));
+        return Err(crate::Error::Invalid(format!("bar chart {}: no groups to draw", path.display())));
     }
     let metrics = [("Precision", PALETTE[0]), ("Recall", PALETTE[1]), ("F1", PALETTE[2])];
     let legend_w = legend_width(&metrics.iter().map(|m| m.0).collect::<Vec<_>>());
@@ -687,7 +687,7 @@ mod tests {
         let svg = read_svg(&path);
         assert!(svg.contains("broken") && svg.contains("no data"));
         let err = box_chart(&dir.join("none.svg"), "t", "F1", &[]).expect_err("no series");
-        assert!(err.contains("none.svg"), "{err}");
+        assert!(err.to_string().contains("none.svg"), "{err}");
     }
 
     #[test]
@@ -784,6 +784,6 @@ mod tests {
         let path = blocker.join("chart.svg");
         let err =
             bar_chart(&path, "t", &[Bars { group: "g".into(), p: 0.5, r: 0.5, f1: 0.5 }]).expect_err("unwritable");
-        assert!(err.contains("chart.svg"), "{err}");
+        assert!(err.to_string().contains("chart.svg"), "{err}");
     }
 }

@@ -26,8 +26,6 @@ use methods::Forest;
 use crate::{Config, Error, Page, Result};
 use score::Scores;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 /// How pages are split between fitting and evaluation.
@@ -119,8 +117,6 @@ pub struct Options {
     pub jobs: usize,
     /// Also compute the figures' curves (Figures 5–7: more runs of forest-tfidf).
     pub curves: bool,
-    /// Show a progress bar on stderr (only when it is a terminal).
-    pub progress: bool,
 }
 
 impl Default for Options {
@@ -130,7 +126,6 @@ impl Default for Options {
             protocols: vec![Protocol::Samples, Protocol::Unseen],
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
             curves: true,
-            progress: true,
         }
     }
 }
@@ -218,32 +213,23 @@ struct SiteOut {
 /// # Errors
 /// [`Error::Invalid`] for an unknown method.
 pub fn run(sites: &[GoldSite], opts: &Options) -> Result<Report> {
+    run_with(sites, opts, &|_, _| {})
+}
+
+/// [`run`], calling `progress(sites done, site name)` as each site is done, in order.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_with(sites: &[GoldSite], opts: &Options, progress: &dyn Fn(usize, &str)) -> Result<Report> {
     let methods: Vec<Box<dyn Method>> = opts.methods.iter().map(|m| method(m)).collect::<Result<_>>()?;
     let start = Instant::now();
-    let next = AtomicUsize::new(0);
-    let outs: Mutex<Vec<(usize, SiteOut)>> = Mutex::new(Vec::new());
-    let bar = progress_bar(sites.len(), opts.progress);
-    std::thread::scope(|scope| {
-        for _ in 0..opts.jobs.clamp(1, sites.len().max(1)) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(site) = sites.get(i) else { break };
-                let out = run_site(site, &methods, opts);
-                if let Ok(mut outs) = outs.lock() {
-                    outs.push((i, out));
-                }
-                if let Some(bar) = &bar {
-                    bar.set_message(site.name.clone());
-                    bar.inc(1);
-                }
-            });
-        }
-    });
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
-    let mut outs = outs.into_inner().unwrap_or_else(|e| e.into_inner());
-    outs.sort_by_key(|(i, _)| *i);
+    let mut outs = Vec::with_capacity(sites.len());
+    let jobs = opts.jobs.clamp(1, sites.len().max(1));
+    crate::run::ordered(sites, jobs, || (), |_, site| (run_site(site, &methods, opts), site.name.as_str()), |(out, name)| {
+        outs.push(out);
+        progress(outs.len(), name);
+        Ok::<(), Error>(())
+    })?;
     let mut report = Report {
         sites: sites.iter().map(|s| s.name.clone()).collect(),
         pages: sites.iter().map(|s| s.pages.len()).sum(),
@@ -256,7 +242,7 @@ pub fn run(sites: &[GoldSite], opts: &Options) -> Result<Report> {
         curves: Vec::new(),
     };
     let mut curves: Vec<(String, String, Vec<Scores>)> = Vec::new();
-    for (_, out) in outs {
+    for out in outs {
         report.results.extend(out.results);
         for t in out.timings {
             match report.timings.iter_mut().find(|x| x.method == t.method && x.protocol == t.protocol) {
@@ -274,18 +260,6 @@ pub fn run(sites: &[GoldSite], opts: &Options) -> Result<Report> {
     report.curves = curves.into_iter().map(|(curve, x, s)| CurvePoint { curve, x, mean: mean_scores(&s) }).collect();
     report.wall_secs = start.elapsed().as_secs_f64();
     Ok(report)
-}
-
-fn progress_bar(len: usize, wanted: bool) -> Option<indicatif::ProgressBar> {
-    use std::io::IsTerminal;
-    if !wanted || !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = indicatif::ProgressBar::new(len as u64);
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} sites  {elapsed}  {msg}") {
-        bar.set_style(style);
-    }
-    Some(bar)
 }
 
 /// Mean of per-page scores (all zero for none).

@@ -190,7 +190,6 @@ impl Report {
     /// [`Error::Io`] when `dir` cannot be created or a figure cannot be drawn.
     pub fn figures(&self, dir: &Path) -> Result<Vec<PathBuf>> {
         std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.to_path_buf(), source })?;
-        let fail = |path: &Path, e: String| Error::Io { path: path.to_path_buf(), source: std::io::Error::other(e) };
         let mut written = Vec::new();
         for protocol in [Protocol::Samples, Protocol::Unseen] {
             let series: Vec<figures::BoxSeries> = self
@@ -207,7 +206,7 @@ impl Report {
             }
             let path = dir.join(format!("fig4-f1-per-method-{}.svg", protocol.name()));
             let title = format!("Per-page 2-gram F1 by method ({} protocol)", protocol.name());
-            figures::box_chart(&path, &title, "2-gram F1", &series).map_err(|e| fail(&path, e))?;
+            figures::box_chart(&path, &title, "2-gram F1", &series)?;
             written.push(path);
         }
         let line = |curve: &str| -> Vec<(f64, f64)> {
@@ -223,7 +222,7 @@ impl Report {
             }
             let path = dir.join(file);
             let series = [figures::LineSeries { name: "forest-tfidf (samples)".into(), points }];
-            figures::line_chart(&path, title, x_label, "mean 2-gram F1", &series).map_err(|e| fail(&path, e))?;
+            figures::line_chart(&path, title, x_label, "mean 2-gram F1", &series)?;
             written.push(path);
         }
         let bars: Vec<figures::Bars> = self
@@ -243,7 +242,7 @@ impl Report {
             .collect();
         if !bars.is_empty() {
             let path = dir.join("fig7-measures.svg");
-            figures::bar_chart(&path, "forest-tfidf: P, R, F1 by relevance measure", &bars).map_err(|e| fail(&path, e))?;
+            figures::bar_chart(&path, "forest-tfidf: P, R, F1 by relevance measure", &bars)?;
             written.push(path);
         }
         Ok(written)

@@ -245,26 +245,13 @@ impl Fetcher {
     /// Fetch many locations with up to `jobs` requests at once (per-host limits apply);
     /// results in input order. `done` is called after each one (for progress).
     pub fn get_many(&self, locs: &[Location], jobs: usize, done: &(dyn Fn() + Sync)) -> Vec<Result<Fetched>> {
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let results: Mutex<Vec<Option<Result<Fetched>>>> = Mutex::new((0..locs.len()).map(|_| None).collect());
-        std::thread::scope(|scope| {
-            for _ in 0..jobs.clamp(1, locs.len().max(1)) {
-                scope.spawn(|| loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(loc) = locs.get(i) else { break };
-                    let r = self.get(loc);
-                    if let Ok(mut all) = results.lock() {
-                        all[i] = Some(r);
-                    }
-                    done();
-                });
-            }
-        });
-        let all = results.into_inner().unwrap_or_else(|e| e.into_inner());
-        all.into_iter()
-            .zip(locs)
-            .map(|(r, loc)| r.unwrap_or_else(|| Err(Error::Fetch { url: loc.to_string(), message: "not fetched".into() })))
-            .collect()
+        let fetch = |_: &mut (), loc: &Location| {
+            let r = self.get(loc);
+            done();
+            r
+        };
+        let jobs = jobs.clamp(1, locs.len().max(1));
+        crate::run::collect(locs, jobs, || (), fetch).unwrap_or_else(|e| locs.iter().map(|_| Err(Error::Internal(e.to_string()))).collect())
     }
 
     fn get_url(&self, url: &url::Url) -> Result<Fetched> {

@@ -304,11 +304,18 @@ impl Wrapper {
     /// [`Error::Io`] when unreadable, [`Error::BadWrapper`] when it is not a forest wrapper.
     pub fn load(path: &Path) -> Result<Wrapper> {
         let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
-        Wrapper::from_json(&bytes).map_err(|message| Error::BadWrapper { path: path.to_path_buf(), message })
+        Wrapper::parse_json(&bytes).map_err(|message| Error::BadWrapper { path: path.to_path_buf(), message })
     }
 
-    /// Parse a wrapper from JSON bytes (the error says what is wrong).
-    pub fn from_json(bytes: &[u8]) -> std::result::Result<Wrapper, String> {
+    /// Parse a wrapper from JSON bytes.
+    ///
+    /// # Errors
+    /// [`Error::BadWrapper`] saying what is wrong (its path reads `(JSON)`).
+    pub fn from_json(bytes: &[u8]) -> Result<Wrapper> {
+        Wrapper::parse_json(bytes).map_err(|message| Error::BadWrapper { path: "(JSON)".into(), message })
+    }
+
+    fn parse_json(bytes: &[u8]) -> std::result::Result<Wrapper, String> {
         let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
         if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
             return Err(format!("no \"format\": \"{FORMAT}\" field"));
@@ -321,8 +328,11 @@ impl Wrapper {
     }
 
     /// The wrapper as pretty JSON.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when it cannot be written (a score that is not a finite number).
+    pub fn to_json(&self) -> Result<String> {
+        serde_json::to_string_pretty(self).map_err(|e| Error::Invalid(format!("the wrapper cannot be written as JSON: {e}")))
     }
 }
 
@@ -534,7 +544,7 @@ mod tests {
 
     #[test]
     fn wrapper_json_round_trips_and_rejects_others() {
-        assert!(Wrapper::from_json(b"{\"format\":\"other\"}").unwrap_err().contains("format"));
-        assert!(Wrapper::from_json(b"not json").unwrap_err().contains("not JSON"));
+        assert!(Wrapper::from_json(b"{\"format\":\"other\"}").unwrap_err().to_string().contains("format"));
+        assert!(Wrapper::from_json(b"not json").unwrap_err().to_string().contains("not JSON"));
     }
 }

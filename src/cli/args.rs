@@ -1,0 +1,368 @@
+//! The flags every command shares or owns: budgets, fetching, the store, and each command's
+//! arguments. Defaults come from the library ([`forest::budget`], [`forest::Config`]).
+
+use super::*;
+
+/// Limits per page: a page over one is skipped with the reason, and the run goes on.
+#[derive(clap::Args)]
+pub(crate) struct BudgetArgs {
+    /// Most elements in one page.
+    #[arg(long, default_value_t = forest::budget::MAX_ELEMENTS)]
+    pub(crate) max_elements: usize,
+    /// Deepest nesting kept; deeper elements are flattened into their ancestor, as browsers do.
+    #[arg(long, default_value_t = forest::budget::MAX_DEPTH)]
+    pub(crate) max_depth: usize,
+    /// Most seconds spent on one page once read (cleaning and extraction); parsing and XPath
+    /// evaluation stop when it runs out.
+    #[arg(long, default_value_t = forest::budget::MAX_SECONDS)]
+    pub(crate) max_seconds: f64,
+    /// Most nodes one page's XPath evaluations may visit (wrappers and site configs that
+    /// forest does not run directly go through a general XPath evaluator).
+    #[arg(long, default_value_t = forest::budget::MAX_XPATH_VISITS)]
+    pub(crate) max_xpath_visits: u64,
+}
+
+impl BudgetArgs {
+    pub(crate) fn page(&self) -> forest::budget::Budget {
+        forest::budget::Budget {
+            max_elements: self.max_elements,
+            max_depth: self.max_depth,
+            max_xpath_visits: self.max_xpath_visits,
+            max_time: std::time::Duration::try_from_secs_f64(self.max_seconds).ok(),
+        }
+    }
+}
+
+/// How pages and feeds are fetched over HTTP.
+#[derive(clap::Args)]
+pub(crate) struct FetchArgs {
+    /// Seconds allowed for one request (connecting, waiting and reading the body).
+    #[arg(long, default_value_t = 30.0)]
+    pub(crate) timeout: f64,
+    /// Retries after a timeout, a connection error, a 429 or a 5xx (with backoff, honouring
+    /// Retry-After).
+    #[arg(long, default_value_t = 2)]
+    pub(crate) retries: u32,
+    /// Milliseconds to wait between two requests to the same host.
+    #[arg(long, default_value_t = 0)]
+    pub(crate) delay: u64,
+    /// Requests at once to one host.
+    #[arg(long, default_value_t = 4)]
+    pub(crate) per_host: usize,
+    /// Largest page or feed in bytes; a larger download is aborted.
+    #[arg(long, default_value_t = forest::fetch::MAX_BYTES)]
+    pub(crate) max_bytes: u64,
+    /// Cache folder for fetched pages (default: the user's cache dir, ~/.cache/forest).
+    #[arg(long)]
+    pub(crate) cache: Option<PathBuf>,
+    /// Do not read or write the cache.
+    #[arg(long)]
+    pub(crate) no_cache: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub(crate) quiet: bool,
+    /// Let feed links and redirects reach private, loopback and link-local addresses (refused
+    /// by default, so a feed cannot make forest probe your network; the hosts you name on the
+    /// command line are always allowed).
+    #[arg(long)]
+    pub(crate) allow_private: bool,
+}
+
+impl FetchArgs {
+    /// A fetcher that trusts the hosts of the URLs among `named` (the user typed them).
+    pub(crate) fn fetcher_for<S: AsRef<str>>(&self, named: &[S]) -> anyhow::Result<forest::fetch::Fetcher> {
+        let fetcher = self.fetcher()?;
+        for n in named {
+            if let Location::Url(u) = Location::parse(n.as_ref()) {
+                fetcher.trust(&u);
+            }
+        }
+        Ok(fetcher)
+    }
+
+    pub(crate) fn fetcher(&self) -> anyhow::Result<forest::fetch::Fetcher> {
+        let cache = if self.no_cache { None } else { self.cache.clone().or_else(forest::fetch::default_cache_dir) };
+        let opts = forest::fetch::FetchOptions {
+            timeout: std::time::Duration::from_secs_f64(self.timeout.max(0.001)),
+            connect_timeout: std::time::Duration::from_secs_f64(self.timeout.clamp(0.001, 10.0)),
+            retries: self.retries,
+            delay: std::time::Duration::from_millis(self.delay),
+            per_host: self.per_host.max(1),
+            max_bytes: self.max_bytes,
+            cache,
+            allow_private: self.allow_private,
+            ..forest::fetch::FetchOptions::default()
+        };
+        Ok(forest::fetch::Fetcher::new(opts)?)
+    }
+
+    /// A progress bar on stderr when it is a terminal and not `--quiet`.
+    pub(crate) fn progress(&self, len: usize, what: &'static str) -> Option<indicatif::ProgressBar> {
+        progress_bar(len, what, self.quiet)
+    }
+}
+
+/// Where wrappers are kept.
+#[derive(clap::Args, Clone)]
+pub(crate) struct StoreArgs {
+    /// Wrapper store folder (default: ~/.local/share/forest/wrappers).
+    #[arg(long = "store", env = "FOREST_STORE", value_name = "DIR")]
+    pub(crate) dir: Option<PathBuf>,
+}
+
+impl StoreArgs {
+    pub(crate) fn open(&self) -> anyhow::Result<forest::store::Store> {
+        Ok(match &self.dir {
+            Some(d) => forest::store::Store::new(d),
+            None => forest::store::Store::open_default()?,
+        })
+    }
+}
+
+#[derive(clap::Args)]
+pub(crate) struct InduceArgs {
+    /// A feed URL, a feed file, or a folder of .html pages (with its feed.xml when present).
+    #[arg(required_unless_present = "warc")]
+    pub(crate) source: Option<String>,
+    /// Read the pages from web archives (.warc, .warc.gz) instead: a wrapper for every host
+    /// with at least --min-pages HTML pages, into the store; prints host, pages, XPath.
+    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with = "source")]
+    pub(crate) warc: Vec<PathBuf>,
+    /// With --warc: the fewest pages a host needs for a wrapper.
+    #[arg(long, default_value_t = 3)]
+    pub(crate) min_pages: usize,
+    /// Write the wrapper (JSON) to this file.
+    #[arg(long, short)]
+    pub(crate) out: Option<PathBuf>,
+    /// Print the candidate table (rank, level, clue, dfs, pages, relevance) after the XPath.
+    #[arg(long)]
+    pub(crate) explain: bool,
+    /// Signifiers per page (tf-idf).
+    #[arg(long = "signifiers", short = 'k', default_value_t = Config::default().k)]
+    pub(crate) k: usize,
+    /// Where signifiers come from.
+    #[arg(long, value_enum, default_value_t = SigFrom::Tfidf)]
+    pub(crate) signifiers_from: SigFrom,
+    /// Ranking of structural patterns.
+    #[arg(long, value_enum, default_value_t = RankBy::Forest)]
+    pub(crate) rank: RankBy,
+    /// Leave out signifiers made only of digits (dates, counts).
+    #[arg(long)]
+    pub(crate) skip_numeric: bool,
+    /// Language code for stemming and stop words (default: from the pages).
+    #[arg(long)]
+    pub(crate) lang: Option<String>,
+    /// Text at the same tag path on this many sample pages is site template, cut from the
+    /// article (0 turns it off).
+    #[arg(long, default_value_t = Config::default().template_min_pages)]
+    pub(crate) template_min_pages: usize,
+    /// Use at most this many pages of the source.
+    #[arg(long, default_value_t = 20)]
+    pub(crate) max_pages: usize,
+    /// What to print (and write with --out): the XPath (--out then writes the wrapper JSON),
+    /// the wrapper JSON, or a FiveFilters site config.
+    #[arg(long, value_enum, default_value_t = InduceFormat::Xpath)]
+    pub(crate) format: InduceFormat,
+    /// The site's host, for the store (default: from the pages' URLs or canonical links).
+    #[arg(long)]
+    pub(crate) host: Option<String>,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+    /// Do not keep the wrapper in the store.
+    #[arg(long)]
+    pub(crate) no_store: bool,
+    #[command(flatten)]
+    pub(crate) budget: BudgetArgs,
+    #[command(flatten)]
+    pub(crate) fetch: FetchArgs,
+}
+
+#[derive(clap::Args)]
+pub(crate) struct ApplyArgs {
+    /// The wrapper file written by `forest induce --out` (default: the stored wrapper of each
+    /// page's host).
+    #[arg(long, short, conflicts_with = "site_config")]
+    pub(crate) wrapper: Option<PathBuf>,
+    /// Apply a FiveFilters site config instead of a wrapper (body, title, strip,
+    /// strip_id_or_class, strip_image_src, date, author).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) site_config: Option<PathBuf>,
+    /// Pages: files, folders of .html files, or http(s) URLs.
+    #[arg(required_unless_present = "warc")]
+    pub(crate) inputs: Vec<String>,
+    /// Read the pages from web archives (.warc, .warc.gz): every HTML response, each with the
+    /// stored wrapper of its host, else the single-page extractor (marked so).
+    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with = "inputs")]
+    pub(crate) warc: Vec<PathBuf>,
+    /// Add every article to the search index at DIR (created on first use; a URL added again
+    /// replaces its article). Search it with `forest search DIR QUERY`.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) index: Option<PathBuf>,
+    /// Articles per index commit: a run killed mid-way keeps every committed batch.
+    #[arg(long, default_value_t = forest::index::DEFAULT_BATCH, requires = "index")]
+    pub(crate) batch: usize,
+    /// Write one file per page (<page>.txt, .md, .html, .xml or .json) into this folder
+    /// instead of stdout.
+    #[arg(long)]
+    pub(crate) out_dir: Option<PathBuf>,
+    /// Output format. JSON fields: url, source, host, title, byline, published, lang, text,
+    /// html, xpath, rule, confidence.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+    /// Pages processed at once (threads); the output is the same for any value. Default 1.
+    #[arg(long)]
+    pub(crate) jobs: Option<usize>,
+    #[command(flatten)]
+    pub(crate) budget: BudgetArgs,
+    #[command(flatten)]
+    pub(crate) fetch: FetchArgs,
+}
+
+#[derive(clap::Args)]
+pub(crate) struct BenchArgs {
+    /// Gold set: <site>/<id>.html with <id>.txt gold text (and <site>/feed.xml).
+    #[arg(default_value = "gold")]
+    pub(crate) corpus: PathBuf,
+    /// Methods to run, comma-separated (default: all): forest-tfidf, forest-feeds, coverage,
+    /// sigfeed, description, boilerpipe, fulltext; for ablation forest-tfidf-no-M with M one of
+    /// template, link-text, link-blocks, split, headline, alternatives, anchored, and
+    /// forest-paper (all off).
+    #[arg(long = "method", value_delimiter = ',')]
+    pub(crate) methods: Vec<String>,
+    /// Protocol: samples (fit and evaluate on the same pages), unseen (leave one page out), both.
+    #[arg(long, value_enum, default_value_t = ProtocolArg::Both)]
+    pub(crate) protocol: ProtocolArg,
+    /// Worker threads (default: all cores); results are identical for any value.
+    #[arg(long)]
+    pub(crate) jobs: Option<usize>,
+    /// Write the full report (rows, per-page results, timings, curves) as JSON.
+    #[arg(long)]
+    pub(crate) json: Option<PathBuf>,
+    /// Write every output text to DIR/<method>/<site>/<id>.txt (unseen: DIR/unseen/<method>/…).
+    #[arg(long)]
+    pub(crate) dump: Option<PathBuf>,
+    /// Folder for the SVG figures.
+    #[arg(long, default_value = "bench-out")]
+    pub(crate) out: PathBuf,
+    /// Skip the figures and the extra runs they need.
+    #[arg(long)]
+    pub(crate) no_figures: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub(crate) quiet: bool,
+}
+
+#[derive(clap::Args)]
+pub(crate) struct SearchArgs {
+    /// The index folder.
+    pub(crate) dir: PathBuf,
+    /// Words (any of them), "a phrase", AND / OR, -excluded, +required.
+    pub(crate) query: String,
+    /// Most results.
+    #[arg(long, short = 'n', default_value_t = 10)]
+    pub(crate) limit: usize,
+    /// Only articles of this host.
+    #[arg(long)]
+    pub(crate) host: Option<String>,
+    /// Results as JSON (score, url, host, title, published, snippet, fragment, highlighted).
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+#[derive(clap::Args)]
+pub(crate) struct WrappersArgs {
+    #[command(subcommand)]
+    pub(crate) action: WrappersAction,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum WrappersAction {
+    /// List the stored wrappers and site configs.
+    List {
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the wrapper or site config that serves a host.
+    Show {
+        /// Host name or URL.
+        host: String,
+    },
+    /// Remove a host's wrapper and site config.
+    Rm {
+        /// Host name or URL.
+        host: String,
+    },
+    /// Import FiveFilters site configs (checked first); the host comes from the file name
+    /// (`example.org.txt`, `.example.org.txt`) unless --host is given.
+    Import {
+        /// Site config files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Store them for this host.
+        #[arg(long)]
+        host: Option<String>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum ProtocolArg {
+    Samples,
+    Unseen,
+    Both,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum SigFrom {
+    Tfidf,
+    Feed,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum RankBy {
+    Forest,
+    Coverage,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum InduceFormat {
+    /// The wrapper's XPath.
+    Xpath,
+    /// The wrapper file (JSON).
+    Json,
+    /// A FiveFilters site config (ftr-site-config).
+    Ftr,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Format {
+    /// Plain text, paragraphs separated by blank lines.
+    Text,
+    /// CommonMark (GFM tables).
+    Markdown,
+    /// An HTML document holding the article.
+    Html,
+    /// The article's cleaned XML, with dfs numbers.
+    Xml,
+    /// One JSON object per page (an array for several pages on stdout).
+    Json,
+    /// One JSON object per line.
+    Jsonl,
+}
+
+impl Format {
+    pub(crate) fn ext(self) -> &'static str {
+        match self {
+            Format::Text => "txt",
+            Format::Markdown => "md",
+            Format::Html => "html",
+            Format::Xml => "xml",
+            Format::Json | Format::Jsonl => "json",
+        }
+    }
+}
+

@@ -1,0 +1,144 @@
+//! `forest induce`: a site's wrapper from a feed, a folder or a URL; or one per host of web
+//! archives.
+
+use super::*;
+
+impl InduceArgs {
+    pub(crate) fn config(&self) -> Config {
+        Config {
+            signifiers: match self.signifiers_from {
+                SigFrom::Tfidf => forest::signifiers::Source::Tfidf,
+                SigFrom::Feed => forest::signifiers::Source::Feed,
+            },
+            k: self.k,
+            rank: match self.rank {
+                RankBy::Forest => forest::rank::Strategy::Forest,
+                RankBy::Coverage => forest::rank::Strategy::Coverage,
+            },
+            skip_numeric: self.skip_numeric,
+            language: self.lang.clone(),
+            template_min_pages: self.template_min_pages,
+            ..Config::default()
+        }
+    }
+}
+
+/// Induce a wrapper for every host of web archives with enough pages, into the store.
+pub(crate) fn induce_warc(a: &InduceArgs) -> anyhow::Result<ExitCode> {
+    let store = if a.no_store { None } else { Some(a.store.open()?) };
+    let hosts = forest::warc::pages_by_host(&a.warc, a.max_pages, &a.budget.page())?;
+    let (by_host, stats, unreadable) = (hosts.pages, hosts.stats, hosts.unreadable);
+    eprintln!("forest: {stats}");
+    if unreadable > 0 {
+        eprintln!("forest: {unreadable} HTML records could not be read as pages");
+    }
+    let cfg = a.config();
+    let mut out = std::io::stdout().lock();
+    let (mut induced, mut too_few, mut failed) = (0usize, 0usize, 0usize);
+    for (host, pages) in &by_host {
+        if pages.len() < a.min_pages {
+            too_few += 1;
+            continue;
+        }
+        match Wrapper::induce(host, pages, &cfg) {
+            Ok(induction) => {
+                let mut w = induction.wrapper;
+                w.host = Some(host.clone());
+                if let Some(store) = &store {
+                    store.save(host, &w)?;
+                }
+                writeln!(out, "{host}\t{}\t{}", pages.len(), w.xpath)?;
+                induced += 1;
+            }
+            Err(e) => {
+                eprintln!("forest: no wrapper for {host}: {e}");
+                failed += 1;
+            }
+        }
+    }
+    let whereto = store.as_ref().map(|s| format!(" into {}", s.dir().display())).unwrap_or_default();
+    eprintln!(
+        "forest: {induced} wrappers induced{whereto}; {too_few} hosts with fewer than {} pages, {failed} failed",
+        a.min_pages
+    );
+    if induced == 0 {
+        bail!("no host of the archive has a wrapper (hosts with at least {} HTML pages: none that induce)", a.min_pages);
+    }
+    Ok(if failed > 0 { ExitCode::from(3) } else { ExitCode::SUCCESS })
+}
+
+pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
+    if !a.warc.is_empty() {
+        return induce_warc(&a);
+    }
+    let Some(source) = &a.source else { bail!("name a feed, a folder of pages or a URL (or --warc FILE)") };
+    let fetcher = a.fetch.fetcher_for(std::slice::from_ref(source))?;
+    let sample = forest::feed::read_with(&fetcher, source)?;
+    for s in &sample.skipped {
+        eprintln!("forest: skipped feed item {}: {}", s.what, s.why);
+    }
+    let items = &sample.items[..sample.items.len().min(a.max_pages)];
+    let bar = a.fetch.progress(items.len(), "pages");
+    let tick = || {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    };
+    let (pages, failed) = forest::page::load_with(&fetcher, items, 8, &a.budget.page(), &tick);
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    for (what, e) in &failed {
+        eprintln!("forest: skipped {what}: {}", explain(e));
+    }
+    let cfg = a.config();
+    let induction = match Wrapper::induce(&sample.site, &pages, &cfg) {
+        Err(forest::Error::TooFewPages { got, .. }) => {
+            let causes: Vec<String> = failed.iter().map(|(w, e)| format!("{w}: {}", explain(e))).collect();
+            let detail = if causes.is_empty() {
+                format!(" ({} item(s) in {source})", sample.items.len())
+            } else {
+                format!("; failed: {}", causes.join("; "))
+            };
+            return Err(forest::Error::TooFewPages { got, detail }.into());
+        }
+        other => other?,
+    };
+    let mut wrapper = induction.wrapper.clone();
+    if let Some(h) = &a.host {
+        wrapper.host = Some(forest::host::key(h)?);
+    }
+    // Pages without URLs: the site's home page, as the feed links it.
+    if wrapper.host.is_none() {
+        wrapper.host = sample.home.as_deref().and_then(|h| forest::host::key(h).ok());
+    }
+    let text = match a.format {
+        InduceFormat::Xpath if a.explain => format!("{}\n\n{}", wrapper.xpath, induction.explain(20)),
+        InduceFormat::Xpath => format!("{}\n", wrapper.xpath),
+        InduceFormat::Json => format!("{}\n", wrapper.to_json()?),
+        InduceFormat::Ftr => {
+            let refs: Vec<&Page> = pages.iter().collect();
+            forest::ftr::export(&wrapper, &refs).to_string()
+        }
+    };
+    std::io::stdout().lock().write_all(text.as_bytes())?;
+    if let Some(path) = &a.out {
+        let bytes = if a.format == InduceFormat::Ftr { text } else { wrapper.to_json()? };
+        forest::store::write_atomic(path, bytes.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if !a.no_store {
+        match &wrapper.host {
+            // Keeping a copy is a convenience: failing to is a warning, not a failed induce.
+            Some(host) => match a.store.open().and_then(|s| Ok(s.save(host, &wrapper)?)) {
+                Ok(path) if !a.fetch.quiet => eprintln!("forest: stored as the wrapper of {host}: {}", path.display()),
+                Ok(_) => {}
+                Err(e) => eprintln!("forest: warning: the wrapper was not stored: {e:#}"),
+            },
+            None => eprintln!(
+                "forest: not stored: the pages name no host (no URL, no canonical link); pass --host HOST to store it"
+            ),
+        }
+    }
+    Ok(if failed.is_empty() && sample.skipped.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(3) })
+}
+

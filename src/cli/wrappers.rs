@@ -1,0 +1,94 @@
+//! `forest wrappers` (the store) and `forest search` (the index).
+
+use super::*;
+
+pub(crate) fn search(a: SearchArgs) -> anyhow::Result<ExitCode> {
+    if !a.dir.is_dir() {
+        bail!("{} is not an index: make one with `forest apply … --index {}`", a.dir.display(), a.dir.display());
+    }
+    let index = forest::index::ArticleIndex::open(&a.dir)?;
+    let hits = index.search(&a.query, a.limit, a.host.as_deref())?;
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&hits)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if hits.is_empty() {
+        eprintln!("forest: no article of {} matches {:?}", a.dir.display(), a.query);
+        return Ok(ExitCode::SUCCESS);
+    }
+    for (i, h) in hits.iter().enumerate() {
+        let date = h.published.as_deref().map(|d| format!(", {d}")).unwrap_or_default();
+        writeln!(out, "{}. {}\n   {} ({}{date}, score {:.2})\n   {}\n", i + 1, h.title, h.url, h.host, h.score, h.snippet)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
+    let store = a.store.open()?;
+    let mut out = std::io::stdout().lock();
+    match a.action {
+        WrappersAction::List { json } => {
+            let entries = store.list()?;
+            let rows: Vec<serde_json::Value> = entries
+                .iter()
+                .map(|e| {
+                    let (xpath, pages) = match e.kind {
+                        forest::store::Kind::Wrapper => match Wrapper::load(&e.path) {
+                            Ok(w) => (w.xpath, w.pages.len()),
+                            Err(err) => (format!("(unreadable: {err})"), 0),
+                        },
+                        forest::store::Kind::SiteConfig => match std::fs::read_to_string(&e.path)
+                            .map_err(|e| e.to_string())
+                            .and_then(|t| forest::ftr::SiteConfig::parse(&t, "").map_err(|e| e.to_string()))
+                        {
+                            Ok((c, _)) => (c.body.join(" | "), c.test_url.len()),
+                            Err(err) => (format!("(unreadable: {err})"), 0),
+                        },
+                    };
+                    serde_json::json!({"host": e.host, "kind": e.kind, "xpath": xpath, "pages": pages, "path": e.path})
+                })
+                .collect();
+            if json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
+            } else if rows.is_empty() {
+                eprintln!("forest: no wrapper stored in {}", store.dir().display());
+            } else {
+                for r in &rows {
+                    writeln!(out, "{}\t{}\t{}", r["host"].as_str().unwrap_or(""), r["kind"].as_str().unwrap_or(""), r["xpath"].as_str().unwrap_or(""))?;
+                }
+            }
+        }
+        WrappersAction::Show { host } => {
+            let Some(entry) = store.find(&host)? else {
+                bail!("no stored wrapper for {host} in {}", store.dir().display());
+            };
+            eprintln!("forest: {} ({:?}): {}", entry.host, entry.kind, entry.path.display());
+            out.write_all(&std::fs::read(&entry.path).with_context(|| format!("cannot read {}", entry.path.display()))?)?;
+        }
+        WrappersAction::Rm { host } => {
+            let removed = store.remove(&host)?;
+            if removed.is_empty() {
+                bail!("no stored wrapper for {host} in {}", store.dir().display());
+            }
+            for path in removed {
+                eprintln!("forest: removed {}", path.display());
+            }
+        }
+        WrappersAction::Import { files, host } => {
+            if host.is_some() && files.len() > 1 {
+                bail!("--host names one site: import one file at a time with it");
+            }
+            for file in &files {
+                read_site_config(file)?;
+                let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                let from_name = name.strip_suffix(".txt").unwrap_or(name).trim_start_matches('.');
+                let host = host.as_deref().unwrap_or(from_name);
+                let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+                let path = store.save_site_config(host, &text).with_context(|| format!("cannot import {}", file.display()))?;
+                eprintln!("forest: imported {} as {}", file.display(), path.display());
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
