@@ -8,7 +8,7 @@
 //! first of those sources that any page has.
 
 use crate::clean::Doc;
-use crate::{Error, Page, Result, Wrapper};
+use crate::{Error, Page, Result};
 
 /// The host key of a host name or URL: lower-case, IDNA, no port, no trailing dot, no
 /// leading `www.`.
@@ -74,15 +74,6 @@ pub fn of_page(page: &Page) -> Option<String> {
 pub fn of_pages<'a, P: std::borrow::Borrow<Page> + 'a>(pages: impl IntoIterator<Item = &'a P>) -> Option<String> {
     let all: Vec<[Option<String>; 4]> = pages.into_iter().map(|p| sources(p.borrow())).collect();
     (0..4).find_map(|k| most_common(all.iter().filter_map(|s| s[k].clone())))
-}
-
-/// The host key of a wrapper's site: its `host`, else the most common host of its sample
-/// pages' URLs.
-pub fn of_wrapper(w: &Wrapper) -> Option<String> {
-    if let Some(h) = w.host.as_deref().and_then(|h| key(h).ok()) {
-        return Some(h);
-    }
-    most_common(w.pages.iter().filter_map(|p| of_url(p)))
 }
 
 /// The most frequent item (the first one seen on ties).

@@ -44,8 +44,8 @@
 //! | | 5. relevance of each pattern: J, U, I = J·U, R = Σ I·p·level | [`rank`] | [`rank::Strategy`] |
 //! | rules | 6. the best pattern as an XPath wrapper | [`wrapper`] | [`Wrapper::induce`] |
 //! | | XPaths: parsed, checked, metered, compiled | [`xpath`] | [`xpath::Program`] |
-//! | | FiveFilters site configs, read, applied and written | [`ftr`] | [`ftr::SiteConfig`] |
 //! | extraction | 7. the article of a page: wrapper with fallbacks, single-page extractor | [`extract`] | [`extract::Applier`], [`extract::SinglePage`] |
+//! | | FiveFilters site configs, read, applied and written | [`ftr`] | [`ftr::SiteConfig`], [`ftr::ConfigApplier`] |
 //! | output | which rules each page gets; the page's article | [`rules`], [`article`] | [`rules::Rules::resolver`], [`Article`] |
 //! | | the article as Markdown, HTML or XML | [`render`] | [`Article::markdown`] |
 //! | | wrappers kept by host; an archive of articles | [`store`], [`index`] | [`store::Store`], [`index::ArticleIndex`] |
@@ -87,12 +87,12 @@ pub mod template;
 pub mod warc;
 
 // rules
-pub mod ftr;
 pub mod wrapper;
 pub mod xpath;
 
 // extraction
 pub mod extract;
+pub mod ftr;
 
 // output
 pub mod article;

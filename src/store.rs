@@ -218,7 +218,7 @@ mod tests {
         let store = Store::new(dir.path().join("w"));
         assert!(store.list().unwrap().is_empty());
         let w = wrapper(&["https://www.a.example/1", "https://www.a.example/2"]);
-        assert_eq!(crate::host::of_wrapper(&w).as_deref(), Some("a.example"));
+        assert_eq!(w.site_host().as_deref(), Some("a.example"));
         store.save("www.a.example", &w).unwrap();
         store.save_site_config("b.example", "body: //article\n").unwrap();
         let found = store.find("news.a.example").unwrap().unwrap();

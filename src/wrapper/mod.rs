@@ -298,6 +298,15 @@ impl Wrapper {
         Ok(Induction { wrapper, ranked, signifiers })
     }
 
+    /// The host key of the wrapper's site: its `host`, else the most common host of its
+    /// sample pages' URLs.
+    pub fn site_host(&self) -> Option<String> {
+        if let Some(h) = self.host.as_deref().and_then(|h| crate::host::key(h).ok()) {
+            return Some(h);
+        }
+        crate::host::most_common(self.pages.iter().filter_map(|p| crate::host::of_url(p)))
+    }
+
     /// Read a wrapper file.
     ///
     /// # Errors
