@@ -38,10 +38,7 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
                             Ok(w) => (w.xpath, w.pages.len()),
                             Err(err) => (format!("(unreadable: {err})"), 0),
                         },
-                        forest::store::Kind::SiteConfig => match std::fs::read_to_string(&e.path)
-                            .map_err(|e| e.to_string())
-                            .and_then(|t| forest::ftr::SiteConfig::parse(&t, "").map_err(|e| e.to_string()))
-                        {
+                        forest::store::Kind::SiteConfig => match forest::ftr::SiteConfig::load(&e.path) {
                             Ok((c, _)) => (c.body.join(" | "), c.test_url.len()),
                             Err(err) => (format!("(unreadable: {err})"), 0),
                         },

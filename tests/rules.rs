@@ -1,0 +1,86 @@
+//! The library's one path from page to article: bytes + URL → `Page` → the rules of its site →
+//! `Article`, with a wrapper, a site config, the store, or the single-page extractor; and the
+//! rule that tells "no rules for this site" from "the site's rules matched nothing here".
+
+mod common;
+
+use common::cli::{forest, ok, p, root};
+use forest::page::Page;
+use forest::rules::{Missing, Rules};
+use forest::{Error, Rule};
+
+const URL: &str = "https://riverside-gazette.example/2024/03/bridge-repair.html";
+
+fn demo_bytes() -> Vec<u8> {
+    std::fs::read(root().join("feeds/demo-news/bridge-repair.html")).expect("demo page")
+}
+
+fn demo_wrapper() -> forest::Wrapper {
+    let sample = forest::feed::read(&root().join("feeds/demo-news/feed.xml").to_string_lossy()).expect("demo feed");
+    let (pages, failed) = forest::page::load(&sample.items);
+    assert!(failed.is_empty());
+    forest::Wrapper::induce(&sample.site, &pages, &forest::Config::default()).expect("induce").wrapper
+}
+
+#[test]
+fn bytes_and_a_url_become_an_article_with_or_without_a_wrapper() {
+    let single = Rules::SinglePage.resolver().unwrap().article(Page::from_bytes(&demo_bytes(), URL).unwrap()).unwrap();
+    assert_eq!(single.rule, Rule::SinglePage);
+    assert_eq!(single.confidence(), "low");
+    assert_eq!(single.url.as_deref(), Some(URL));
+    assert_eq!(single.host.as_deref(), Some("riverside-gazette.example"));
+    assert!(single.text.contains("Elm Street"), "{}", single.text);
+
+    let rules = Rules::Wrapper(Box::new(demo_wrapper()));
+    let article = rules.resolver().unwrap().article(Page::from_bytes(&demo_bytes(), URL).unwrap()).unwrap();
+    assert_eq!((article.rule, article.confidence()), (Rule::Exact, "high"));
+    assert_eq!(article.title, "Elm Street Bridge to Close for Six Weeks of Repairs");
+    assert!(!article.xpath.is_empty());
+    // Every format comes from the one article, with the page's structure.
+    assert!(article.markdown().starts_with("# Elm Street Bridge"), "{}", article.markdown());
+    assert!(article.html().contains("<p>"));
+    let json: serde_json::Value = serde_json::from_str(&article.to_json(false)).unwrap();
+    assert_eq!(json["rule"], "exact");
+    assert_eq!(json["url"], URL);
+    assert_eq!(json["text"], article.text.as_str());
+}
+
+#[test]
+fn the_store_resolves_by_host_and_says_when_it_has_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = forest::store::Store::new(tmp.path());
+    let page = || Page::from_bytes(&demo_bytes(), URL).unwrap();
+
+    // Nothing stored: an error naming the host, or the single-page extractor, as asked.
+    let strict = Rules::Store(store.clone(), Missing::Error);
+    match strict.resolver().unwrap().article(page()) {
+        Err(Error::NoRules { host: Some(h), .. }) => assert_eq!(h, "riverside-gazette.example"),
+        other => panic!("expected NoRules, got {other:?}"),
+    }
+    let lenient = Rules::Store(store.clone(), Missing::SinglePage);
+    assert_eq!(lenient.resolver().unwrap().article(page()).unwrap().rule, Rule::SinglePage);
+
+    // Stored under the parent domain: found for a page of a subdomain too.
+    store.save("riverside-gazette.example", &demo_wrapper()).unwrap();
+    let sub = Page::from_bytes(&demo_bytes(), "https://www.news.riverside-gazette.example/a.html").unwrap();
+    assert_eq!(strict.resolver().unwrap().article(sub).unwrap().rule, Rule::Exact);
+}
+
+#[test]
+fn a_wrapper_that_matches_nothing_is_not_reported_as_a_missing_wrapper() {
+    // A wrapper of the demo site applied to a page of another template: its rules match
+    // nothing, the single-page extractor takes over, and the message says which happened.
+    let tmp = tempfile::tempdir().unwrap();
+    let wrapper = tmp.path().join("demo.json");
+    ok(&forest(&tmp.path().join("store"), &["induce", p(&root().join("feeds/demo-news")), "--out", p(&wrapper)]));
+    let other = tmp.path().join("other.html");
+    let words = "A long paragraph of plain article text about the harbour and its boats. ".repeat(12);
+    std::fs::write(&other, format!("<html><body><section><p>{words}</p><p>{words}</p></section></body></html>")).unwrap();
+    let o = forest(&tmp.path().join("store"), &["apply", "--wrapper", p(&wrapper), p(&other), "--format", "json"]);
+    ok(&o);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("matched nothing"), "{err}");
+    assert!(!err.contains("no wrapper for its site"), "{err}");
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(json["rule"] != "exact" && json["rule"] != "single-page", "{json}");
+}
