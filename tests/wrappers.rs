@@ -53,7 +53,14 @@ fn the_store_serves_each_page_the_wrapper_of_its_host() {
     let shown = ok(&forest(&store, &["wrappers", "show", "https://www.tinkernotes.example/x"]));
     assert!(shown.contains("\"format\": \"forest-wrapper\""));
     ok(&forest(&store, &["wrappers", "rm", "tinkernotes.example"]));
-    let o = forest(&store, &["apply", p(&blog_page)]);
+    // It still gets an article, from the single-page extractor, and one line on how to do better;
+    // with --require-wrapper it is skipped instead.
+    let o = forest(&store, &["apply", p(&blog_page), "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&ok(&o)).unwrap();
+    assert_eq!((json["rule"].as_str(), json["confidence"].as_str()), (Some("single-page"), Some("low")));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no stored wrapper for tinkernotes.example") && err.contains("forest induce"), "{err}");
+    let o = forest(&store, &["apply", p(&blog_page), "--require-wrapper"]);
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("no stored wrapper for tinkernotes.example"), "{err}");

@@ -27,6 +27,10 @@ struct Sink {
     written: usize,
     skipped: usize,
     fallbacks: usize,
+    /// Reading a web archive (many sites, most without a wrapper: no per-site hint).
+    warc: bool,
+    /// Sites already told how to get the site-level result.
+    hinted: std::collections::HashSet<String>,
     index: Option<forest::index::ArticleWriter>,
 }
 
@@ -53,9 +57,17 @@ impl Sink {
         };
         match article.rule {
             forest::Rule::Exact => {}
-            forest::Rule::SinglePage => {
-                eprintln!("forest: {loc}: no wrapper for its site; used the single-page extractor");
+            // Said once per site: a crawl of many unknown sites does not repeat it per page.
+            forest::Rule::SinglePage if !self.warc => {
+                let site = forest::host::of_url(article.key()).unwrap_or_else(|| "its site".into());
+                if self.hinted.insert(site.clone()) {
+                    eprintln!(
+                        "forest: {loc}: no stored wrapper for {site}; used the single-page extractor \
+                         (for site-level accuracy, run `forest induce` on a feed or a few pages of the site)"
+                    );
+                }
             }
+            forest::Rule::SinglePage => {}
             forest::Rule::SinglePageFallback => {
                 eprintln!("forest: {loc}: the site's rules matched nothing on the page; used the single-page extractor");
             }
@@ -102,12 +114,14 @@ impl Sink {
 }
 
 pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
-    // A WARC holds many sites: the ones without a wrapper get the single-page extractor.
     let warc = !a.warc.is_empty();
+    // A page of a site without a stored wrapper gets the single-page extractor, unless told
+    // to skip it.
+    let missing = if a.require_wrapper { Missing::Error } else { Missing::SinglePage };
     let rules = match (&a.wrapper, &a.site_config) {
         (Some(w), _) => Rules::Wrapper(Box::new(Wrapper::load(w)?)),
         (None, Some(c)) => Rules::SiteConfig(Box::new(read_site_config(c)?)),
-        (None, None) => Rules::Store(a.store.open()?, if warc { Missing::SinglePage } else { Missing::Error }),
+        (None, None) => Rules::Store(a.store.open()?, missing),
     };
     // Check the rules compile before any page is read.
     rules.resolver()?;
@@ -134,6 +148,8 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
         written: 0,
         skipped: 0,
         fallbacks: 0,
+        warc,
+        hinted: Default::default(),
         index,
     };
     let budget = a.budget.page();

@@ -209,6 +209,10 @@ pub(crate) struct ApplyArgs {
     /// html, xpath, rule, confidence.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(crate) format: Format,
+    /// Skip (exit 3) pages of sites without a stored wrapper or site config, instead of
+    /// extracting them with the single-page extractor.
+    #[arg(long, conflicts_with_all = ["wrapper", "site_config"])]
+    pub(crate) require_wrapper: bool,
     #[command(flatten)]
     pub(crate) store: StoreArgs,
     /// Pages processed at once (threads); the output is the same for any value. Default 1.
