@@ -28,7 +28,7 @@ pub struct Article {
     pub byline: Option<String>,
     /// The publication date, as declared.
     pub published: Option<String>,
-    /// The language code, as declared (`en`, `fr-CA`).
+    /// The language code, as declared (`en`, `fr-CA`), else detected from the text.
     pub lang: Option<String>,
     /// The article's readable text.
     pub text: String,
@@ -94,7 +94,7 @@ impl Article {
             title,
             byline,
             published,
-            lang: meta.lang,
+            lang: meta.lang.or_else(|| detect_lang(&extraction.text)),
             text: extraction.text.clone(),
             xpath: xpath.to_string(),
             rule: extraction.rule,
@@ -208,4 +208,11 @@ fn title_of(doc: &Doc, x: &Extraction, meta: &Metadata) -> String {
         .filter(|t| !t.is_empty())
         .or_else(|| meta.headline.clone())
         .unwrap_or_else(|| doc.title.clone())
+}
+
+/// The language of an article's text, when it is clear (a 639-1 code); the first 2,000
+/// characters are enough.
+fn detect_lang(text: &str) -> Option<String> {
+    let sample: String = text.chars().take(2000).collect();
+    crate::text::Language::detect(&sample).map(|l| l.code.to_string())
 }

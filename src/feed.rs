@@ -207,19 +207,37 @@ fn is_plain_name(s: &str) -> bool {
     !s.is_empty() && s.len() < 200 && s != "." && s != ".." && !s.contains(['/', '\\', '\0', ':'])
 }
 
-/// The pages of a folder: its `.html` and `.htm` files (any case), in name order.
+/// The pages of a folder, in name order: its `.html` and `.htm` files (any case, gzipped as
+/// `.html.gz` too), and files without an extension whose start reads as HTML (a mirrored
+/// site's `about`, `2024/story`).
 ///
 /// # Errors
 /// [`Error::Io`] when the folder cannot be listed.
 pub fn list_pages(dir: &Path) -> Result<Vec<PathBuf>> {
     let io = |source| Error::Io { path: dir.to_path_buf(), source };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(io)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x.eq_ignore_ascii_case("html") || x.eq_ignore_ascii_case("htm")))
-        .collect();
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(dir).map_err(io)?.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| is_page_file(p)).collect();
     files.sort();
     Ok(files)
+}
+
+/// Is `p` a page file by its name (`.html`, `.htm`, `.html.gz`, `.htm.gz`), or, without an
+/// extension, by its first bytes (a doctype or an `<html`, `<head>` or `<body>` tag)?
+pub fn is_page_file(p: &Path) -> bool {
+    if !p.is_file() {
+        return false;
+    }
+    let name = p.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    if name.ends_with(".html") || name.ends_with(".htm") {
+        return true;
+    }
+    if name.contains('.') {
+        return false;
+    }
+    let mut head = [0u8; 1024];
+    let n = std::fs::File::open(p).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
+    crate::page::sniff_html(&head[..n])
 }
 
 fn read_dir(dir: &Path) -> Result<Sample> {
@@ -232,7 +250,7 @@ fn read_dir(dir: &Path) -> Result<Sample> {
         ..Sample::default()
     };
     for path in files {
-        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let stem = crate::fetch::Location::File(path.clone()).stem();
         let name = path.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let known = feed.as_ref().and_then(|f| {
             f.items.iter().find(|i| i.id == stem || i.link.as_deref().is_some_and(|l| l.ends_with(&name)))

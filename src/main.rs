@@ -59,6 +59,7 @@ enum Command {
         forest apply --wrapper demo.json feeds/demo-news/ --out-dir out/ --format markdown\n  \
         forest apply --site-config example.org.txt https://example.org/a.html --format json\n  \
         forest apply --wrapper demo.json feeds/demo-news/ --format jsonl > articles.jsonl")]
+    #[command(alias = "extract")]
     Apply(ApplyArgs),
     /// List, show, remove or import the stored wrappers (one per site host).
     #[command(after_help = "Examples:\n  forest wrappers list\n  forest wrappers show riverside-gazette.example\n  \

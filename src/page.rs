@@ -166,9 +166,10 @@ impl Source {
     }
 }
 
-/// The pages named by `inputs` (URLs, files, folders): a folder stands for its pages
-/// ([`feed::list_pages`]), and a page file listed by the `feed.xml` of its folder comes with
-/// its feed item (so its host is known, [`crate::host::of_page`]).
+/// The pages named by `inputs` (URLs, files, folders, `-` for standard input; see
+/// [`Location::parse_input`]): a folder stands for its pages ([`feed::list_pages`]), and a
+/// page file listed by the `feed.xml` of its folder comes with its feed item (so its host is
+/// known, [`crate::host::of_page`]).
 ///
 /// # Errors
 /// [`Error::Io`] for a folder that cannot be listed; [`Error::Invalid`] for a folder without
@@ -188,7 +189,22 @@ pub fn sources(inputs: &[String]) -> Result<Vec<Source>> {
     }
     let mut out = Vec::new();
     for input in inputs {
-        match Location::parse(input) {
+        if input == "-" {
+            let mut bytes = Vec::new();
+            let stdin = std::io::Read::take(std::io::stdin().lock(), fetch::MAX_BYTES + 1);
+            std::io::Read::read_to_end(&mut { stdin }, &mut bytes)
+                .map_err(|source| Error::Io { path: "(standard input)".into(), source })?;
+            if bytes.len() as u64 > fetch::MAX_BYTES {
+                return Err(Error::TooLarge { what: "standard input".into(), limit: fetch::MAX_BYTES });
+            }
+            let bytes = fetch::gunzip_within(bytes, fetch::MAX_BYTES, "standard input")?;
+            let loc = Location::File("-".into());
+            let fetched =
+                Fetched { location: loc.clone(), bytes, content_type: None, from_cache: false, etag: None, last_modified: None };
+            out.push(Source::Fetched(loc, fetched));
+            continue;
+        }
+        match Location::parse_input(input) {
             Location::File(dir) if dir.is_dir() => {
                 let files = feed::list_pages(&dir)?;
                 if files.is_empty() {
@@ -217,9 +233,31 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     a == b || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
 }
 
-/// Refuse bytes that are plainly not HTML: a non-text content type, binary data, no tag.
+/// Does this start of a file read as HTML: a doctype, or an `<html`, `<head` or `<body` tag
+/// (after white space, a BOM or comments)?
+pub fn sniff_html(head: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(head).to_ascii_lowercase();
+    ["<!doctype html", "<html", "<head", "<body"].iter().any(|t| text.contains(t))
+}
+
+/// Well-known formats that are not pages, by their first bytes.
+const NOT_PAGES: &[(&[u8], &str)] = &[
+    (b"%PDF-", "a PDF document"),
+    (b"PK\x03\x04", "a ZIP archive (or an office document)"),
+    (b"\x89PNG", "a PNG image"),
+    (b"GIF8", "a GIF image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"\x1f\x8b", "gzip data that could not be inflated"),
+    (b"WARC/", "a WARC file (read it with --warc)"),
+];
+
+/// Refuse bytes that are plainly not HTML: a non-text content type, a known binary format,
+/// binary data, no tag.
 fn check_html(f: &Fetched, what: &str) -> Result<()> {
     let not = |why: &str| Err(Error::NotHtml { what: what.to_string(), why: why.to_string() });
+    if let Some((_, kind)) = NOT_PAGES.iter().find(|(magic, _)| f.bytes.starts_with(magic)) {
+        return not(kind);
+    }
     if let Some(ct) = &f.content_type {
         let ct = ct.to_ascii_lowercase();
         if !(ct.contains("html") || ct.contains("xml") || ct.starts_with("text/")) {

@@ -125,11 +125,16 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     };
     // Check the rules compile before any page is read.
     rules.resolver()?;
-    let sources = if warc { Vec::new() } else { forest::page::sources(&a.inputs)? };
+    let mut inputs = a.inputs.clone();
+    if let Some(list) = &a.input_file {
+        let text = std::fs::read_to_string(list).with_context(|| format!("cannot read the list {}", list.display()))?;
+        inputs.extend(text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string));
+    }
+    let sources = if warc { Vec::new() } else { forest::page::sources(&inputs)? };
     if !warc && sources.is_empty() {
         bail!("no page given: name files, folders or URLs, or --warc FILE");
     }
-    let fetcher = a.fetch.fetcher_for(&a.inputs)?;
+    let fetcher = a.fetch.fetcher_for(&inputs)?;
     if let Some(dir) = &a.out_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }

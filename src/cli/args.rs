@@ -73,7 +73,7 @@ impl FetchArgs {
     pub(crate) fn fetcher_for<S: AsRef<str>>(&self, named: &[S]) -> anyhow::Result<forest::fetch::Fetcher> {
         let fetcher = self.fetcher()?;
         for n in named {
-            if let Location::Url(u) = Location::parse(n.as_ref()) {
+            if let Location::Url(u) = Location::parse_input(n.as_ref()) {
                 fetcher.trust(&u);
             }
         }
@@ -187,9 +187,13 @@ pub(crate) struct ApplyArgs {
     /// strip_id_or_class, strip_image_src, date, author).
     #[arg(long, value_name = "FILE")]
     pub(crate) site_config: Option<PathBuf>,
-    /// Pages: files, folders of .html files, or http(s) URLs.
-    #[arg(required_unless_present = "warc")]
+    /// Pages: files (.html, .html.gz, or HTML without an extension), folders of them, http(s)
+    /// URLs (`example.org/a` works too), or `-` for standard input.
+    #[arg(required_unless_present_any = ["warc", "input_file"])]
     pub(crate) inputs: Vec<String>,
+    /// Also read the pages named in FILE, one per line (blank lines and `#` comments skipped).
+    #[arg(long = "input-file", short = 'i', value_name = "FILE")]
+    pub(crate) input_file: Option<PathBuf>,
     /// Read the pages from web archives (.warc, .warc.gz): every HTML response, each with the
     /// stored wrapper of its host, else the single-page extractor (marked so).
     #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with = "inputs")]

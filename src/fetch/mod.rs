@@ -47,6 +47,27 @@ impl std::fmt::Display for Location {
 }
 
 impl Location {
+    /// Parse what a user typed to name a page: an http(s) URL; a path that exists; else,
+    /// when it reads like a host and a path (`example.org/a`), that page over https; else a
+    /// path (which will say it does not exist).
+    pub fn parse_input(arg: &str) -> Location {
+        let loc = Location::parse(arg);
+        if let Location::File(p) = &loc {
+            // A host and a path: `example.org/…` (a bare `page.html` stays a file name).
+            let Some((host, _)) = arg.split_once('/') else { return loc };
+            let host_like = host.contains('.')
+                && !host.starts_with('.')
+                && host.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':'))
+                && host.rsplit('.').next().is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic()));
+            if !p.exists() && host_like {
+                if let Ok(u) = url::Url::parse(&format!("https://{arg}")) {
+                    return Location::Url(u);
+                }
+            }
+        }
+        loc
+    }
+
     /// Parse a command-line argument: an http(s) URL, else a path.
     pub fn parse(arg: &str) -> Location {
         match url::Url::parse(arg) {
@@ -58,7 +79,11 @@ impl Location {
     /// The file stem or last URL path segment, for naming outputs.
     pub fn stem(&self) -> String {
         let name = match self {
-            Location::File(p) => p.file_stem().map(|s| s.to_string_lossy().into_owned()),
+            Location::File(p) => {
+                // `story.html.gz`: the stem of the page, not of the gzip file.
+                let p = if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("gz")) { Path::new(p.file_stem().unwrap_or_default()) } else { p.as_path() };
+                p.file_stem().map(|s| s.to_string_lossy().into_owned())
+            }
             Location::Url(u) => u
                 .path_segments()
                 .and_then(|mut s| s.rfind(|x| !x.is_empty()).map(str::to_string))
@@ -471,7 +496,29 @@ fn read_file(path: &Path, max: u64) -> Result<Vec<u8>> {
     if meta.len() > max {
         return Err(Error::TooLarge { what: path.display().to_string(), limit: max });
     }
-    std::fs::read(path).map_err(io)
+    let bytes = std::fs::read(path).map_err(io)?;
+    gunzip_within(bytes, max, &path.display().to_string())
+}
+
+/// `bytes` inflated when they are gzip (a saved `.html.gz`), at most `max` bytes of it
+/// (a gzip bomb is cut there and refused); other bytes as they are.
+///
+/// # Errors
+/// [`Error::TooLarge`] past `max`; [`Error::NotHtml`] for a broken gzip stream.
+pub fn gunzip_within(bytes: Vec<u8>, max: u64, what: &str) -> Result<Vec<u8>> {
+    use std::io::Read;
+    if !bytes.starts_with(&[0x1f, 0x8b]) {
+        return Ok(bytes);
+    }
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(bytes.as_slice())
+        .take(max.saturating_add(1))
+        .read_to_end(&mut out)
+        .map_err(|e| Error::NotHtml { what: what.to_string(), why: format!("broken gzip data: {e}") })?;
+    if out.len() as u64 > max {
+        return Err(Error::TooLarge { what: format!("{what} (inflated)"), limit: max });
+    }
+    Ok(out)
 }
 
 /// Decode page or feed bytes to text.

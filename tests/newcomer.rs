@@ -1,0 +1,90 @@
+//! What a newcomer types first: a page of a site forest has never seen, from a file, standard
+//! input, a list, a gzipped or extension-less file; something that is not a page; and what
+//! forest says at the end of a run.
+
+mod common;
+
+use common::cli::{forest, ok, p, root};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn demo_page() -> std::path::PathBuf {
+    root().join("feeds/demo-news/bridge-repair.html")
+}
+
+#[test]
+fn an_unknown_site_gets_an_article_from_a_file_stdin_a_list_gz_and_a_bare_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    let html = std::fs::read(demo_page()).unwrap();
+
+    // A saved page of a site never induced: the single-page extractor, marked so.
+    let o = forest(&store, &["apply", p(&demo_page()), "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&ok(&o)).unwrap();
+    assert_eq!((json["rule"].as_str(), json["confidence"].as_str()), (Some("single-page"), Some("low")));
+    let text = json["text"].as_str().unwrap().to_string();
+    assert!(text.contains("Elm Street"), "{text}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("forest induce"));
+    // Its language is detected when the page does not declare it.
+    assert!(json["lang"].is_string(), "{json}");
+
+    // The same page on standard input, as `forest extract -`.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_forest"))
+        .args(["extract", "-"])
+        .env("FOREST_STORE", &store)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&html).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(ok(&o).trim_end(), text.trim_end());
+
+    // Gzipped, and without an extension.
+    let gz = tmp.path().join("story.html.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(&html).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    let bare = tmp.path().join("story");
+    std::fs::write(&bare, &html).unwrap();
+    for f in [&gz, &bare] {
+        assert_eq!(ok(&forest(&store, &["apply", p(f)])).trim_end(), text.trim_end(), "{}", f.display());
+    }
+
+    // A folder finds both; a list names them; the run ends with a summary line.
+    let o = forest(&store, &["apply", p(tmp.path()), "--format", "jsonl"]);
+    assert_eq!(ok(&o).lines().count(), 2, "the .html.gz and the extension-less page");
+    let list = tmp.path().join("list.txt");
+    std::fs::write(&list, format!("# pages\n{}\n\n{}\n", gz.display(), bare.display())).unwrap();
+    let o = forest(&store, &["apply", "-i", p(&list), "--format", "jsonl"]);
+    assert_eq!(ok(&o).lines().count(), 2);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("2 pages: 2 articles"), "{err}");
+}
+
+#[test]
+fn what_is_not_a_page_is_refused_with_a_reason_and_a_failing_exit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pdf = tmp.path().join("paper.pdf");
+    std::fs::write(&pdf, b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj <</Type /Catalog>> endobj\n").unwrap();
+    let o = forest(&tmp.path().join("store"), &["apply", p(&pdf)]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("not an HTML page") && err.contains("PDF"), "{err}");
+    // With a page beside it: the page comes out, the PDF is a counted skip (exit 3).
+    let o = forest(&tmp.path().join("store"), &["apply", p(&pdf), p(&demo_page())]);
+    assert_eq!(o.status.code(), Some(3), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn a_host_and_path_without_a_scheme_is_a_url_when_no_such_file_exists() {
+    use forest::fetch::Location;
+    assert!(matches!(Location::parse_input("example.org/a/b.html"), Location::Url(u) if u.as_str() == "https://example.org/a/b.html"));
+    assert!(matches!(Location::parse_input("news.example.co.uk/"), Location::Url(_)));
+    assert!(matches!(Location::parse_input("news.example.co.uk"), Location::File(_)));
+    assert!(matches!(Location::parse_input("page.html"), Location::File(_)));
+    assert!(matches!(Location::parse_input("./a/b"), Location::File(_)));
+    let existing = demo_page();
+    assert!(matches!(Location::parse_input(p(&existing)), Location::File(_)));
+}
