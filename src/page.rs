@@ -255,14 +255,14 @@ const NOT_PAGES: &[(&[u8], &str)] = &[
 /// binary data, no tag.
 fn check_html(f: &Fetched, what: &str) -> Result<()> {
     let not = |why: &str| Err(Error::NotHtml { what: what.to_string(), why: why.to_string() });
-    if let Some((_, kind)) = NOT_PAGES.iter().find(|(magic, _)| f.bytes.starts_with(magic)) {
-        return not(kind);
-    }
     if let Some(ct) = &f.content_type {
         let ct = ct.to_ascii_lowercase();
         if !(ct.contains("html") || ct.contains("xml") || ct.starts_with("text/")) {
             return not(&format!("content type {ct}"));
         }
+    }
+    if let Some((_, kind)) = NOT_PAGES.iter().find(|(magic, _)| f.bytes.starts_with(magic)) {
+        return not(kind);
     }
     let head = &f.bytes[..f.bytes.len().min(4096)];
     let utf16 = head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]);
