@@ -142,7 +142,7 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
         Some(dir) => Some(forest::index::ArticleIndex::open_or_create(dir)?.writer(a.batch)?),
         None => None,
     };
-    let jobs = a.jobs.unwrap_or(1).max(1);
+    let jobs = a.jobs.unwrap_or_else(forest::run::cores).max(1);
     let many = warc || sources.len() > 1;
     let mut sink = Sink {
         format: a.format,
@@ -158,8 +158,15 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
         index,
     };
     let budget = a.budget.page();
+    let started = std::time::Instant::now();
+    let bar = progress_bar(sources.len(), "pages", a.fetch.quiet);
     let mut stdout = std::io::stdout().lock();
-    let mut put = |loc: Location, r: forest::Result<Article>| sink.put(&mut stdout, &loc, r);
+    let mut put = |loc: Location, r: forest::Result<Article>| {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+        sink.put(&mut stdout, &loc, r)
+    };
     let mut total = 0usize;
     if warc {
         let mut stats = forest::warc::Stats::default();
@@ -175,10 +182,18 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     } else {
         total = rules.articles(sources, jobs, &fetcher, &budget, &mut put)?;
     }
+    drop(put);
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
     let (skipped, fallbacks, written) = (sink.skipped, sink.fallbacks, sink.written);
     sink.finish(&mut stdout)?;
-    if total > 1 {
-        eprintln!("forest: {total} pages: {written} articles ({fallbacks} by a fallback rule), {skipped} skipped");
+    if total > 1 && !a.fetch.quiet {
+        let secs = started.elapsed().as_secs_f64();
+        eprintln!(
+            "forest: {total} pages: {written} articles ({fallbacks} by a fallback rule), {skipped} skipped; {secs:.1} s, {:.0} pages/s",
+            total as f64 / secs.max(1e-9)
+        );
     }
     if total > 0 && skipped == total {
         bail!("no page could be read ({skipped} skipped)");

@@ -5,6 +5,7 @@ use super::*;
 
 /// Limits per page: a page over one is skipped with the reason, and the run goes on.
 #[derive(clap::Args)]
+#[command(next_help_heading = "Budgets (per page)")]
 pub(crate) struct BudgetArgs {
     /// Most elements in one page.
     #[arg(long, default_value_t = forest::budget::MAX_ELEMENTS)]
@@ -35,6 +36,7 @@ impl BudgetArgs {
 
 /// How pages and feeds are fetched over HTTP.
 #[derive(clap::Args)]
+#[command(next_help_heading = "Network")]
 pub(crate) struct FetchArgs {
     /// Seconds allowed for one request (connecting, waiting and reading the body).
     #[arg(long, default_value_t = 30.0)]
@@ -106,7 +108,7 @@ impl FetchArgs {
 #[derive(clap::Args, Clone)]
 pub(crate) struct StoreArgs {
     /// Wrapper store folder (default: ~/.local/share/forest/wrappers).
-    #[arg(long = "store", env = "FOREST_STORE", value_name = "DIR")]
+    #[arg(long = "store", env = "FOREST_STORE", value_name = "DIR", global = true, help_heading = "Rules")]
     pub(crate) dir: Option<PathBuf>,
 }
 
@@ -181,11 +183,11 @@ pub(crate) struct InduceArgs {
 pub(crate) struct ApplyArgs {
     /// The wrapper file written by `forest induce --out` (default: the stored wrapper of each
     /// page's host).
-    #[arg(long, short, conflicts_with = "site_config")]
+    #[arg(long, short, conflicts_with = "site_config", help_heading = "Rules")]
     pub(crate) wrapper: Option<PathBuf>,
     /// Apply a FiveFilters site config instead of a wrapper (body, title, strip,
     /// strip_id_or_class, strip_image_src, date, author).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Rules")]
     pub(crate) site_config: Option<PathBuf>,
     /// Pages: files (.html, .html.gz, or HTML without an extension), folders of them, http(s)
     /// URLs (`example.org/a` works too), or `-` for standard input.
@@ -200,27 +202,28 @@ pub(crate) struct ApplyArgs {
     pub(crate) warc: Vec<PathBuf>,
     /// Add every article to the search index at DIR (created on first use; a URL added again
     /// replaces its article). Search it with `forest search DIR QUERY`.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = "Output")]
     pub(crate) index: Option<PathBuf>,
     /// Articles per index commit: a run killed mid-way keeps every committed batch.
-    #[arg(long, default_value_t = forest::index::DEFAULT_BATCH, requires = "index")]
+    #[arg(long, default_value_t = forest::index::DEFAULT_BATCH, requires = "index", help_heading = "Output")]
     pub(crate) batch: usize,
     /// Write one file per page (<page>.txt, .md, .html, .xml or .json) into this folder
     /// instead of stdout.
-    #[arg(long)]
+    #[arg(long, short = 'o', help_heading = "Output")]
     pub(crate) out_dir: Option<PathBuf>,
     /// Output format. JSON fields: url, source, host, title, byline, published, lang, text,
     /// html, xpath, rule, confidence.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, short, value_enum, default_value_t = Format::Text, help_heading = "Output")]
     pub(crate) format: Format,
     /// Skip (exit 3) pages of sites without a stored wrapper or site config, instead of
     /// extracting them with the single-page extractor.
-    #[arg(long, conflicts_with_all = ["wrapper", "site_config"])]
+    #[arg(long, conflicts_with_all = ["wrapper", "site_config"], help_heading = "Rules")]
     pub(crate) require_wrapper: bool,
     #[command(flatten)]
     pub(crate) store: StoreArgs,
-    /// Pages processed at once (threads); the output is the same for any value. Default 1.
-    #[arg(long)]
+    /// Pages processed at once (threads; default: all cores); the output is the same for any
+    /// value.
+    #[arg(long, short)]
     pub(crate) jobs: Option<usize>,
     #[command(flatten)]
     pub(crate) budget: BudgetArgs,
@@ -243,7 +246,7 @@ pub(crate) struct BenchArgs {
     #[arg(long, value_enum, default_value_t = ProtocolArg::Both)]
     pub(crate) protocol: ProtocolArg,
     /// Worker threads (default: all cores); results are identical for any value.
-    #[arg(long)]
+    #[arg(long, short)]
     pub(crate) jobs: Option<usize>,
     /// Write the full report (rows, per-page results, timings, curves) as JSON.
     #[arg(long)]
