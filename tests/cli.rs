@@ -118,7 +118,7 @@ fn apply_on_an_unseen_page_uses_a_fallback_and_says_so() {
     std::fs::write(&page, shifted).unwrap();
     let o = forest(&["apply", "--wrapper", p(&wrapper), p(&page), "--format", "json"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("used fallback rule same-type-same-level"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("(rule same-type-same-level)"), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["rule"], "same-type-same-level");
     assert!(v["text"].as_str().unwrap().starts_with("Elm Street Bridge to Close"));

@@ -27,11 +27,13 @@ struct Sink {
     written: usize,
     skipped: usize,
     fallbacks: usize,
+    /// Several pages (a folder, a list, an archive).
+    many: bool,
     /// Reading a web archive (many sites, most without a wrapper: no per-site hint).
     warc: bool,
     /// Sites already told how to get the site-level result.
     hinted: std::collections::HashSet<String>,
-    index: Option<forest::index::ArticleWriter>,
+    index: Option<(forest::index::ArticleWriter, PathBuf)>,
 }
 
 impl Sink {
@@ -71,12 +73,20 @@ impl Sink {
             forest::Rule::SinglePageFallback => {
                 eprintln!("forest: {loc}: the site's rules matched nothing on the page; used the single-page extractor");
             }
-            rule => eprintln!("forest: {loc}: the wrapper's XPath matched nothing; used fallback rule {}", rule.name()),
+            // The wrapper's own patterns found by type or as alternatives (medium confidence) are
+            // the designed way to read pages outside the sample: said for a single page, only
+            // counted for many.
+            rule if rule.confidence() == "medium" => {
+                if !self.many {
+                    eprintln!("forest: {loc}: found by the wrapper's element type, not its exact XPath (rule {})", rule.name());
+                }
+            }
+            rule => eprintln!("forest: {loc}: the wrapper's patterns matched nothing; used fallback rule {} (low confidence)", rule.name()),
         }
         if article.rule.is_fallback() {
             self.fallbacks += 1;
         }
-        if let Some(index) = &mut self.index {
+        if let Some((index, _)) = &mut self.index {
             index.add(&article)?;
         }
         let body = self.body(&article);
@@ -105,9 +115,10 @@ impl Sink {
         if self.array && self.written > 0 {
             out.write_all(b"\n]\n")?;
         }
-        if let Some(index) = self.index {
+        if let Some((index, dir)) = self.index {
             let n = index.finish()?;
-            eprintln!("forest: index holds {n} articles");
+            let total = forest::index::ArticleIndex::open(&dir).map(|i| i.len().to_string()).unwrap_or_else(|_| "?".into());
+            eprintln!("forest: added {n} articles to the index {} (it holds {total})", dir.display());
         }
         Ok(())
     }
@@ -139,7 +150,7 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let index = match &a.index {
-        Some(dir) => Some(forest::index::ArticleIndex::open_or_create(dir)?.writer(a.batch)?),
+        Some(dir) => Some((forest::index::ArticleIndex::open_or_create(dir)?.writer(a.batch)?, dir.clone())),
         None => None,
     };
     let jobs = a.jobs.unwrap_or_else(forest::run::cores).max(1);
@@ -153,6 +164,7 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
         written: 0,
         skipped: 0,
         fallbacks: 0,
+        many,
         warc,
         hinted: Default::default(),
         index,

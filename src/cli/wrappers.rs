@@ -18,8 +18,13 @@ pub(crate) fn search(a: SearchArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     for (i, h) in hits.iter().enumerate() {
-        let date = h.published.as_deref().map(|d| format!(", {d}")).unwrap_or_default();
-        writeln!(out, "{}. {}\n   {} ({}{date}, score {:.2})\n   {}\n", i + 1, h.title, h.url, h.host, h.score, h.snippet)?;
+        let score = format!("score {:.2}", h.score);
+        let about: Vec<&str> = [h.host.as_str(), h.published.as_deref().unwrap_or_default(), score.as_str()]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect();
+        let snippet = h.snippet.split_whitespace().collect::<Vec<_>>().join(" ");
+        writeln!(out, "{}. {}\n   {} ({})\n   {snippet}\n", i + 1, h.title, h.url, about.join(", "))?;
     }
     Ok(ExitCode::SUCCESS)
 }
