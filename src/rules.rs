@@ -46,7 +46,7 @@ pub enum Missing {
 
 /// Rules compiled for one site.
 enum Compiled {
-    SinglePage,
+    SinglePage(SinglePage),
     Wrapper(Box<Applier>),
     SiteConfig(Box<ConfigApplier>, String),
 }
@@ -63,7 +63,7 @@ impl Compiled {
 
     fn extractor(&self) -> &dyn Extractor {
         match self {
-            Compiled::SinglePage => &SinglePage,
+            Compiled::SinglePage(s) => s,
             Compiled::Wrapper(a) => a.as_ref(),
             Compiled::SiteConfig(c, _) => c.as_ref(),
         }
@@ -71,7 +71,7 @@ impl Compiled {
 
     fn xpath(&self) -> &str {
         match self {
-            Compiled::SinglePage => "",
+            Compiled::SinglePage(_) => "",
             Compiled::Wrapper(a) => &a.wrapper().xpath,
             Compiled::SiteConfig(_, x) => x,
         }
@@ -98,10 +98,10 @@ impl Rules {
         let fixed = match self {
             Rules::Wrapper(w) => Some(Compiled::wrapper((**w).clone())?),
             Rules::SiteConfig(c) => Some(Compiled::site_config((**c).clone())?),
-            Rules::SinglePage => Some(Compiled::SinglePage),
+            Rules::SinglePage => Some(Compiled::SinglePage(SinglePage::default())),
             Rules::Store(..) => None,
         };
-        Ok(Resolver { rules: self, fixed, single: Compiled::SinglePage, by_file: HashMap::new() })
+        Ok(Resolver { rules: self, fixed, single: Compiled::SinglePage(SinglePage::default()), by_file: HashMap::new() })
     }
 }
 

@@ -2,7 +2,7 @@
 //! [`Method`], by name.
 
 use super::baselines::{Boilerpipe, Description, Fulltext, Sigfeed};
-use crate::extract::{Applier, Extractor};
+use crate::extract::{Applier, Extractor, SinglePage};
 use crate::rank::Strategy;
 use crate::signifiers::Source;
 use crate::{Config, Error, Page, Result, Wrapper};
@@ -45,7 +45,7 @@ impl Method for Forest {
 
 /// The methods `forest bench` knows, in table order.
 pub const METHODS: &[&str] =
-    &["forest-tfidf", "forest-feeds", "coverage", "sigfeed", "description", "boilerpipe", "fulltext"];
+    &["forest-tfidf", "forest-feeds", "coverage", "sigfeed", "description", "boilerpipe", "single-page", "fulltext"];
 
 /// The mechanisms beyond the paper that `forest-tfidf-no-<name>` turns off (ablation).
 pub const MECHANISMS: &[&str] =
@@ -77,6 +77,14 @@ pub fn method(name: &str) -> Result<Box<dyn Method>> {
     if let Some(mechanism) = name.strip_prefix("forest-tfidf-no-") {
         return Ok(forest(without(Config::default(), mechanism)?));
     }
+    if let Some(rest) = name.strip_prefix("single-page") {
+        let options = match rest.strip_prefix("-no-") {
+            Some(m) => crate::extract::readable::Options::default().without(m)?,
+            None if rest.is_empty() => crate::extract::readable::Options::default(),
+            None => return Err(Error::Invalid(format!("unknown method {name:?}; known: {}", METHODS.join(", ")))),
+        };
+        return Ok(Box::new(SinglePageMethod { name: name.to_string(), extractor: SinglePage { options } }));
+    }
     if name == "forest-paper" {
         let config = MECHANISMS.iter().try_fold(Config::default(), |c, m| without(c, m))?;
         return Ok(forest(config));
@@ -93,3 +101,24 @@ pub fn method(name: &str) -> Result<Box<dyn Method>> {
     })
 }
 
+
+/// The production single-page extractor as a method: `single-page`, or
+/// `single-page-no-<mechanism>` with one of [`crate::extract::readable::MECHANISMS`] off.
+struct SinglePageMethod {
+    name: String,
+    extractor: SinglePage,
+}
+
+impl Method for SinglePageMethod {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn fit(&self, _samples: &[&Page]) -> Result<Box<dyn Extractor>> {
+        Ok(Box::new(self.extractor))
+    }
+
+    fn single_page(&self) -> bool {
+        true
+    }
+}

@@ -137,7 +137,7 @@ impl Extractor for Applier {
                 return Ok(done(siblings(t, vec![n], c), Rule::Candidate(i)));
             }
         }
-        let x = SinglePage::extract_as(page, Rule::SinglePageFallback);
+        let x = SinglePage::default().extract_as(page, Rule::SinglePageFallback);
         if x.rule == Rule::WholePage {
             return Ok(done(vec![doc.body], Rule::WholePage));
         }

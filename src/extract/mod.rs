@@ -26,8 +26,8 @@
 
 mod applier;
 mod blocks;
-pub mod boilerpipe;
 mod headline;
+pub mod readable;
 
 pub use applier::Applier;
 pub use blocks::link_blocks;
@@ -128,21 +128,23 @@ pub trait Extractor {
     fn extract(&self, page: &Page) -> Result<Extraction>;
 }
 
-/// The single-page extractor: no site knowledge, the page alone (today Boilerpipe's
-/// ArticleExtractor, [`boilerpipe`]).
+/// The single-page extractor: no site knowledge, the page alone ([`readable`]).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct SinglePage;
+pub struct SinglePage {
+    /// The mechanisms on (all, by default).
+    pub options: readable::Options,
+}
 
 impl SinglePage {
     /// The article of `page` by the single-page extractor, marked with `rule`; the whole body
     /// when it finds no text.
-    pub fn extract_as(page: &Page, rule: Rule) -> Extraction {
+    pub fn extract_as(&self, page: &Page, rule: Rule) -> Extraction {
         let doc = &page.doc;
-        let text = boilerpipe::extract(doc);
-        if text.trim().is_empty() {
+        let r = readable::extract_with(doc, &self.options);
+        if r.text.trim().is_empty() {
             return Extraction::new(vec![doc.body], doc.text(doc.body), Rule::WholePage);
         }
-        Extraction::new(Vec::new(), text, rule)
+        Extraction { nodes: r.nodes, text: r.text, rule, skip: r.skip, headline: r.headline }
     }
 }
 
@@ -152,6 +154,6 @@ impl Extractor for SinglePage {
     }
 
     fn extract(&self, page: &Page) -> Result<Extraction> {
-        Ok(SinglePage::extract_as(page, Rule::SinglePage))
+        Ok(self.extract_as(page, Rule::SinglePage))
     }
 }

@@ -180,7 +180,7 @@ impl Extractor for ConfigApplier {
         let ev = Eval::within(doc, &package, &Meter::within(&page.budget, page.deadline));
         let block = self.block(&ev)?;
         if block.is_empty() {
-            return Ok(SinglePage::extract_as(page, Rule::SinglePageFallback));
+            return Ok(SinglePage::default().extract_as(page, Rule::SinglePageFallback));
         }
         let mut skip = self.skip(&ev, &block)?;
         let mut text = doc.text_masked(&block, &skip);

@@ -4,15 +4,16 @@
 //! - [`Fulltext`]: all visible text of the page (the floor every method must beat);
 //! - [`Description`]: the feed item's title and description as the article;
 //! - [`Sigfeed`]: the smallest `div` holding the most of the feed item's keywords;
-//! - [`Boilerpipe`]: Boilerpipe's ArticleExtractor (Kohlschütter et al., WSDM 2010), the
-//!   production single-page extractor's algorithm ([`crate::extract::boilerpipe`]).
+//! - [`Boilerpipe`]: Boilerpipe's ArticleExtractor (Kohlschütter et al., WSDM 2010), forest's
+//!   single-page path until the production extractor ([`crate::extract::readable`]) replaced it.
 
+pub mod boilerpipe;
 mod sigfeed;
 
 pub use sigfeed::Sigfeed;
 
 use super::methods::Method;
-use crate::extract::{boilerpipe, Extraction, Extractor, Rule};
+use crate::extract::{Extraction, Extractor, Rule};
 use crate::{Page, Result};
 
 /// Make a stateless single-page extractor a [`Method`] as well.

@@ -43,7 +43,7 @@ const LINE_WIDTH: usize = 80;
 ///     "<html><head><title>Plan agreed</title></head><body>\
 ///      <h1>Plan agreed</h1><p>{words}</p><p>{words}</p>\
 ///      <div><a href=/a>About</a> | <a href=/c>Contact</a></div></body></html>");
-/// let text = forest::extract::boilerpipe::extract(&forest::clean::page(&html));
+/// let text = forest::bench::baselines::boilerpipe::extract(&forest::clean::page(&html));
 /// assert!(text.starts_with("Plan agreed\n\nThe committee met"));
 /// assert!(!text.contains("Contact"));
 /// ```

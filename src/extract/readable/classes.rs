@@ -1,0 +1,312 @@
+//! What an element says about itself: the words of its `class` and `id` (split on `-`, `_`,
+//! digits and camelCase; utility-CSS tokens such as `md:hidden`, `mx-auto` or `flex` left
+//! out), its tag and ARIA role, and whether it is hidden. Also the lines that end an article
+//! ("Related", "More from", "Share this", … in several languages).
+
+use crate::clean::Element;
+
+/// What the class/id words, tag and role of one element say.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Verdict {
+    /// A boilerplate word (navigation, share, related, byline, caption, ad, …), a boilerplate
+    /// tag (`nav`, `aside`, `footer`, form controls) or role.
+    pub boilerplate: bool,
+    /// An article word (article, body, content, entry, post, story, text, …).
+    pub article: bool,
+    /// A semantic landmark of the main content: `article`, `main`, `role=main`,
+    /// `itemprop=articleBody`.
+    pub landmark: bool,
+    /// An inline (phrasing) element: it does not start a block of text.
+    pub inline: bool,
+    /// Hidden from readers (see [`verdict`]).
+    pub hidden: bool,
+}
+
+/// What a class/id word says: nothing, boilerplate, or article.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Word {
+    None,
+    Boilerplate,
+    Article,
+}
+
+/// The meaning of one lower-case class/id word.
+fn word(w: &[u8]) -> Word {
+    match w {
+        b"ad" | b"ads" | b"adslot" | b"adunit" | b"advert" | b"advertisement" | b"advertising" | b"adverts"
+        | b"affiliate" | b"aside" | b"author" | b"banner" | b"bio" | b"breadcrumb" | b"breadcrumbs" | b"byline"
+        | b"caption" | b"comment" | b"comments" | b"consent" | b"cookie" | b"cookies" | b"copyright" | b"credit"
+        | b"credits" | b"dateline" | b"disclaimer" | b"disqus" | b"dropdown" | b"facebook" | b"follow"
+        | b"footer" | b"footnotes" | b"gallery" | b"login" | b"masthead" | b"menu" | b"meta" | b"modal"
+        | b"more" | b"nav" | b"navbar" | b"navigation" | b"newsletter" | b"outbrain" | b"overlay" | b"pager"
+        | b"pagination" | b"player" | b"playlist" | b"popover" | b"popular" | b"popup" | b"print" | b"privacy" | b"promo" | b"promoted"
+        | b"promotion" | b"rail" | b"recirc" | b"recommended" | b"related" | b"share" | b"sharebar"
+        | b"shares" | b"sharing" | b"sidebar" | b"signup" | b"skip" | b"social" | b"sponsor" | b"sponsored"
+        | b"subscribe" | b"subscription" | b"taboola" | b"tags" | b"teaser" | b"terms" | b"timestamp"
+        | b"toolbar" | b"tools" | b"topbar" | b"trending" | b"twitter" | b"widget" | b"widgets" => Word::Boilerplate,
+        b"article" | b"articlebody" | b"blog" | b"body" | b"content" | b"entry" | b"hentry" | b"main" | b"post"
+        | b"prose" | b"story" | b"text" => Word::Article,
+        _ => Word::None,
+    }
+}
+
+/// Is this the prefix (dash included) of a utility-CSS class (Tailwind, Bootstrap)?
+fn utility_prefix(p: &[u8]) -> bool {
+    matches!(
+        p,
+        b"align-" | b"bg-" | b"border-" | b"col-" | b"content-" | b"d-" | b"flex-" | b"font-" | b"gap-" | b"grid-"
+            | b"h-" | b"items-" | b"justify-" | b"leading-" | b"m-" | b"max-" | b"mb-" | b"min-" | b"ml-" | b"mr-"
+            | b"mt-" | b"mx-" | b"my-" | b"order-" | b"p-" | b"pb-" | b"pl-" | b"pr-" | b"pt-" | b"px-" | b"py-"
+            | b"row-" | b"self-" | b"space-" | b"text-" | b"tracking-" | b"w-" | b"z-"
+    )
+}
+
+/// Is this a value of a utility class after its prefix (besides anything with a digit)?
+fn utility_value(v: &[u8]) -> bool {
+    v.iter().any(u8::is_ascii_digit)
+        || matches!(
+            v,
+            b"auto" | b"baseline" | b"between" | b"black" | b"block" | b"bold" | b"bottom" | b"center" | b"end"
+                | b"full" | b"grow" | b"hidden" | b"inline" | b"justify" | b"left" | b"lg" | b"light" | b"md"
+                | b"medium" | b"middle" | b"none" | b"normal" | b"nowrap" | b"right" | b"screen" | b"semibold"
+                | b"shrink" | b"sm" | b"start" | b"top" | b"white" | b"wrap" | b"xl" | b"xs"
+        )
+}
+
+/// Is this class name a utility class: a variant like `md:x` or atomic CSS like `Pos(r)`, a
+/// bare utility (`flex`, `hidden`), or a utility prefix followed by numbers, sizes or keywords
+/// (`mx-auto`, `text-sm`, `col-md-8`)?
+fn utility(name: &str) -> bool {
+    let b = name.as_bytes();
+    if b.iter().any(|c| matches!(c, b':' | b'[' | b'(' | b'/' | b'.' | b'!' | b'#')) {
+        return true;
+    }
+    if matches!(
+        b,
+        b"block" | b"container" | b"flex" | b"grid" | b"hidden" | b"inline" | b"relative" | b"absolute" | b"row" | b"clearfix"
+    ) {
+        return true;
+    }
+    match b.iter().position(|&c| c == b'-') {
+        Some(d) if utility_prefix(&b[..=d]) => b[d + 1..].split(|&c| c == b'-').all(utility_value),
+        _ => false,
+    }
+}
+
+/// Call `f` with each lower-case ASCII word of one class name: split on anything not an ASCII
+/// letter (`-`, `_`, digits) and before an upper-case letter that follows a lower-case one.
+/// Words longer than any known word are passed over.
+fn each_word(name: &str, mut f: impl FnMut(&[u8])) {
+    let mut buf = [0u8; 16];
+    let mut len = 0usize;
+    let mut long = false;
+    let mut prev_lower = false;
+    for &c in name.as_bytes() {
+        let letter = c.is_ascii_alphabetic();
+        if (!letter || (c.is_ascii_uppercase() && prev_lower)) && (len > 0 || long) {
+            if !long {
+                f(&buf[..len]);
+            }
+            len = 0;
+            long = false;
+        }
+        if letter {
+            if len < buf.len() {
+                buf[len] = c.to_ascii_lowercase();
+                len += 1;
+            } else {
+                long = true;
+            }
+        }
+        prev_lower = c.is_ascii_lowercase();
+    }
+    if len > 0 && !long {
+        f(&buf[..len]);
+    }
+}
+
+/// What `e`'s class, id, tag, role, itemprop and visibility attributes say (one pass over
+/// its attributes).
+///
+/// Hidden means: the `hidden` attribute, `aria-hidden="true"`, an inline style with
+/// `display:none` or `visibility:hidden`, or a hiding class (`hidden`, `d-none`, `sr-only`, …)
+/// without a responsive variant that shows it again (`md:block`, `d-md-block`).
+pub fn verdict(e: &Element) -> Verdict {
+    let tag = e.name.as_str();
+    let tag_boilerplate = matches!(
+        tag,
+        "nav" | "aside" | "footer" | "button" | "select" | "option" | "textarea" | "input" | "label" | "dialog" | "menu" | "figcaption" | "form"
+    );
+    let mut v = Verdict {
+        boilerplate: tag_boilerplate,
+        article: false,
+        landmark: matches!(tag, "article" | "main"),
+        inline: inline(tag),
+        hidden: false,
+    };
+    // Votes of whole class names: a name with a boilerplate word votes boilerplate, a name
+    // with only article words votes article; names that disagree cancel out.
+    let (mut bad_vote, mut good_vote) = (false, false);
+    let (mut class_hidden, mut shown_again) = (false, false);
+    for (k, val) in &e.attrs {
+        match k.as_str() {
+            "class" | "id" => {
+                let class = k == "class";
+                for name in val.split_ascii_whitespace() {
+                    if class {
+                        let n = name.as_bytes();
+                        if matches!(
+                            n,
+                            b"hidden" | b"hide" | b"d-none" | b"is-hidden" | b"visually-hidden" | b"sr-only" | b"screen-reader-text" | b"invisible"
+                        ) {
+                            class_hidden = true;
+                        } else if n.contains(&b':') || (n.starts_with(b"d-") && n.len() > 2) {
+                            shown_again = true;
+                        }
+                        if utility(name) {
+                            continue;
+                        }
+                    }
+                    let (mut b, mut g) = (false, false);
+                    each_word(name, |w| match word(w) {
+                        Word::Boilerplate => b = true,
+                        Word::Article => g = true,
+                        Word::None => {}
+                    });
+                    bad_vote |= b;
+                    good_vote |= g && !b;
+                }
+            }
+            "role" => {
+                let r = val.trim();
+                let is = |x: &str| r.eq_ignore_ascii_case(x);
+                if is("main") || is("article") {
+                    v.landmark = true;
+                } else if ["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "menu", "menubar", "toolbar", "alert"]
+                    .iter()
+                    .any(|x| is(x))
+                {
+                    v.boilerplate = true;
+                }
+            }
+            "itemprop" => {
+                let p = val.trim();
+                if ["articleBody", "reviewBody", "text"].iter().any(|x| p.eq_ignore_ascii_case(x)) {
+                    v.landmark = true;
+                }
+            }
+            "hidden" => v.hidden = true,
+            "aria-hidden" => v.hidden |= val.trim().eq_ignore_ascii_case("true"),
+            "style" if contains_ci(val, "none") || contains_ci(val, "hidden") => {
+                let s: String = val.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+                v.hidden |= s.contains("display:none") || s.contains("visibility:hidden");
+            }
+            _ => {}
+        }
+    }
+    v.hidden |= class_hidden && !shown_again;
+    v.boilerplate |= bad_vote && !good_vote;
+    v.article = good_vote && !bad_vote;
+    // The page's own frame is never boilerplate by its classes.
+    if matches!(tag, "html" | "body" | "main" | "article") || v.landmark {
+        v.boilerplate = tag_boilerplate;
+    }
+    v
+}
+
+/// Does `hay` contain `needle` (lower-case ASCII), ignoring ASCII case?
+fn contains_ci(hay: &str, needle: &str) -> bool {
+    hay.as_bytes().windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+/// Is `tag` an inline (phrasing) element, one that does not start a new block of text?
+pub fn inline(tag: &str) -> bool {
+    matches!(
+        tag,
+        "a" | "abbr" | "acronym" | "b" | "bdi" | "bdo" | "big" | "br" | "cite" | "code" | "data" | "del" | "dfn" | "em"
+            | "font" | "i" | "img" | "ins" | "kbd" | "mark" | "nobr" | "q" | "s" | "samp" | "small" | "span" | "strike"
+            | "strong" | "sub" | "sup" | "time" | "tt" | "u" | "var" | "wbr"
+    )
+}
+
+/// Beginnings of the lines that end an article's body (a heading or short line before
+/// related links, sharing, sign-up, the author's box or comments), lower-case, in English,
+/// German, French, Spanish, Italian, Portuguese and Dutch.
+const TERMINATORS: &[&str] = &[
+    // en
+    "related", "more from", "more stories", "more on this", "more news", "more in ", "you may also like",
+    "you might also like", "you may be interested", "recommended", "read more", "read next", "share this",
+    "share on", "share article", "sign up", "subscribe", "about the author", "comments", "leave a comment",
+    "leave a reply", "tags:", "filed under", "trending", "most popular", "most read", "follow us",
+    "newsletter", "top stories", "latest news", "see also", "join the conversation", "next in ", "up next",
+    // de
+    "mehr zum thema", "weitere artikel", "ähnliche artikel", "das könnte sie auch interessieren", "lesen sie auch",
+    "auch interessant", "artikel teilen", "kommentare", "über den autor", "mehr aus", "meistgelesen",
+    // fr
+    "à lire aussi", "lire aussi", "sur le même sujet", "articles similaires", "partager", "commentaires",
+    "vous aimerez aussi", "à propos de l'auteur", "inscrivez-vous", "les plus lus", "dans la même rubrique",
+    // es
+    "noticias relacionadas", "artículos relacionados", "te puede interesar", "también te puede interesar",
+    "lee también", "compartir", "comentarios", "más noticias", "sobre el autor", "suscríbete", "lo más leído",
+    // it
+    "articoli correlati", "potrebbe interessarti", "leggi anche", "condividi", "commenti", "altre notizie",
+    "iscriviti", "più letti",
+    // pt
+    "leia também", "veja também", "notícias relacionadas", "artigos relacionados", "compartilhe", "compartilhar",
+    "comentários", "mais lidas", "sobre o autor", "assine",
+    // nl
+    "lees ook", "gerelateerde artikelen", "meer nieuws", "deel dit", "delen", "reacties", "meest gelezen",
+    "over de auteur", "meer over",
+];
+
+/// Does this short line end the article's body? Its text, lower-cased and trimmed of
+/// punctuation, begins with a terminator phrase, and it is not much longer than one.
+pub fn terminator(line: &str) -> bool {
+    let t = line.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+    if t.is_empty() || t.chars().count() > 48 {
+        return false;
+    }
+    TERMINATORS.iter().any(|p| {
+        t.starts_with(p) && t[p.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric() || p.ends_with(' '))
+    })
+}
+
+/// Lines that interrupt an article without ending it (advertising labels, "continues below").
+const NOTICES: &[&str] = &[
+    "advertisement", "advertising", "sponsored", "ad", "anzeige", "werbung", "publicité", "publicidad",
+    "pubblicità", "publicidade", "advertentie", "story continues below", "article continues below",
+    "continue reading below", "continue reading", "scroll to continue",
+];
+
+/// Is this line only a notice (an advertising label, "story continues below", …)?
+pub fn notice(line: &str) -> bool {
+    let t = line.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+    NOTICES.iter().any(|n| t == *n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(v: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for name in v.split_ascii_whitespace().filter(|n| !utility(n)) {
+            each_word(name, |w| out.push(String::from_utf8_lossy(w).into_owned()));
+        }
+        out
+    }
+
+    #[test]
+    fn class_words_split_and_skip_utilities() {
+        assert_eq!(words("articleBody post_share-bar2 md:hidden mx-auto flex text-sm content-body"), ["article", "body", "post", "share", "bar", "content", "body"]);
+    }
+
+    #[test]
+    fn terminators_match_whole_words() {
+        assert!(terminator("Related Articles"));
+        assert!(terminator("More from Reuters:"));
+        assert!(terminator("Lesen Sie auch"));
+        assert!(!terminator("Relatedness of species is measured by the amount of shared DNA in genomes"));
+        assert!(!terminator("Relativity"));
+    }
+}

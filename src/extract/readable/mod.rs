@@ -1,0 +1,344 @@
+//! Readable: the single-page article extractor. It finds the main article of one page with no
+//! knowledge of its site, on the cleaned tree ([`Doc`]), in a few loops over the flat arena
+//! (no recursion), and returns the selected elements with a cut mask so that the text and
+//! every renderer give the same article.
+//!
+//! Mechanisms (each one sentence, each can be turned off in [`Options`] for ablation):
+//! - **paragraphs**: a block of at least 25 columns of text (a CJK character is two columns
+//!   wide), at most a third of it link text, is a paragraph; an element's score is its
+//!   paragraph columns less its boilerplate columns, and the root is the element scoring best.
+//! - **classes**: class/id words (split on `-`, `_`, camelCase; utility CSS left out) for
+//!   navigation, sharing, related links, bylines, captions, ads, … mark boilerplate regions,
+//!   and words such as article, body, content, entry, post raise a block's score.
+//! - **teasers**: an element most of whose children (three or more) are teasers, a headline
+//!   link over a summary, is a boilerplate region (lists of other stories).
+//! - **landmarks**: `article`, `main`, `role=main` and `itemprop=articleBody` raise a block's
+//!   score.
+//! - **hidden**: hidden elements (`hidden`, `aria-hidden`, `display:none`, hiding classes) are
+//!   boilerplate, so a hidden duplicate of the article is never taken.
+//! - **siblings**: a sibling of the root that scores at least a fifth of it, or is a clean
+//!   paragraph, joins the selection.
+//! - **prune**: boilerplate regions inside the selection are cut, unless they hold most of its
+//!   paragraphs.
+//! - **link-blocks**: blocks of the selection that are mostly link text are cut.
+//! - **header**: before the first sentence of the body only headings are kept (bylines,
+//!   dates and share lines go).
+//! - **tail**: the selection is cut at a line that ends articles ("Related", "More from",
+//!   "Share this", … in several languages) once most of the body is behind it.
+//! - **headline**: the element best matching `<title>` is put first.
+//! - **stories**: when the selection holds several `article` elements of an article's length
+//!   each (pages that load the next story below), only the one holding the headline is kept.
+//! - **listing**: a page whose best block holds under 500 columns of paragraphs and under
+//!   half of the page's has no article (a product list, an index); the selection is then the
+//!   deepest element holding most of the page's text outside boilerplate, links kept.
+
+mod classes;
+mod score;
+mod trim;
+
+use crate::clean::{Doc, NodeData, NodeId};
+use crate::{Error, Result};
+use score::Facts;
+
+/// The article found on one page by the single-page extractor.
+#[derive(Debug, Clone, Default)]
+pub struct Readable {
+    /// The selected elements (outermost, document order).
+    pub nodes: Vec<NodeId>,
+    /// Per node of the page: cut inside the selection (empty = nothing cut).
+    pub skip: Vec<bool>,
+    /// The headline element when it stands outside `nodes` and is put first.
+    pub headline: Option<NodeId>,
+    /// Readable text: headline first (if any), then the body.
+    pub text: String,
+    /// How article-like the result is: the selection's paragraph columns less its boilerplate
+    /// columns (0 when nothing was found).
+    pub score: f64,
+}
+
+/// Which mechanisms run (all on by default); see the module documentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Class/id words mark boilerplate regions and article blocks.
+    pub classes: bool,
+    /// Teaser lists (headline link over a summary, repeated) are boilerplate regions.
+    pub teasers: bool,
+    /// Semantic landmarks raise a block's score.
+    pub landmarks: bool,
+    /// Hidden elements are boilerplate.
+    pub hidden: bool,
+    /// Siblings of the root may join it.
+    pub siblings: bool,
+    /// Boilerplate regions inside the selection are cut.
+    pub prune: bool,
+    /// Link-dense blocks inside the selection are cut.
+    pub link_blocks: bool,
+    /// Only headings are kept before the body's first sentence.
+    pub header: bool,
+    /// The selection is cut at a terminator line in its tail.
+    pub tail: bool,
+    /// The headline is put first.
+    pub headline: bool,
+    /// Of several full `article` elements, only the one holding the headline is kept.
+    pub stories: bool,
+    /// A page without an article gives the deepest element holding most of its text.
+    pub listing: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            classes: true,
+            teasers: true,
+            landmarks: true,
+            hidden: true,
+            siblings: true,
+            prune: true,
+            link_blocks: true,
+            header: true,
+            tail: true,
+            headline: true,
+            stories: true,
+            listing: true,
+        }
+    }
+}
+
+/// The mechanisms `single-page-no-<name>` turns off (ablation).
+pub const MECHANISMS: &[&str] =
+    &["classes", "teasers", "landmarks", "hidden", "siblings", "prune", "link-blocks", "header", "tail", "headline", "stories", "listing"];
+
+impl Options {
+    /// These options with mechanism `name` (one of [`MECHANISMS`]) turned off.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for an unknown mechanism.
+    pub fn without(mut self, name: &str) -> Result<Options> {
+        match name {
+            "classes" => self.classes = false,
+            "teasers" => self.teasers = false,
+            "landmarks" => self.landmarks = false,
+            "hidden" => self.hidden = false,
+            "siblings" => self.siblings = false,
+            "prune" => self.prune = false,
+            "link-blocks" => self.link_blocks = false,
+            "header" => self.header = false,
+            "tail" => self.tail = false,
+            "headline" => self.headline = false,
+            "stories" => self.stories = false,
+            "listing" => self.listing = false,
+            _ => return Err(Error::Invalid(format!("unknown mechanism {name:?}; known: {}", MECHANISMS.join(", ")))),
+        }
+        Ok(self)
+    }
+}
+
+/// The article of `doc`, with every mechanism on.
+///
+/// # Example
+/// ```
+/// let body = "The committee met for six hours on Tuesday and agreed on a plan. ".repeat(4);
+/// let html = format!(
+///     "<html><head><title>Plan agreed - Gazette</title></head><body>\
+///      <nav><a href=/>Home</a> <a href=/news>News</a></nav>\
+///      <h1>Plan agreed</h1><div class=story><p>{body}</p><p>{body}</p></div>\
+///      <footer>Copyright Gazette</footer></body></html>");
+/// let article = forest::extract::readable::extract(&forest::clean::page(&html));
+/// assert!(article.text.starts_with("Plan agreed\n\nThe committee met"));
+/// assert!(!article.text.contains("Copyright"));
+/// ```
+pub fn extract(doc: &Doc) -> Readable {
+    extract_with(doc, &Options::default())
+}
+
+/// Fewest paragraph columns of an article (about 80 words): a page whose best block holds
+/// fewer has no article, and the listing rule selects.
+const ARTICLE_MIN: f32 = 500.0;
+/// Fewest columns of an `h1` taken as the headline when none matches `<title>`.
+const HEADLINE_MIN: u32 = 15;
+/// "Most of the page": more than half.
+const MOST_OF_PAGE: f32 = 0.5;
+/// A sibling joins the root when it scores at least this fraction of the root.
+const SIBLING_SHARE: f32 = 0.2;
+
+/// The article of `doc`, with the mechanisms `opts` turns on.
+pub fn extract_with(doc: &Doc, opts: &Options) -> Readable {
+    let mut out = select(doc, opts, &Facts::new(doc, opts));
+    if out.text.is_empty() && opts.hidden {
+        // Everything readable is hidden (pages that show their text by script).
+        let shown = Options { hidden: false, ..*opts };
+        out = select(doc, &shown, &Facts::new(doc, &shown));
+    }
+    out
+}
+
+/// The selection on a page whose facts are known.
+fn select(doc: &Doc, opts: &Options, f: &Facts) -> Readable {
+    let Some(body) = doc.nodes.get(doc.body as usize) else { return Readable::default() };
+    let mut best: Option<(f32, usize)> = None;
+    for i in doc.body as usize..body.end as usize {
+        if f.junk[i] || !matches!(doc.nodes[i].data, NodeData::Element(_)) {
+            continue;
+        }
+        let s = f.score(i, opts);
+        if best.is_none_or(|(b, _)| s >= b) && f.good[i] > 0.0 {
+            best = Some((s, i));
+        }
+    }
+    let nodes: Vec<NodeId> = match best {
+        Some((_, root)) if opts.siblings => siblings(doc, f, opts, root),
+        Some((_, root)) => vec![root as NodeId],
+        None => Vec::new(),
+    };
+    // A page whose best block holds few paragraphs, and a minority of the page's, has no
+    // article (a product list, an index): the listing rule selects, teasers being the
+    // content there.
+    let sel_good: f32 = nodes.iter().map(|&n| f.good[n as usize]).sum();
+    let page_good = f.good0.get(doc.body as usize).copied().unwrap_or(0.0);
+    if opts.listing && sel_good < ARTICLE_MIN && sel_good < MOST_OF_PAGE * page_good {
+        let plain;
+        let f = if opts.teasers {
+            plain = Facts::new(doc, &Options { teasers: false, ..*opts });
+            &plain
+        } else {
+            f
+        };
+        let l = listing(doc, f);
+        if !l.is_empty() {
+            return finish(doc, opts, f, l, true);
+        }
+    }
+    finish(doc, opts, f, nodes, false)
+}
+
+/// The readable result of selection `nodes` (`listed`: chosen by the listing rule).
+fn finish(doc: &Doc, opts: &Options, f: &Facts, mut nodes: Vec<NodeId>, listed: bool) -> Readable {
+    if nodes.is_empty() {
+        return Readable::default();
+    }
+    // In a listing, links are the content.
+    let trims = Options { link_blocks: opts.link_blocks && !listed, ..*opts };
+    let title = if opts.headline { headline(doc, f, &nodes) } else { None };
+    if let (Some(h), true, false) = (title, opts.stories, listed) {
+        if let Some(a) = one_of_several_articles(doc, f, &nodes, h) {
+            nodes = vec![a];
+        }
+    }
+    let inside = title.filter(|&h| nodes.iter().any(|&n| doc.contains(n, h)));
+    let mut skip = trim::mask(doc, f, &nodes, &trims, inside);
+    let mut headline = None;
+    if let Some(h) = inside {
+        // The headline stays, whatever was cut around it.
+        let end = doc.nodes[h as usize].end as usize;
+        if let Some(s) = skip.get_mut(h as usize..end) {
+            s.iter_mut().for_each(|x| *x = false);
+        }
+        for a in doc.ancestors(h) {
+            if let Some(x) = skip.get_mut(a as usize) {
+                *x = false;
+            }
+        }
+    } else if let Some(h) = title.filter(|&h| nodes.first().is_some_and(|&first| h < first)) {
+        headline = Some(h);
+    }
+    if !skip.iter().any(|&s| s) {
+        skip.clear();
+    }
+    let mut text = doc.text_masked(&nodes, &skip);
+    if let Some(h) = headline {
+        let title = doc.text(h);
+        text = if text.is_empty() { title } else { format!("{title}\n\n{text}") };
+    }
+    let score = nodes.iter().map(|&n| f.score(n as usize, opts) as f64).sum::<f64>().max(0.0);
+    Readable { nodes, skip, headline, text, score }
+}
+
+/// The page's headline: the element best matching `<title>` ([`crate::extract::headline`]),
+/// else the last `h1` of at least [`HEADLINE_MIN`] columns outside boilerplate before the
+/// selection, else the first such `h1` inside it.
+fn headline(doc: &Doc, f: &Facts, nodes: &[NodeId]) -> Option<NodeId> {
+    let first = *nodes.first()?;
+    let end = nodes.last().and_then(|&l| doc.nodes.get(l as usize)).map_or(first, |n| n.end);
+    // Only headlines before or inside the selection are used: the search stops at its end.
+    if let Some(h) = crate::extract::headline_before(doc, end) {
+        return Some(h);
+    }
+    let h1 = |i: NodeId| {
+        !f.junk[i as usize] && f.width[i as usize] >= HEADLINE_MIN && doc.element(i).is_some_and(|e| e.name == "h1")
+    };
+    (doc.body..first).rev().find(|&i| h1(i)).or_else(|| (first..end).find(|&i| h1(i)))
+}
+
+/// When the selection holds several `article` elements with an article's worth of paragraphs
+/// each (pages that load the next story below), the one holding the headline `h`.
+fn one_of_several_articles(doc: &Doc, f: &Facts, nodes: &[NodeId], h: NodeId) -> Option<NodeId> {
+    let mut found: Vec<NodeId> = Vec::new();
+    for &r in nodes {
+        let end = doc.nodes.get(r as usize).map_or(r, |n| n.end);
+        let mut i = r;
+        while i < end {
+            let big = f.good[i as usize] >= ARTICLE_MIN && doc.element(i).is_some_and(|e| e.name == "article");
+            if big && !f.junk[i as usize] {
+                found.push(i);
+                i = doc.nodes[i as usize].end;
+            } else {
+                i += 1;
+            }
+        }
+    }
+    if found.len() < 2 {
+        return None;
+    }
+    found.into_iter().find(|&a| doc.contains(a, h))
+}
+
+/// The root and the siblings that join it, in document order.
+fn siblings(doc: &Doc, f: &Facts, opts: &Options, root: usize) -> Vec<NodeId> {
+    let Some(parent) = doc.nodes[root].parent else { return vec![root as NodeId] };
+    let top = f.score(root, opts);
+    let mut out = Vec::new();
+    for s in doc.children(parent) {
+        let i = s as usize;
+        let joins = i == root
+            || (!f.junk[i]
+                && matches!(doc.nodes[i].data, NodeData::Element(_))
+                && f.good[i] > 0.0
+                && (f.score(i, opts) >= SIBLING_SHARE * top || clean_paragraph(f, i)));
+        if joins {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// A paragraph with almost no links: at least 80 columns, under a quarter link text.
+fn clean_paragraph(f: &Facts, i: usize) -> bool {
+    f.para[i] && f.own[i] >= 80 && f.own_link[i] * 4 < f.own[i] && f.width[i] == f.own[i]
+}
+
+/// The deepest element holding most of the page's text outside boilerplate.
+fn listing(doc: &Doc, f: &Facts) -> Vec<NodeId> {
+    let Some(body) = doc.nodes.get(doc.body as usize) else { return Vec::new() };
+    let total = f.kept[doc.body as usize];
+    let mut best: Option<usize> = None;
+    for i in doc.body as usize..body.end as usize {
+        if f.junk[i] || !matches!(doc.nodes[i].data, NodeData::Element(_)) || f.kept[i] <= MOST_OF_PAGE * total {
+            continue;
+        }
+        if best.is_none_or(|b| doc.nodes[i].level > doc.nodes[b].level) {
+            best = Some(i);
+        }
+    }
+    best.map(|b| vec![b as NodeId]).unwrap_or_default()
+}
+
+/// Article-likeness of the block rooted at `node`: its paragraph columns (raised for article
+/// words and landmarks) less its boilerplate columns (link text, boilerplate regions, short
+/// lines); comparable across blocks of one page. 0 for a node that is not on the page.
+pub fn article_score(doc: &Doc, node: NodeId) -> f64 {
+    if doc.nodes.get(node as usize).is_none() {
+        return 0.0;
+    }
+    let opts = Options::default();
+    Facts::new(doc, &opts).score(node as usize, &opts) as f64
+}

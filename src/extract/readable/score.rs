@@ -1,0 +1,300 @@
+//! Scoring: per-node facts about the page gathered in a few passes over the flat arena, the
+//! paragraphs, the boilerplate regions, and the article score of every element.
+//!
+//! A *block* is an element that is not inline; the text of a block is the text whose nearest
+//! block ancestor it is. A block is a *paragraph* when it has at least [`PARAGRAPH_MIN`]
+//! columns of text (a CJK character is two columns wide) and at most a third of it is link
+//! text. An element's score is its paragraph columns (raised by a fixed fraction for article
+//! words and landmarks) less its boilerplate columns (link text, text in boilerplate regions,
+//! and a fraction of the short lines that are no paragraph).
+
+use super::classes;
+use super::Options;
+use crate::clean::{Doc, NodeData, NodeId};
+
+/// Fewest columns of text a paragraph has.
+pub const PARAGRAPH_MIN: u32 = 25;
+/// Weight, in the score, of a column of short non-link text outside paragraphs.
+const SHORT_WEIGHT: f32 = 0.25;
+/// Score bonus of an element with an article class word, as a fraction of its paragraphs.
+const ARTICLE_BONUS: f32 = 0.1;
+/// Score bonus of a landmark element, as a fraction of its paragraphs.
+const LANDMARK_BONUS: f32 = 0.2;
+/// Boilerplate regions are given back while they leave less than this fraction of the page's
+/// paragraph columns outside them.
+const KEEP: f32 = 0.15;
+/// Most boilerplate regions given back on one page.
+const OVERRULE_ROUNDS: usize = 4;
+/// Cutting boilerplate inside the selection is refused when it would take more than this
+/// fraction of the selection's paragraph columns.
+pub const MOST: f32 = 0.5;
+
+/// Columns of `s`: non-space characters, a wide (CJK) character counting two.
+pub fn columns(s: &str) -> u32 {
+    if s.is_ascii() {
+        return s.bytes().filter(|b| !b.is_ascii_whitespace()).count() as u32;
+    }
+    s.chars().filter(|c| !c.is_whitespace()).map(|c| if wide(c) { 2 } else { 1 }).sum()
+}
+
+/// Is `c` a wide East Asian character (CJK ideograph, kana, hangul, full-width form)?
+pub fn wide(c: char) -> bool {
+    matches!(c as u32,
+        0x1100..=0x115F | 0x2E80..=0x303E | 0x3041..=0x33FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
+        | 0xA000..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60
+        | 0xFFE0..=0xFFE6 | 0x20000..=0x3FFFD)
+}
+
+/// Facts about every node of one page.
+pub struct Facts {
+    /// Per node: its block (itself for a block element; the nearest block ancestor otherwise).
+    pub block: Vec<NodeId>,
+    /// Per node: inside a link or form control.
+    pub in_link: Vec<bool>,
+    /// Per node: what its class/id words, tag and role say (elements only).
+    pub verdict: Vec<classes::Verdict>,
+    /// Per node: inside boilerplate to cut (a hidden element, or a boilerplate region that does
+    /// not hold most of the page's paragraphs).
+    pub junk: Vec<bool>,
+    /// Per block: columns of its own visible text.
+    pub own: Vec<u32>,
+    /// Per block: of those, columns inside links.
+    pub own_link: Vec<u32>,
+    /// Per block: is it a paragraph?
+    pub para: Vec<bool>,
+    /// Per node: visible text columns in its subtree.
+    pub width: Vec<u32>,
+    /// Per node: link text columns in its subtree.
+    pub link: Vec<u32>,
+    /// Per node: paragraph columns in its subtree (outside boilerplate).
+    pub good: Vec<f32>,
+    /// Per node: boilerplate columns in its subtree.
+    pub bad: Vec<f32>,
+    /// Per node: visible text columns outside boilerplate in its subtree.
+    pub kept: Vec<f32>,
+    /// Per node: paragraph columns before boilerplate was known (every visible paragraph).
+    pub good0: Vec<f32>,
+}
+
+impl Facts {
+    /// Gather the facts of `doc` under `opts`.
+    pub fn new(doc: &Doc, opts: &Options) -> Facts {
+        let n = doc.nodes.len();
+        let mut f = Facts {
+            block: vec![0; n],
+            in_link: vec![false; n],
+            verdict: vec![classes::Verdict::default(); n],
+            junk: vec![false; n],
+            own: vec![0; n],
+            own_link: vec![0; n],
+            para: vec![false; n],
+            width: vec![0; n],
+            link: vec![0; n],
+            good: vec![0.0; n],
+            bad: vec![0.0; n],
+            kept: vec![0.0; n],
+            good0: vec![0.0; n],
+        };
+        let mut hidden = vec![false; n];
+        // Forward: blocks, links, verdicts, visibility; own text of each block.
+        for i in 0..n {
+            let node = &doc.nodes[i];
+            let parent = node.parent.map(|p| p as usize);
+            let up_hidden = parent.is_some_and(|p| hidden[p]);
+            let up_link = parent.is_some_and(|p| f.in_link[p]);
+            match &node.data {
+                NodeData::Element(e) => {
+                    let v = classes::verdict(e);
+                    f.verdict[i] = v;
+                    hidden[i] = up_hidden || (opts.hidden && v.hidden);
+                    let control = matches!(e.name.as_str(), "button" | "select" | "option" | "textarea" | "label");
+                    f.in_link[i] = up_link || e.name == "a" || control;
+                    f.block[i] = match parent {
+                        Some(p) if v.inline => f.block[p],
+                        _ => i as NodeId,
+                    };
+                }
+                NodeData::Text(t) => {
+                    hidden[i] = up_hidden;
+                    f.in_link[i] = up_link;
+                    let b = parent.map_or(0, |p| f.block[p]);
+                    f.block[i] = b;
+                    if !hidden[i] {
+                        let c = columns(t);
+                        f.width[i] = c;
+                        f.own[b as usize] += c;
+                        if up_link {
+                            f.own_link[b as usize] += c;
+                            f.link[i] = c;
+                        }
+                    }
+                }
+            }
+        }
+        for b in 0..n {
+            f.para[b] = f.own[b] >= PARAGRAPH_MIN && f.own_link[b] * 3 <= f.own[b];
+        }
+        // Subtree text and link columns, and the first text node of each subtree.
+        let mut first = vec![NONE; n];
+        for i in (0..n).rev() {
+            if f.width[i] > 0 && matches!(doc.nodes[i].data, NodeData::Text(_)) {
+                first[i] = i as NodeId;
+            }
+            if let Some(p) = doc.nodes[i].parent {
+                let p = p as usize;
+                if i > 0 {
+                    f.width[p] += f.width[i];
+                    f.link[p] += f.link[i];
+                }
+                if first[i] != NONE {
+                    first[p] = first[i];
+                }
+            }
+        }
+        if opts.teasers {
+            teaser_lists(doc, &mut f, &first);
+        }
+        // Paragraph columns before boilerplate regions are known.
+        for i in 0..n {
+            if matches!(doc.nodes[i].data, NodeData::Text(_)) && f.para[f.block[i] as usize] {
+                f.good0[i] = f.width[i] as f32;
+            }
+        }
+        sum_up(doc, &mut f.good0);
+        let total0 = f.good0.get(doc.body as usize).copied().unwrap_or(0.0);
+        // Boilerplate regions are cut; while they leave less than `KEEP` of the page's
+        // paragraphs, the one holding the most (with those of the same class) is given back.
+        let mut overruled = vec![false; n];
+        for _ in 0..OVERRULE_ROUNDS {
+            let mut left = total0;
+            let mut largest: Option<(f32, usize)> = None;
+            for i in 0..n {
+                let up = doc.nodes[i].parent.is_some_and(|p| f.junk[p as usize]);
+                let region = opts.classes && f.verdict[i].boilerplate && !overruled[i];
+                f.junk[i] = up || hidden[i] || region;
+                if region && !up && !hidden[i] {
+                    left -= f.good0[i];
+                    if largest.is_none_or(|(g, _)| f.good0[i] > g) {
+                        largest = Some((f.good0[i], i));
+                    }
+                }
+            }
+            let Some((g, r)) = largest else { break };
+            if left >= KEEP * total0 || g <= 0.0 {
+                break;
+            }
+            let class = doc.element(r as NodeId).and_then(|e| e.attr("class"));
+            for i in 0..n {
+                if i == r || (class.is_some() && doc.element(i as NodeId).and_then(|e| e.attr("class")) == class) {
+                    overruled[i] = true;
+                }
+            }
+        }
+        // Text columns: paragraph, link, boilerplate, short lines.
+        for i in 0..n {
+            if !matches!(doc.nodes[i].data, NodeData::Text(_)) {
+                continue;
+            }
+            let c = f.width[i] as f32;
+            if !f.junk[i] {
+                f.kept[i] = c;
+            }
+            if f.junk[i] {
+                f.bad[i] = c;
+            } else if f.para[f.block[i] as usize] {
+                f.good[i] = c;
+            } else if f.in_link[i] {
+                f.bad[i] = c;
+            } else {
+                f.bad[i] = c * SHORT_WEIGHT;
+            }
+        }
+        // Subtree sums, children before parents (reverse pre-order), in one pass.
+        for i in (1..n).rev() {
+            if let Some(p) = doc.nodes[i].parent {
+                let p = p as usize;
+                f.good[p] += f.good[i];
+                f.bad[p] += f.bad[i];
+                f.kept[p] += f.kept[i];
+            }
+        }
+        f
+    }
+
+    /// The article score of element `i`: paragraph columns, raised for article words and
+    /// landmarks, less boilerplate columns.
+    pub fn score(&self, i: usize, opts: &Options) -> f32 {
+        let v = self.verdict[i];
+        let mut bonus = 0.0;
+        if opts.classes && v.article {
+            bonus += ARTICLE_BONUS;
+        }
+        if opts.landmarks && v.landmark {
+            bonus += LANDMARK_BONUS;
+        }
+        self.good[i] * (1.0 + bonus) - self.bad[i]
+    }
+}
+
+/// No node.
+const NONE: NodeId = NodeId::MAX;
+/// Fewest link columns of a teaser's headline.
+const TEASER_HEADLINE: u32 = 10;
+/// Fewest teasers in a teaser list.
+const TEASERS: usize = 3;
+
+/// Mark teaser lists as boilerplate: elements of which most children with text, and at least
+/// [`TEASERS`], are teasers, each opening with a block that is all link text (a headline to
+/// another page) and holding more text than a paragraph after it (a summary).
+fn teaser_lists(doc: &Doc, f: &mut Facts, first: &[NodeId]) {
+    let n = doc.nodes.len();
+    let teaser = |f: &Facts, c: usize| -> bool {
+        if f.link[c] < TEASER_HEADLINE || f.width[c] - f.link[c] < PARAGRAPH_MIN {
+            return false;
+        }
+        let Some(&t) = first.get(c).filter(|&&t| t != NONE) else { return false };
+        let t = t as usize;
+        let Some(&b) = f.block.get(t) else { return false };
+        let b = b as usize;
+        f.own[b] >= TEASER_HEADLINE
+            && f.own_link[b] == f.own[b]
+            && f.width[c] - f.link[c] >= PARAGRAPH_MIN
+            && links_away(doc, t)
+    };
+    for p in 0..n {
+        if p == doc.body as usize || !matches!(doc.nodes[p].data, NodeData::Element(_)) || f.width[p] == 0 {
+            continue;
+        }
+        let (mut kids, mut teasers) = (0usize, 0usize);
+        for c in doc.children(p as NodeId) {
+            let c = c as usize;
+            if f.width[c] > 0 {
+                kids += 1;
+                teasers += usize::from(matches!(doc.nodes[c].data, NodeData::Element(_)) && teaser(f, c));
+            }
+        }
+        if teasers >= TEASERS && teasers * 2 > kids {
+            f.verdict[p].boilerplate = true;
+        }
+    }
+}
+
+/// Is text node `t` inside a link to another page (an `a` whose `href` is neither a fragment
+/// nor a script, as accordion and tab toggles are)?
+fn links_away(doc: &Doc, t: usize) -> bool {
+    doc.ancestors(t as NodeId).filter_map(|a| doc.element(a)).find(|e| e.name == "a").is_some_and(|a| {
+        a.attr("href").is_some_and(|h| {
+            let h = h.trim();
+            !h.is_empty() && !h.starts_with('#') && !h.get(..11).is_some_and(|p| p.eq_ignore_ascii_case("javascript:"))
+        })
+    })
+}
+
+/// Add every node's value into its parent's, children before parents (reverse pre-order).
+fn sum_up(doc: &Doc, v: &mut [f32]) {
+    for i in (1..doc.nodes.len()).rev() {
+        if let Some(p) = doc.nodes[i].parent {
+            v[p as usize] += v[i];
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! Trimming the selection: the cut mask over the selected subtrees. Boilerplate regions and
+//! link-dense blocks go; before the body's first sentence only headings stay (the header
+//! zone); from a terminator line in the tail ("Related", "More from", …) everything goes.
+
+use super::classes;
+use super::score::{Facts, MOST};
+use super::Options;
+use crate::clean::{Doc, NodeData, NodeId};
+
+/// One line of the selection: a run of text nodes of the same block.
+struct Line {
+    /// The block holding the text.
+    block: usize,
+    /// First and last text node.
+    first: usize,
+    last: usize,
+    /// Columns of text.
+    cols: u32,
+}
+
+/// Fewest columns of a line that starts the body, unless it ends a sentence.
+const BODY_START: u32 = 80;
+/// Most of the selection the header zone may take.
+const HEADER_SHARE: f32 = 0.25;
+/// Share of the selection's paragraphs that must come before a terminator line.
+const TAIL_AFTER: f32 = 0.5;
+
+/// The cut mask of the selection `nodes` (one flag per node of the page).
+/// `headline` is the headline when it stands inside the selection: before the body, what
+/// precedes it goes too.
+pub fn mask(doc: &Doc, f: &Facts, nodes: &[NodeId], opts: &Options, headline: Option<NodeId>) -> Vec<bool> {
+    let n = doc.nodes.len();
+    let mut skip = vec![false; n];
+    let range = |r: NodeId| r as usize..doc.nodes.get(r as usize).map_or(r as usize, |x| x.end as usize);
+    if opts.prune {
+        // Boilerplate regions go, unless together they hold most of the selection's paragraphs.
+        let (mut all, mut cut) = (0.0f32, 0.0f32);
+        for &r in nodes {
+            all += f.good0[r as usize];
+            for i in range(r) {
+                let top = i == r as usize || doc.nodes[i].parent.is_some_and(|p| !f.junk[p as usize]);
+                if f.junk[i] && top {
+                    cut += f.good0[i];
+                }
+            }
+        }
+        if cut <= MOST * all {
+            for &r in nodes {
+                for i in range(r) {
+                    skip[i] |= f.junk[i];
+                }
+            }
+        }
+    }
+    if opts.link_blocks {
+        link_blocks(doc, f, nodes, &mut skip);
+    }
+    if !(opts.header || opts.tail) {
+        return skip;
+    }
+    let lines = lines(doc, f, nodes, &skip);
+    for l in &lines {
+        if l.cols <= 40 && classes::notice(&line_text(doc, f, l, &skip)) {
+            cut_line(f, l, &mut skip);
+        }
+    }
+    if opts.header {
+        header_zone(doc, f, &lines, &mut skip, headline);
+    }
+    if opts.tail {
+        tail(doc, f, nodes, &lines, &mut skip);
+    }
+    skip
+}
+
+/// Elements that group other content, cut whole when mostly links.
+const LINK_BLOCKS: &[&str] = &[
+    "div", "ul", "ol", "dl", "table", "section", "aside", "nav", "figure", "header", "footer", "form", "p", "li",
+];
+
+/// Cut the blocks of the selection whose text is mostly link text (over half) and that hold
+/// under a quarter of the selection's other text: menus, related-story lists, tag lists.
+fn link_blocks(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
+    let plain: u32 = nodes.iter().map(|&r| f.width[r as usize] - f.link[r as usize]).sum();
+    for &r in nodes {
+        let end = doc.nodes.get(r as usize).map_or(r as usize, |x| x.end as usize);
+        let mut i = r as usize + 1;
+        while i < end {
+            let (w, l) = (f.width[i], f.link[i]);
+            let dense = w > 0 && l * 2 > w && (w - l) * 4 < plain;
+            if dense && doc.element(i as NodeId).is_some_and(|e| LINK_BLOCKS.contains(&e.name.as_str())) {
+                let stop = doc.nodes[i].end as usize;
+                skip[i..stop].iter_mut().for_each(|s| *s = true);
+                i = stop;
+            } else {
+                i += 1;
+            }
+        }
+    }
+}
+
+/// The lines of the selection, in document order, without cut text.
+fn lines(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &[bool]) -> Vec<Line> {
+    let mut out: Vec<Line> = Vec::new();
+    for &r in nodes {
+        let end = doc.nodes.get(r as usize).map_or(r as usize, |x| x.end as usize);
+        for i in r as usize..end {
+            if skip[i] || !matches!(doc.nodes[i].data, NodeData::Text(_)) || f.width[i] == 0 {
+                continue;
+            }
+            let block = f.block[i] as usize;
+            match out.last_mut() {
+                Some(l) if l.block == block => {
+                    l.last = i;
+                    l.cols += f.width[i];
+                }
+                _ => out.push(Line { block, first: i, last: i, cols: f.width[i] }),
+            }
+        }
+    }
+    out
+}
+
+/// The text of a line (its text nodes joined by spaces).
+fn line_text(doc: &Doc, f: &Facts, l: &Line, skip: &[bool]) -> String {
+    let mut s = String::new();
+    for i in l.first..=l.last {
+        if let NodeData::Text(t) = &doc.nodes[i].data {
+            if !skip[i] && f.block[i] as usize == l.block {
+                s.push_str(t);
+                s.push(' ');
+            }
+        }
+    }
+    s
+}
+
+/// Is the block `b` a heading (or inside one)?
+fn heading(doc: &Doc, b: usize) -> bool {
+    let is_h = |i: usize| doc.element(i as NodeId).is_some_and(|e| matches!(e.name.as_bytes(), [b'h', b'1'..=b'6']));
+    is_h(b) || doc.ancestors(b as NodeId).take(3).any(|a| is_h(a as usize))
+}
+
+/// Cut the lines of `l` (its text nodes of its block).
+fn cut_line(f: &Facts, l: &Line, skip: &mut [bool]) {
+    for i in l.first..=l.last {
+        if f.block[i] as usize == l.block {
+            skip[i] = true;
+        }
+    }
+}
+
+/// Before the first line that starts the body (a paragraph of [`BODY_START`] columns or ending
+/// a sentence), cut every line that is no heading or comes before the headline, if they are a
+/// small part of the selection.
+fn header_zone(doc: &Doc, f: &Facts, lines: &[Line], skip: &mut [bool], headline: Option<NodeId>) {
+    let total: u32 = lines.iter().map(|l| l.cols).sum();
+    let Some(start) = lines.iter().position(|l| {
+        f.para[l.block] && (l.cols >= BODY_START || ends_sentence(&line_text(doc, f, l, skip)))
+    }) else {
+        return;
+    };
+    let zone: u32 = lines[..start].iter().filter(|l| !heading(doc, l.block)).map(|l| l.cols).sum();
+    if zone as f32 > HEADER_SHARE * total as f32 {
+        return;
+    }
+    for l in &lines[..start] {
+        let before_headline = headline.is_some_and(|h| l.last < h as usize);
+        if before_headline || !heading(doc, l.block) {
+            cut_line(f, l, skip);
+        }
+    }
+}
+
+/// Does `s` end a sentence?
+fn ends_sentence(s: &str) -> bool {
+    s.trim_end().ends_with(['.', '!', '?', '。', '！', '？', '…', '"', '”', '»'])
+}
+
+/// Cut from the first terminator line that has most of the selection's paragraphs before it.
+fn tail(doc: &Doc, f: &Facts, nodes: &[NodeId], lines: &[Line], skip: &mut [bool]) {
+    let total: u32 = lines.iter().filter(|l| f.para[l.block]).map(|l| l.cols).sum();
+    let mut before = 0u32;
+    for l in lines {
+        if before as f32 >= TAIL_AFTER * total as f32 && l.cols <= 60 && classes::terminator(&line_text(doc, f, l, skip)) {
+            for &r in nodes {
+                let end = doc.nodes.get(r as usize).map_or(r as usize, |x| x.end as usize);
+                for s in skip.iter_mut().take(end).skip(l.first.max(r as usize + 1)) {
+                    *s = true;
+                }
+            }
+            return;
+        }
+        if f.para[l.block] {
+            before += l.cols;
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! The single-page extractor (`forest::extract::readable`) on small hand-made pages: the right root
+//! among navigation, sidebar, related links and footer; the header zone and the tail trim; a
+//! hidden duplicate; unspaced Chinese and Japanese text; a very deep and an empty page. And its
+//! mean 2-gram F1 on the shared single-page set, when that set is present.
+
+use forest::clean::{page, Doc, NodeId};
+use forest::extract::readable::{extract, extract_with, Options, MECHANISMS};
+use std::path::PathBuf;
+
+/// The element whose `id` is `id`.
+fn by_id(doc: &Doc, id: &str) -> NodeId {
+    (0..doc.nodes.len() as NodeId)
+        .find(|&i| doc.element(i).and_then(|e| e.attr("id")) == Some(id))
+        .unwrap_or_else(|| panic!("no element #{id}"))
+}
+
+/// Is every selected element inside the element `#id`?
+fn all_inside(doc: &Doc, nodes: &[NodeId], id: &str) -> bool {
+    let a = by_id(doc, id);
+    !nodes.is_empty() && nodes.iter().all(|&n| doc.contains(a, n))
+}
+
+const P1: &str = "The city council voted on Tuesday to repair the old bridge over the river, after engineers \
+                  warned that its steel beams had corroded far faster than expected over the last ten years.";
+const P2: &str = "Work will begin in the spring and last about eight months, during which the bridge will be \
+                  closed to cars, although a temporary footpath will let people walk across to the market.";
+const P3: &str = "Residents who spoke at the meeting said they were relieved, but several shop owners asked the \
+                  council to help them through the months when fewer customers can reach the old town.";
+
+fn news_page() -> String {
+    format!(
+        "<html><head><title>Council votes to repair bridge | The Gazette</title></head><body>\
+         <header id=top><a href=/>The Gazette</a><nav><ul><li><a href=/news>News</a></li><li><a href=/sport>Sport</a></li>\
+         <li><a href=/weather>Weather</a></li><li><a href=/opinion>Opinion</a></li></ul></nav></header>\
+         <div class=layout><div id=story class=article-body>\
+         <h1>Council votes to repair bridge</h1><p>{P1}</p><p>{P2}</p><p>{P3}</p></div>\
+         <div class=sidebar><h3>Most read</h3><ul>\
+         <li><a href=/a>Storm closes the coastal road for the second time this winter season</a></li>\
+         <li><a href=/b>School choir wins the regional contest with a song about the harbour</a></li></ul>\
+         <p>Sign up for our morning briefing and get the day's news in your inbox every morning.</p></div></div>\
+         <div class=related-stories><h3>Related</h3><ul>\
+         <li><a href=/c>Bridge inspections begin</a> Engineers start a survey of every bridge in the county this week.</li>\
+         <li><a href=/d>Market traders worry</a> Traders fear that the closure will keep visitors away from the square.</li></ul></div>\
+         <footer><p>Copyright 2024 The Gazette. All rights reserved. Contact us at the newsroom for corrections.</p></footer>\
+         </body></html>"
+    )
+}
+
+#[test]
+fn the_root_is_the_article_among_navigation_sidebar_related_and_footer() {
+    let doc = page(&news_page());
+    let r = extract(&doc);
+    assert!(all_inside(&doc, &r.nodes, "story"), "selected {:?}", r.nodes);
+    assert!(r.text.starts_with("Council votes to repair bridge\n\nThe city council voted"), "{}", r.text);
+    assert!(r.text.contains("shop owners asked"));
+    for junk in ["Weather", "Most read", "Sign up", "Engineers start a survey", "Copyright"] {
+        assert!(!r.text.contains(junk), "{junk:?} in {}", r.text);
+    }
+    assert!(r.score > 0.0);
+    // The renderers' view (nodes + skip mask) gives the same text.
+    assert_eq!(r.headline, None);
+    assert_eq!(doc.text_masked(&r.nodes, &r.skip), r.text);
+}
+
+#[test]
+fn the_header_zone_and_the_tail_are_trimmed() {
+    let html = format!(
+        "<html><head><title>Council votes to repair bridge - Gazette</title></head><body>\
+         <nav><a href=/>Home</a> <a href=/news>News</a></nav>\
+         <div id=main><span class=kicker>Local news</span><h1>Council votes to repair bridge</h1>\
+         <div>By Jane Doe</div><div>12 March 2024, 10:42</div><div><a href=/s/fb>Share</a> <a href=/s/x>Post</a></div>\
+         <p>{P1}</p><p>{P2}</p><p>{P3}</p><p>{P1}</p>\
+         <h3>More from the Gazette</h3>\
+         <div><p>A new library opens its doors in the north of the city after three years of building work.</p>\
+         <p>The football club names a new coach after a difficult season that ended in relegation.</p></div>\
+         </div></body></html>"
+    );
+    let doc = page(&html);
+    let r = extract(&doc);
+    assert!(r.text.starts_with("Council votes to repair bridge\n\nThe city council voted"), "{}", r.text);
+    for junk in ["Local news", "Jane Doe", "10:42", "Share", "More from", "library", "football"] {
+        assert!(!r.text.contains(junk), "{junk:?} in {}", r.text);
+    }
+    // With both trims off, the byline and the tail stay.
+    let off = Options { header: false, tail: false, ..Options::default() };
+    let all = extract_with(&doc, &off).text;
+    assert!(all.contains("Jane Doe") && all.contains("library"), "{all}");
+}
+
+#[test]
+fn a_hidden_duplicate_of_the_article_is_not_taken() {
+    let html = format!(
+        "<html><head><title>Bridge</title></head><body>\
+         <div id=copy style='display: none'><p>{P1} {P2}</p><p>{P3} {P1}</p><p>{P2} {P3}</p><p>{P1}</p></div>\
+         <div id=shown><p>{P1}</p><p>{P2}</p><p>{P3}</p></div>\
+         <div id=copy2 aria-hidden=true><p>{P1} {P2}</p><p>{P3} {P1}</p><p>{P2}</p></div></body></html>"
+    );
+    let doc = page(&html);
+    let r = extract(&doc);
+    assert!(all_inside(&doc, &r.nodes, "shown"), "selected {:?}", r.nodes);
+    // A page whose only text is hidden still gives it (pages that show their text by script).
+    let only = page(&format!("<html><body><div hidden><p>{P1}</p><p>{P2}</p></div></body></html>"));
+    assert!(extract(&only).text.contains("steel beams"));
+}
+
+#[test]
+fn unspaced_chinese_and_japanese_articles_are_found() {
+    let zh = "市议会周二投票决定修复河上的旧桥，工程师警告说，在过去十年里，桥梁的钢梁腐蚀速度远远超过预期。\
+              工程将于春季开始，持续约八个月，在此期间桥梁将禁止车辆通行，但临时人行道将允许人们步行前往市场。";
+    let html = format!(
+        "<html lang=zh><head><title>市议会投票修复旧桥</title></head><body>\
+         <ul class=menu><li><a href=/1>首页</a></li><li><a href=/2>新闻</a></li><li><a href=/3>体育</a></li><li><a href=/4>财经</a></li></ul>\
+         <div id=zh><p>{zh}</p><p>{zh}</p><p>{zh}</p></div>\
+         <div class=footer>版权所有</div></body></html>"
+    );
+    let doc = page(&html);
+    let r = extract(&doc);
+    assert!(all_inside(&doc, &r.nodes, "zh"), "selected {:?}", r.nodes);
+    assert!(r.text.contains("工程将于春季开始") && !r.text.contains("首页"), "{}", r.text);
+
+    let ja = "市議会は火曜日、川に架かる古い橋の修理を決めた。技術者は鋼の梁が予想よりずっと早く腐食していると警告していた。\
+              工事は春に始まり約八か月続く。その間、車は通れないが、仮設の歩道で市場まで歩いて渡ることができる。";
+    let html = format!(
+        "<html lang=ja><head><title>市議会が古い橋の修理を決定</title></head><body>\
+         <div class=navigation><a href=/1>ホーム</a> <a href=/2>ニュース</a> <a href=/3>スポーツ</a></div>\
+         <article id=ja><p>{ja}</p><p>{ja}</p></article>\
+         <aside><p>人気の記事</p><a href=/x>ランキング</a></aside></body></html>"
+    );
+    let doc = page(&html);
+    let r = extract(&doc);
+    assert!(all_inside(&doc, &r.nodes, "ja"), "selected {:?}", r.nodes);
+    assert!(r.text.contains("仮設の歩道") && !r.text.contains("ホーム") && !r.text.contains("人気"), "{}", r.text);
+}
+
+#[test]
+fn deep_empty_and_odd_pages_do_not_panic() {
+    let deep = format!("{}<p>{P1}</p>{}", "<div>".repeat(10_000), "</div>".repeat(10_000));
+    let doc = page(&deep);
+    let r = extract(&doc);
+    assert!(r.text.contains("steel beams"));
+    for html in ["", " ", "<html></html>", "<p>", "<a href=x>only a link</a>", "\u{0}\u{feff}<<<>>>", "<table><td>x"] {
+        let doc = page(html);
+        let _ = extract(&doc);
+        for m in MECHANISMS {
+            let _ = extract_with(&doc, &Options::default().without(m).expect("known mechanism"));
+        }
+        let _ = forest::extract::readable::article_score(&doc, doc.body);
+        let _ = forest::extract::readable::article_score(&doc, u32::MAX);
+    }
+    assert!(extract(&Doc::default()).text.is_empty());
+}
+
+#[test]
+fn article_score_ranks_the_article_above_the_sidebar() {
+    let doc = page(&news_page());
+    let story = forest::extract::readable::article_score(&doc, by_id(&doc, "story"));
+    let top = forest::extract::readable::article_score(&doc, by_id(&doc, "top"));
+    assert!(story > top, "story {story}, header {top}");
+}
+
+/// Mean 2-gram F1 of `single-page` on `../shared/single` measured when this test was written,
+/// less 0.005.
+const SINGLE_MEAN_FLOOR: f64 = 0.972 - 0.005;
+
+#[test]
+fn mean_f1_on_the_shared_single_page_set() {
+    let set = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/single");
+    if !set.is_dir() {
+        eprintln!("skipped: {} is absent", set.display());
+        return;
+    }
+    use forest::bench::{load, run, Options, Protocol};
+    let sites = load(&set).expect("load the single-page set");
+    let opts = Options {
+        methods: vec!["single-page".into()],
+        protocols: vec![Protocol::Samples],
+        curves: false,
+        ..Default::default()
+    };
+    let report = run(&sites, &opts).expect("bench run");
+    let f1: Vec<f64> = report.results.iter().map(|r| r.scores.f1).collect();
+    assert!(!f1.is_empty());
+    let mean = f1.iter().sum::<f64>() / f1.len() as f64;
+    eprintln!("single-page mean F1 on {} pages: {mean:.4}", f1.len());
+    assert!(mean >= SINGLE_MEAN_FLOOR, "mean F1 {mean:.4} < {SINGLE_MEAN_FLOOR}");
+}
