@@ -137,10 +137,16 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            match e.downcast_ref::<forest::Error>() {
-                Some(f) if e.chain().count() == 1 => eprintln!("forest: {}", explain(f)),
-                _ => eprintln!("forest: {e:#}"),
+            // Each cause once: a library error's message already holds its own cause.
+            let mut parts = Vec::new();
+            for cause in e.chain() {
+                if let Some(f) = cause.downcast_ref::<forest::Error>() {
+                    parts.push(explain(f));
+                    break;
+                }
+                parts.push(cause.to_string());
             }
+            eprintln!("forest: {}", parts.join(": "));
             ExitCode::from(1)
         }
     }

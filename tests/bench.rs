@@ -38,7 +38,7 @@ fn gold_set_table_puts_forest_well_above_fulltext() {
     let tmp = tempfile::tempdir().unwrap();
     let (report, _) = bench(&root().join("gold"), &["--jobs", "2", "--no-figures"], tmp.path());
     assert_eq!(report["report"]["sites"].as_array().unwrap().len(), 3);
-    assert_eq!(report["rows"].as_array().unwrap().len(), 7 * 2);
+    assert_eq!(report["rows"].as_array().unwrap().len(), 8 * 2);
     let f1 = |m: &str, p: &str| row(&report, m, p)["mean"]["f1"].as_f64().unwrap();
     let forest = f1("forest-tfidf", "samples");
     let fulltext = f1("fulltext", "samples");

@@ -38,8 +38,14 @@ impl Method for Forest {
     }
 
     fn fit(&self, samples: &[&Page]) -> Result<Box<dyn Extractor>> {
-        let induction = Wrapper::induce(&self.name, samples, &self.config)?;
-        Ok(Box::new(Applier::new(induction.wrapper)?))
+        let induction = match Wrapper::induce(&self.name, samples, &self.config) {
+            // As `forest apply` does for a site it has no wrapper for.
+            Err(Error::TooFewPages { .. } | Error::NoPattern { .. }) if self.config.cross_check => {
+                return Ok(Box::new(SinglePage::default()));
+            }
+            other => other?,
+        };
+        Ok(Box::new(Applier::new(induction.wrapper)?.cross_checked(self.config.cross_check)))
     }
 }
 
@@ -49,7 +55,7 @@ pub const METHODS: &[&str] =
 
 /// The mechanisms beyond the paper that `forest-tfidf-no-<name>` turns off (ablation).
 pub const MECHANISMS: &[&str] =
-    &["template", "link-text", "link-blocks", "split", "headline", "alternatives", "anchored"];
+    &["template", "link-text", "link-blocks", "split", "headline", "alternatives", "anchored", "cross-check"];
 
 /// `config` with one mechanism turned off.
 fn without(mut config: Config, mechanism: &str) -> Result<Config> {
@@ -61,6 +67,7 @@ fn without(mut config: Config, mechanism: &str) -> Result<Config> {
         "headline" => config.headline = false,
         "alternatives" => config.alternatives = false,
         "anchored" => config.typing = crate::patterns::Typing::Dfs,
+        "cross-check" => config.cross_check = false,
         _ => return Err(Error::Invalid(format!("unknown mechanism {mechanism:?}; known: {}", MECHANISMS.join(", ")))),
     }
     Ok(config)

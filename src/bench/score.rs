@@ -5,8 +5,9 @@
 //! F1 = 2PR/(P+R). Both empty: P = R = F1 = 1; exactly one empty: all 0. Bag-of-words P/R/F1
 //! do the same on the multiset of tokens. Tokens are [`crate::text::tokens`]'.
 
+use crate::text::overlap::{ngrams, prf, tokens};
 use crate::text::tokens::Tokenizer;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Precision, recall and F1 of one page, on 2-gram sets and on bags of words.
 #[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize)]
@@ -23,32 +24,6 @@ pub struct Scores {
     pub bow_r: f64,
     /// Bag-of-words F1.
     pub bow_f1: f64,
-}
-
-fn prf(overlap: usize, n_pred: usize, n_gold: usize) -> (f64, f64, f64) {
-    match (n_pred, n_gold) {
-        (0, 0) => (1.0, 1.0, 1.0),
-        (0, _) | (_, 0) => (0.0, 0.0, 0.0),
-        _ => {
-            let p = overlap as f64 / n_pred as f64;
-            let r = overlap as f64 / n_gold as f64;
-            let f = if p + r > 0.0 { 2.0 * p * r / (p + r) } else { 0.0 };
-            (p, r, f)
-        }
-    }
-}
-
-fn ngrams(tokens: &[String]) -> HashSet<(&str, &str)> {
-    if tokens.len() == 1 {
-        return [(tokens[0].as_str(), "")].into_iter().collect();
-    }
-    tokens.windows(2).map(|w| (w[0].as_str(), w[1].as_str())).collect()
-}
-
-fn tokens(tok: &mut Tokenizer, text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    tok.each(text, |t| out.push(t.to_string()));
-    out
 }
 
 /// Score one page's output against its gold text.

@@ -76,6 +76,9 @@ impl Sink {
             // The wrapper's own patterns found by type or as alternatives (medium confidence) are
             // the designed way to read pages outside the sample: said for a single page, only
             // counted for many.
+            forest::Rule::SinglePagePreferred if !self.many => {
+                eprintln!("forest: {loc}: the wrapper's article and the single-page extractor's disagreed; took the single-page one");
+            }
             rule if rule.confidence() == "medium" => {
                 if !self.many {
                     eprintln!("forest: {loc}: found by the wrapper's element type, not its exact XPath (rule {})", rule.name());

@@ -8,16 +8,19 @@ use crate::template::Template;
 use crate::wrapper::{Choice, Wrapper};
 use crate::xpath::sxd::{self, Evaluator};
 use crate::xpath::{CompiledPath, Meter, Program};
+use crate::text::overlap::agreement;
 use crate::{Page, Result};
 
 /// A wrapper made ready to apply: its XPath compiled once.
 pub struct Applier {
     wrapper: Wrapper,
-    /// The XPath for the general evaluator, metered (see [`crate::wrapper::xpath`]).
+    /// The XPath for the general evaluator, metered (see [`crate::xpath`]).
     xpath: Program,
     /// The XPath compiled to run on the tree directly, when it is of the induced subset.
     compiled: Option<CompiledPath>,
     template: Template,
+    /// Check each article against the single-page extractor's.
+    cross_check: bool,
 }
 
 impl Applier {
@@ -30,7 +33,7 @@ impl Applier {
         let xpath = Program::compile(&wrapper.xpath)?;
         let template = Template::from_lines(wrapper.template.clone());
         let compiled = CompiledPath::parse(&wrapper.xpath);
-        Ok(Applier { wrapper, xpath, compiled, template })
+        Ok(Applier { wrapper, xpath, compiled, template, cross_check: true })
     }
 
     /// The wrapper applied.
@@ -77,7 +80,37 @@ impl Extractor for Applier {
         "forest"
     }
 
+    /// The wrapper's article, checked against the single-page extractor's: when the two
+    /// disagree (they share fewer than [`AGREEMENT`] of their word pairs), the single-page
+    /// article is taken ([`Rule::SinglePagePreferred`]).
     fn extract(&self, page: &Page) -> Result<Extraction> {
+        let x = self.by_wrapper(page)?;
+        if !self.cross_check || matches!(x.rule, Rule::SinglePageFallback | Rule::WholePage) {
+            return Ok(x);
+        }
+        let sp = SinglePage::default().extract_as(page, Rule::SinglePagePreferred);
+        if sp.rule == Rule::WholePage || agreement(&x.text, &sp.text) >= AGREEMENT {
+            return Ok(x);
+        }
+        Ok(sp)
+    }
+}
+
+/// The share of word pairs (2-gram F1) the wrapper's article and the single-page article
+/// must have in common for the wrapper's to be kept: nine in ten.
+pub const AGREEMENT: f64 = 0.9;
+
+impl Applier {
+    /// Check each article against the single-page extractor (on by default); `false` keeps
+    /// the wrapper's article whatever the single-page extractor finds (an ablation).
+    pub fn cross_checked(mut self, on: bool) -> Applier {
+        self.cross_check = on;
+        self
+    }
+
+    /// The article by the wrapper alone: its XPath, then its fallback rules, then the
+    /// single-page extractor.
+    fn by_wrapper(&self, page: &Page) -> Result<Extraction> {
         let doc = &page.doc;
         let done = |nodes: Vec<NodeId>, rule| {
             let mut mask = self.template.mask_within(doc, &nodes);

@@ -54,6 +54,9 @@ pub enum Rule {
     WholePage,
     /// The site's rules matched nothing on this page: the single-page extractor took over.
     SinglePageFallback,
+    /// The wrapper's article and the single-page extractor's disagreed: the single-page one
+    /// was taken.
+    SinglePagePreferred,
     /// No rules for the page's site (or a single-page method): the single-page extractor.
     #[default]
     SinglePage,
@@ -70,6 +73,7 @@ impl Rule {
             Rule::Candidate(n) => format!("candidate-{}", n + 1),
             Rule::WholePage => "whole-page".into(),
             Rule::SinglePageFallback => "single-page-fallback".into(),
+            Rule::SinglePagePreferred => "single-page-preferred".into(),
             Rule::SinglePage => "single-page".into(),
         }
     }
@@ -79,7 +83,7 @@ impl Rule {
     pub fn confidence(&self) -> &'static str {
         match self {
             Rule::Exact => "high",
-            Rule::SameTypeSameLevel | Rule::SameType | Rule::Alternative(_) => "medium",
+            Rule::SameTypeSameLevel | Rule::SameType | Rule::Alternative(_) | Rule::SinglePagePreferred => "medium",
             Rule::Candidate(_) | Rule::WholePage | Rule::SinglePageFallback | Rule::SinglePage => "low",
         }
     }

@@ -3,9 +3,11 @@
 //! analyzer all count the same words.
 //!
 //! - [`tokens`]: word tokens exactly as the reference scorer makes them;
-//! - [`language`]: languages (stemmer and stop words) and the [`Analyzer`] that interns terms.
+//! - [`language`]: languages (stemmer and stop words) and the [`Analyzer`] that interns terms;
+//! - [`overlap`]: word 2-gram sets, the metric's core and the agreement of two extractions.
 
 pub mod language;
+pub mod overlap;
 pub mod tokens;
 
 pub use language::{Analyzer, Language, TermId};

@@ -53,6 +53,10 @@ pub struct Config {
     /// How elements with neither id nor class are typed: by dfs (the paper) or by anchored
     /// path. Default: anchored.
     pub typing: patterns::Typing,
+    /// The single-page extractor helps the wrapper: at apply time each article is checked
+    /// against the single-page extractor's, which is taken when the two disagree (and in the
+    /// bench, a site no wrapper can be learned from gets it, as `forest apply` does). Default: on.
+    pub cross_check: bool,
 }
 
 impl Default for Config {
@@ -70,6 +74,7 @@ impl Default for Config {
             headline: true,
             alternatives: true,
             typing: patterns::Typing::Anchored,
+            cross_check: true,
         }
     }
 }
