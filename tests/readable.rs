@@ -160,7 +160,7 @@ fn article_score_ranks_the_article_above_the_sidebar() {
 
 /// Mean 2-gram F1 of `single-page` on `../shared/single` measured when this test was written,
 /// less 0.005.
-const SINGLE_MEAN_FLOOR: f64 = 0.972 - 0.005;
+const SINGLE_MEAN_FLOOR: f64 = 0.975 - 0.005;
 
 #[test]
 fn mean_f1_on_the_shared_single_page_set() {

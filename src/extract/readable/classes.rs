@@ -39,11 +39,12 @@ fn word(w: &[u8]) -> Word {
         | b"credits" | b"dateline" | b"disclaimer" | b"disqus" | b"dropdown" | b"facebook" | b"follow"
         | b"footer" | b"footnotes" | b"gallery" | b"login" | b"masthead" | b"menu" | b"meta" | b"modal"
         | b"more" | b"nav" | b"navbar" | b"navigation" | b"newsletter" | b"outbrain" | b"overlay" | b"pager"
-        | b"pagination" | b"player" | b"playlist" | b"popover" | b"popular" | b"popup" | b"print" | b"privacy" | b"promo" | b"promoted"
-        | b"promotion" | b"rail" | b"recirc" | b"recommended" | b"related" | b"share" | b"sharebar"
-        | b"shares" | b"sharing" | b"sidebar" | b"signup" | b"skip" | b"social" | b"sponsor" | b"sponsored"
-        | b"subscribe" | b"subscription" | b"taboola" | b"tags" | b"teaser" | b"terms" | b"timestamp"
-        | b"toolbar" | b"tools" | b"topbar" | b"trending" | b"twitter" | b"widget" | b"widgets" => Word::Boilerplate,
+        | b"pagination" | b"player" | b"playlist" | b"popover" | b"popular" | b"popup" | b"print" | b"privacy"
+        | b"promo" | b"promoted" | b"promotion" | b"rail" | b"recirc" | b"recommended" | b"related" | b"share"
+        | b"sharebar" | b"shares" | b"sharing" | b"sidebar" | b"signup" | b"skip" | b"social" | b"sponsor"
+        | b"sponsored" | b"subscribe" | b"subscription" | b"taboola" | b"tags" | b"teaser" | b"terms"
+        | b"timestamp" | b"toolbar" | b"tools" | b"topbar" | b"trending" | b"twitter" | b"widget"
+        | b"widgets" => Word::Boilerplate,
         b"article" | b"articlebody" | b"blog" | b"body" | b"content" | b"entry" | b"hentry" | b"main" | b"post"
         | b"prose" | b"story" | b"text" => Word::Article,
         _ => Word::None,
@@ -125,59 +126,117 @@ fn each_word(name: &str, mut f: impl FnMut(&[u8])) {
     }
 }
 
+/// What the names of one `class` (or `id`) value say.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Names {
+    /// A name with a boilerplate word.
+    bad: bool,
+    /// A name with article words and no boilerplate word.
+    good: bool,
+    /// A hiding class.
+    hidden: bool,
+    /// A responsive display class that may show the element again.
+    shown: bool,
+}
+
+impl Names {
+    /// What the names of `value` say (`class`: utility classes are passed over and hiding
+    /// classes are looked for).
+    fn of(value: &str, class: bool) -> Names {
+        let mut out = Names::default();
+        for name in value.split_ascii_whitespace() {
+            if class {
+                let n = name.as_bytes();
+                if matches!(
+                    n,
+                    b"hidden" | b"hide" | b"d-none" | b"is-hidden" | b"visually-hidden" | b"sr-only" | b"screen-reader-text" | b"invisible"
+                ) {
+                    out.hidden = true;
+                } else if n.contains(&b':') || (n.starts_with(b"d-") && n.len() > 2) {
+                    out.shown = true;
+                }
+                if utility(name) {
+                    continue;
+                }
+            }
+            let (mut b, mut g) = (false, false);
+            each_word(name, |w| match word(w) {
+                Word::Boilerplate => b = true,
+                Word::Article => g = true,
+                Word::None => {}
+            });
+            out.bad |= b;
+            out.good |= g && !b;
+        }
+        out
+    }
+
+    fn and(self, o: Names) -> Names {
+        Names { bad: self.bad || o.bad, good: self.good || o.good, hidden: self.hidden || o.hidden, shown: self.shown || o.shown }
+    }
+}
+
+/// What each distinct `class` value of a page says, computed once (pages repeat their
+/// classes many times).
+pub type Cache<'d> = std::collections::HashMap<&'d str, Names, std::hash::BuildHasherDefault<Fx>>;
+
+/// A fast hasher for short strings (the FxHash of rustc).
+#[derive(Default)]
+pub struct Fx(u64);
+
+impl std::hash::Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// What `e`'s class, id, tag, role, itemprop and visibility attributes say (one pass over
-/// its attributes).
+/// its attributes; class values through `cache`).
 ///
 /// Hidden means: the `hidden` attribute, `aria-hidden="true"`, an inline style with
 /// `display:none` or `visibility:hidden`, or a hiding class (`hidden`, `d-none`, `sr-only`, …)
 /// without a responsive variant that shows it again (`md:block`, `d-md-block`).
-pub fn verdict(e: &Element) -> Verdict {
+pub fn verdict<'d>(e: &'d Element, cache: &mut Cache<'d>) -> Verdict {
     let tag = e.name.as_str();
-    let tag_boilerplate = matches!(
-        tag,
-        "nav" | "aside" | "footer" | "button" | "select" | "option" | "textarea" | "input" | "label" | "dialog" | "menu" | "figcaption" | "form"
-    );
+    let k = key(tag);
+    let tag_boilerplate = BOILERPLATE_TAGS.contains(&k) || tag == "figcaption";
     let mut v = Verdict {
         boilerplate: tag_boilerplate,
         article: false,
-        landmark: matches!(tag, "article" | "main"),
-        inline: inline(tag),
+        landmark: k == key("article") || k == key("main"),
+        inline: INLINE.contains(&k),
         hidden: false,
     };
+    if e.attrs.is_empty() {
+        return v;
+    }
     // Votes of whole class names: a name with a boilerplate word votes boilerplate, a name
     // with only article words votes article; names that disagree cancel out.
-    let (mut bad_vote, mut good_vote) = (false, false);
-    let (mut class_hidden, mut shown_again) = (false, false);
-    for (k, val) in &e.attrs {
-        match k.as_str() {
-            "class" | "id" => {
-                let class = k == "class";
-                for name in val.split_ascii_whitespace() {
-                    if class {
-                        let n = name.as_bytes();
-                        if matches!(
-                            n,
-                            b"hidden" | b"hide" | b"d-none" | b"is-hidden" | b"visually-hidden" | b"sr-only" | b"screen-reader-text" | b"invisible"
-                        ) {
-                            class_hidden = true;
-                        } else if n.contains(&b':') || (n.starts_with(b"d-") && n.len() > 2) {
-                            shown_again = true;
-                        }
-                        if utility(name) {
-                            continue;
-                        }
+    let mut names = Names::default();
+    for (name, val) in &e.attrs {
+        let attr = if name.len() <= 8 { key(name) } else if name == "aria-hidden" { ARIA_HIDDEN } else { 0 };
+        match attr {
+            CLASS => {
+                let n = match cache.get(val.as_str()) {
+                    Some(&n) => n,
+                    None => {
+                        let n = Names::of(val, true);
+                        cache.insert(val.as_str(), n);
+                        n
                     }
-                    let (mut b, mut g) = (false, false);
-                    each_word(name, |w| match word(w) {
-                        Word::Boilerplate => b = true,
-                        Word::Article => g = true,
-                        Word::None => {}
-                    });
-                    bad_vote |= b;
-                    good_vote |= g && !b;
-                }
+                };
+                names = names.and(n);
             }
-            "role" => {
+            ID => names = names.and(Names::of(val, false)),
+            ROLE => {
                 let r = val.trim();
                 let is = |x: &str| r.eq_ignore_ascii_case(x);
                 if is("main") || is("article") {
@@ -189,26 +248,26 @@ pub fn verdict(e: &Element) -> Verdict {
                     v.boilerplate = true;
                 }
             }
-            "itemprop" => {
+            ITEMPROP => {
                 let p = val.trim();
                 if ["articleBody", "reviewBody", "text"].iter().any(|x| p.eq_ignore_ascii_case(x)) {
                     v.landmark = true;
                 }
             }
-            "hidden" => v.hidden = true,
-            "aria-hidden" => v.hidden |= val.trim().eq_ignore_ascii_case("true"),
-            "style" if contains_ci(val, "none") || contains_ci(val, "hidden") => {
+            HIDDEN => v.hidden = true,
+            ARIA_HIDDEN => v.hidden |= val.trim().eq_ignore_ascii_case("true"),
+            STYLE if contains_ci(val, "none") || contains_ci(val, "hidden") => {
                 let s: String = val.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
                 v.hidden |= s.contains("display:none") || s.contains("visibility:hidden");
             }
             _ => {}
         }
     }
-    v.hidden |= class_hidden && !shown_again;
-    v.boilerplate |= bad_vote && !good_vote;
-    v.article = good_vote && !bad_vote;
+    v.hidden |= names.hidden && !names.shown;
+    v.boilerplate |= names.bad && !names.good;
+    v.article = names.good && !names.bad;
     // The page's own frame is never boilerplate by its classes.
-    if matches!(tag, "html" | "body" | "main" | "article") || v.landmark {
+    if k == key("html") || k == key("body") || v.landmark {
         v.boilerplate = tag_boilerplate;
     }
     v
@@ -219,14 +278,60 @@ fn contains_ci(hay: &str, needle: &str) -> bool {
     hay.as_bytes().windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
-/// Is `tag` an inline (phrasing) element, one that does not start a new block of text?
-pub fn inline(tag: &str) -> bool {
-    matches!(
-        tag,
-        "a" | "abbr" | "acronym" | "b" | "bdi" | "bdo" | "big" | "br" | "cite" | "code" | "data" | "del" | "dfn" | "em"
-            | "font" | "i" | "img" | "ins" | "kbd" | "mark" | "nobr" | "q" | "s" | "samp" | "small" | "span" | "strike"
-            | "strong" | "sub" | "sup" | "time" | "tt" | "u" | "var" | "wbr"
-    )
+/// A tag name of up to 8 bytes packed into an integer (0 for longer names), so that tags are
+/// compared as numbers.
+pub const fn key(tag: &str) -> u64 {
+    let b = tag.as_bytes();
+    if b.len() > 8 {
+        return 0;
+    }
+    let mut k = 0u64;
+    let mut i = 0;
+    while i < b.len() {
+        k = (k << 8) | b[i] as u64;
+        i += 1;
+    }
+    k
+}
+
+/// The keys of `tags`.
+const fn keys<const N: usize>(tags: [&str; N]) -> [u64; N] {
+    let mut out = [0u64; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = key(tags[i]);
+        i += 1;
+    }
+    out
+}
+
+/// Keys of the attributes read.
+const CLASS: u64 = key("class");
+const ID: u64 = key("id");
+const ROLE: u64 = key("role");
+const ITEMPROP: u64 = key("itemprop");
+const HIDDEN: u64 = key("hidden");
+const STYLE: u64 = key("style");
+/// `aria-hidden` is longer than a key: it gets one of its own (no 8-byte name packs to it).
+const ARIA_HIDDEN: u64 = u64::MAX;
+
+/// Inline (phrasing) tags.
+const INLINE: [u64; 35] = keys([
+    "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "br", "cite", "code", "data", "del", "dfn", "em", "font", "i",
+    "img", "ins", "kbd", "mark", "nobr", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time",
+    "tt", "u", "var", "wbr",
+]);
+
+/// Tags whose subtree is boilerplate: navigation, asides, page footers, forms and controls.
+const BOILERPLATE_TAGS: [u64; 12] =
+    keys(["nav", "aside", "footer", "button", "select", "option", "textarea", "input", "label", "dialog", "menu", "form"]);
+
+/// Form controls: their text counts as link text.
+const CONTROLS: [u64; 5] = keys(["button", "select", "option", "textarea", "label"]);
+
+/// Is `tag` a form control?
+pub fn control(tag: &str) -> bool {
+    CONTROLS.contains(&key(tag))
 }
 
 /// Beginnings of the lines that end an article's body (a heading or short line before
@@ -294,6 +399,11 @@ mod tests {
             each_word(name, |w| out.push(String::from_utf8_lossy(w).into_owned()));
         }
         out
+    }
+
+    #[test]
+    fn words_have_meanings() {
+        assert!(word(b"related") == Word::Boilerplate && word(b"content") == Word::Article && word(b"x") == Word::None);
     }
 
     #[test]

@@ -3,13 +3,16 @@
 //! (no recursion), and returns the selected elements with a cut mask so that the text and
 //! every renderer give the same article.
 //!
-//! Mechanisms (each one sentence, each can be turned off in [`Options`] for ablation):
+//! Mechanisms, one sentence each (all but the first can be turned off in [`Options`], for
+//! ablation: `single-page-no-<name>` in the bench):
 //! - **paragraphs**: a block of at least 25 columns of text (a CJK character is two columns
 //!   wide), at most a third of it link text, is a paragraph; an element's score is its
 //!   paragraph columns less its boilerplate columns, and the root is the element scoring best.
 //! - **classes**: class/id words (split on `-`, `_`, camelCase; utility CSS left out) for
-//!   navigation, sharing, related links, bylines, captions, ads, … mark boilerplate regions,
-//!   and words such as article, body, content, entry, post raise a block's score.
+//!   navigation, sharing, related links, bylines, captions, ads, … (and the tags `nav`,
+//!   `aside`, `footer`, `form`, `figcaption`) mark boilerplate regions, given back largest
+//!   first while they would leave under 15% of the page's paragraphs outside them, and words
+//!   such as article, body, content, entry, post raise a block's score.
 //! - **teasers**: an element most of whose children (three or more) are teasers, a headline
 //!   link over a summary, is a boilerplate region (lists of other stories).
 //! - **landmarks**: `article`, `main`, `role=main` and `itemprop=articleBody` raise a block's
@@ -24,8 +27,10 @@
 //! - **header**: before the first sentence of the body only headings are kept (bylines,
 //!   dates and share lines go).
 //! - **tail**: the selection is cut at a line that ends articles ("Related", "More from",
-//!   "Share this", … in several languages) once most of the body is behind it.
-//! - **headline**: the element best matching `<title>` is put first.
+//!   "Share this", … in en, de, fr, es, it, pt, nl) once most of the body is behind it, and
+//!   lone notices ("Advertisement", "Story continues below") are cut wherever they stand.
+//! - **headline**: the element best matching `<title>` (else the nearest `h1` before the
+//!   selection) is put first, and what stands before it in the selection's header goes.
 //! - **stories**: when the selection holds several `article` elements of an article's length
 //!   each (pages that load the next story below), only the one holding the headline is kept.
 //! - **listing**: a page whose best block holds under 500 columns of paragraphs and under
@@ -36,7 +41,7 @@ mod classes;
 mod score;
 mod trim;
 
-use crate::clean::{Doc, NodeData, NodeId};
+use crate::clean::{Doc, NodeId};
 use crate::{Error, Result};
 use score::Facts;
 
@@ -177,7 +182,7 @@ fn select(doc: &Doc, opts: &Options, f: &Facts) -> Readable {
     let Some(body) = doc.nodes.get(doc.body as usize) else { return Readable::default() };
     let mut best: Option<(f32, usize)> = None;
     for i in doc.body as usize..body.end as usize {
-        if f.junk[i] || !matches!(doc.nodes[i].data, NodeData::Element(_)) {
+        if f.junk[i] || f.text[i] {
             continue;
         }
         let s = f.score(i, opts);
@@ -301,7 +306,7 @@ fn siblings(doc: &Doc, f: &Facts, opts: &Options, root: usize) -> Vec<NodeId> {
         let i = s as usize;
         let joins = i == root
             || (!f.junk[i]
-                && matches!(doc.nodes[i].data, NodeData::Element(_))
+                && !f.text[i]
                 && f.good[i] > 0.0
                 && (f.score(i, opts) >= SIBLING_SHARE * top || clean_paragraph(f, i)));
         if joins {
@@ -322,7 +327,7 @@ fn listing(doc: &Doc, f: &Facts) -> Vec<NodeId> {
     let total = f.kept[doc.body as usize];
     let mut best: Option<usize> = None;
     for i in doc.body as usize..body.end as usize {
-        if f.junk[i] || !matches!(doc.nodes[i].data, NodeData::Element(_)) || f.kept[i] <= MOST_OF_PAGE * total {
+        if f.junk[i] || f.text[i] || f.kept[i] <= MOST_OF_PAGE * total {
             continue;
         }
         if best.is_none_or(|b| doc.nodes[i].level > doc.nodes[b].level) {
@@ -335,10 +340,19 @@ fn listing(doc: &Doc, f: &Facts) -> Vec<NodeId> {
 /// Article-likeness of the block rooted at `node`: its paragraph columns (raised for article
 /// words and landmarks) less its boilerplate columns (link text, boilerplate regions, short
 /// lines); comparable across blocks of one page. 0 for a node that is not on the page.
+///
+/// Each call gathers the page's facts (a few passes over the page); to rank several blocks
+/// of one page, [`article_scores`] gathers them once.
 pub fn article_score(doc: &Doc, node: NodeId) -> f64 {
-    if doc.nodes.get(node as usize).is_none() {
-        return 0.0;
-    }
+    article_scores(doc, &[node]).first().copied().unwrap_or(0.0)
+}
+
+/// [`article_score`] of each of `nodes`, the page's facts gathered once.
+pub fn article_scores(doc: &Doc, nodes: &[NodeId]) -> Vec<f64> {
     let opts = Options::default();
-    Facts::new(doc, &opts).score(node as usize, &opts) as f64
+    let f = Facts::new(doc, &opts);
+    nodes
+        .iter()
+        .map(|&n| if (n as usize) < doc.nodes.len() { f.score(n as usize, &opts) as f64 } else { 0.0 })
+        .collect()
 }

@@ -29,12 +29,33 @@ const OVERRULE_ROUNDS: usize = 4;
 /// fraction of the selection's paragraph columns.
 pub const MOST: f32 = 0.5;
 
-/// Columns of `s`: non-space characters, a wide (CJK) character counting two.
+/// Columns of `s`: non-space characters, a wide (CJK) character counting two. Read byte by
+/// byte: only characters of three or four bytes are decoded (the only ones that can be wide).
 pub fn columns(s: &str) -> u32 {
-    if s.is_ascii() {
-        return s.bytes().filter(|b| !b.is_ascii_whitespace()).count() as u32;
+    let b = s.as_bytes();
+    let mut n = 0u32;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c < 0x80 {
+            n += u32::from(!c.is_ascii_whitespace());
+            i += 1;
+        } else if c < 0xE0 {
+            // Two bytes: U+0080..U+07FF, never wide; U+0085 and U+00A0 are spaces.
+            n += u32::from(!(c == 0xC2 && matches!(b.get(i + 1), Some(0x85 | 0xA0))));
+            i += 2;
+        } else {
+            let len = if c < 0xF0 { 3 } else { 4 };
+            let ch = s.get(i..(i + len).min(b.len())).and_then(|x| x.chars().next());
+            n += match ch {
+                Some(ch) if ch.is_whitespace() => 0,
+                Some(ch) if wide(ch) => 2,
+                _ => 1,
+            };
+            i += len;
+        }
     }
-    s.chars().filter(|c| !c.is_whitespace()).map(|c| if wide(c) { 2 } else { 1 }).sum()
+    n
 }
 
 /// Is `c` a wide East Asian character (CJK ideograph, kana, hangul, full-width form)?
@@ -47,6 +68,11 @@ pub fn wide(c: char) -> bool {
 
 /// Facts about every node of one page.
 pub struct Facts {
+    /// Per node: its parent ([`NONE`] for the root), copied from the page to keep the passes
+    /// over a compact array.
+    pub parent: Vec<NodeId>,
+    /// Per node: is it a text node?
+    pub text: Vec<bool>,
     /// Per node: its block (itself for a block element; the nearest block ancestor otherwise).
     pub block: Vec<NodeId>,
     /// Per node: inside a link or form control.
@@ -81,6 +107,8 @@ impl Facts {
     pub fn new(doc: &Doc, opts: &Options) -> Facts {
         let n = doc.nodes.len();
         let mut f = Facts {
+            parent: vec![NONE; n],
+            text: vec![false; n],
             block: vec![0; n],
             in_link: vec![false; n],
             verdict: vec![classes::Verdict::default(); n],
@@ -96,19 +124,21 @@ impl Facts {
             good0: vec![0.0; n],
         };
         let mut hidden = vec![false; n];
+        let mut cache = classes::Cache::default();
         // Forward: blocks, links, verdicts, visibility; own text of each block.
         for i in 0..n {
             let node = &doc.nodes[i];
+            f.parent[i] = node.parent.unwrap_or(NONE);
+            f.text[i] = matches!(node.data, NodeData::Text(_));
             let parent = node.parent.map(|p| p as usize);
             let up_hidden = parent.is_some_and(|p| hidden[p]);
             let up_link = parent.is_some_and(|p| f.in_link[p]);
             match &node.data {
                 NodeData::Element(e) => {
-                    let v = classes::verdict(e);
+                    let v = classes::verdict(e, &mut cache);
                     f.verdict[i] = v;
                     hidden[i] = up_hidden || (opts.hidden && v.hidden);
-                    let control = matches!(e.name.as_str(), "button" | "select" | "option" | "textarea" | "label");
-                    f.in_link[i] = up_link || e.name == "a" || control;
+                    f.in_link[i] = up_link || e.name == "a" || (!v.inline && classes::control(&e.name));
                     f.block[i] = match parent {
                         Some(p) if v.inline => f.block[p],
                         _ => i as NodeId,
@@ -137,11 +167,10 @@ impl Facts {
         // Subtree text and link columns, and the first text node of each subtree.
         let mut first = vec![NONE; n];
         for i in (0..n).rev() {
-            if f.width[i] > 0 && matches!(doc.nodes[i].data, NodeData::Text(_)) {
+            if f.width[i] > 0 && f.text[i] {
                 first[i] = i as NodeId;
             }
-            if let Some(p) = doc.nodes[i].parent {
-                let p = p as usize;
+            if let Some(p) = f.up(i) {
                 if i > 0 {
                     f.width[p] += f.width[i];
                     f.link[p] += f.link[i];
@@ -156,11 +185,11 @@ impl Facts {
         }
         // Paragraph columns before boilerplate regions are known.
         for i in 0..n {
-            if matches!(doc.nodes[i].data, NodeData::Text(_)) && f.para[f.block[i] as usize] {
+            if f.text[i] && f.para[f.block[i] as usize] {
                 f.good0[i] = f.width[i] as f32;
             }
         }
-        sum_up(doc, &mut f.good0);
+        sum_up(&f.parent, &mut f.good0);
         let total0 = f.good0.get(doc.body as usize).copied().unwrap_or(0.0);
         // Boilerplate regions are cut; while they leave less than `KEEP` of the page's
         // paragraphs, the one holding the most (with those of the same class) is given back.
@@ -169,7 +198,7 @@ impl Facts {
             let mut left = total0;
             let mut largest: Option<(f32, usize)> = None;
             for i in 0..n {
-                let up = doc.nodes[i].parent.is_some_and(|p| f.junk[p as usize]);
+                let up = f.up(i).is_some_and(|p| f.junk[p]);
                 let region = opts.classes && f.verdict[i].boilerplate && !overruled[i];
                 f.junk[i] = up || hidden[i] || region;
                 if region && !up && !hidden[i] {
@@ -184,15 +213,15 @@ impl Facts {
                 break;
             }
             let class = doc.element(r as NodeId).and_then(|e| e.attr("class"));
-            for i in 0..n {
+            for (i, o) in overruled.iter_mut().enumerate() {
                 if i == r || (class.is_some() && doc.element(i as NodeId).and_then(|e| e.attr("class")) == class) {
-                    overruled[i] = true;
+                    *o = true;
                 }
             }
         }
         // Text columns: paragraph, link, boilerplate, short lines.
         for i in 0..n {
-            if !matches!(doc.nodes[i].data, NodeData::Text(_)) {
+            if !f.text[i] {
                 continue;
             }
             let c = f.width[i] as f32;
@@ -211,14 +240,18 @@ impl Facts {
         }
         // Subtree sums, children before parents (reverse pre-order), in one pass.
         for i in (1..n).rev() {
-            if let Some(p) = doc.nodes[i].parent {
-                let p = p as usize;
+            if let Some(p) = f.up(i) {
                 f.good[p] += f.good[i];
                 f.bad[p] += f.bad[i];
                 f.kept[p] += f.kept[i];
             }
         }
         f
+    }
+
+    /// The parent of node `i`, if any.
+    pub fn up(&self, i: usize) -> Option<usize> {
+        self.parent.get(i).filter(|&&p| p != NONE).map(|&p| p as usize)
     }
 
     /// The article score of element `i`: paragraph columns, raised for article words and
@@ -237,7 +270,7 @@ impl Facts {
 }
 
 /// No node.
-const NONE: NodeId = NodeId::MAX;
+pub const NONE: NodeId = NodeId::MAX;
 /// Fewest link columns of a teaser's headline.
 const TEASER_HEADLINE: u32 = 10;
 /// Fewest teasers in a teaser list.
@@ -262,7 +295,7 @@ fn teaser_lists(doc: &Doc, f: &mut Facts, first: &[NodeId]) {
             && links_away(doc, t)
     };
     for p in 0..n {
-        if p == doc.body as usize || !matches!(doc.nodes[p].data, NodeData::Element(_)) || f.width[p] == 0 {
+        if p == doc.body as usize || f.text[p] || f.width[p] == 0 {
             continue;
         }
         let (mut kids, mut teasers) = (0usize, 0usize);
@@ -270,7 +303,7 @@ fn teaser_lists(doc: &Doc, f: &mut Facts, first: &[NodeId]) {
             let c = c as usize;
             if f.width[c] > 0 {
                 kids += 1;
-                teasers += usize::from(matches!(doc.nodes[c].data, NodeData::Element(_)) && teaser(f, c));
+                teasers += usize::from(!f.text[c] && teaser(f, c));
             }
         }
         if teasers >= TEASERS && teasers * 2 > kids {
@@ -291,10 +324,27 @@ fn links_away(doc: &Doc, t: usize) -> bool {
 }
 
 /// Add every node's value into its parent's, children before parents (reverse pre-order).
-fn sum_up(doc: &Doc, v: &mut [f32]) {
-    for i in (1..doc.nodes.len()).rev() {
-        if let Some(p) = doc.nodes[i].parent {
+fn sum_up(parent: &[NodeId], v: &mut [f32]) {
+    for i in (1..parent.len()).rev() {
+        if let Some(&p) = parent.get(i).filter(|&&p| p != NONE) {
             v[p as usize] += v[i];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_count_wide_characters_twice_and_spaces_never() {
+        assert_eq!(columns("ab c"), 3);
+        assert_eq!(columns("é\u{a0}ß—x"), 4);
+        assert_eq!(columns("東京 2024年"), 10);
+        assert_eq!(columns("\u{3000}한국😀"), 5);
+        for s in ["a\u{2003}b ’ “q” 𠀀", "", "\u{85}"] {
+            let slow: u32 = s.chars().filter(|c| !c.is_whitespace()).map(|c| if wide(c) { 2 } else { 1 }).sum();
+            assert_eq!(columns(s), slow, "{s:?}");
         }
     }
 }

@@ -38,7 +38,7 @@ pub fn mask(doc: &Doc, f: &Facts, nodes: &[NodeId], opts: &Options, headline: Op
         for &r in nodes {
             all += f.good0[r as usize];
             for i in range(r) {
-                let top = i == r as usize || doc.nodes[i].parent.is_some_and(|p| !f.junk[p as usize]);
+                let top = i == r as usize || f.up(i).is_some_and(|p| !f.junk[p]);
                 if f.junk[i] && top {
                     cut += f.good0[i];
                 }
@@ -59,9 +59,11 @@ pub fn mask(doc: &Doc, f: &Facts, nodes: &[NodeId], opts: &Options, headline: Op
         return skip;
     }
     let lines = lines(doc, f, nodes, &skip);
-    for l in &lines {
-        if l.cols <= 40 && classes::notice(&line_text(doc, f, l, &skip)) {
-            cut_line(f, l, &mut skip);
+    if opts.tail {
+        for l in &lines {
+            if l.cols <= 40 && classes::notice(&line_text(doc, f, l, &skip)) {
+                cut_line(f, l, &mut skip);
+            }
         }
     }
     if opts.header {
@@ -104,8 +106,8 @@ fn lines(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &[bool]) -> Vec<Line> {
     let mut out: Vec<Line> = Vec::new();
     for &r in nodes {
         let end = doc.nodes.get(r as usize).map_or(r as usize, |x| x.end as usize);
-        for i in r as usize..end {
-            if skip[i] || !matches!(doc.nodes[i].data, NodeData::Text(_)) || f.width[i] == 0 {
+        for (i, &cut) in skip.iter().enumerate().take(end).skip(r as usize) {
+            if cut || !f.text[i] || f.width[i] == 0 {
                 continue;
             }
             let block = f.block[i] as usize;
@@ -124,9 +126,9 @@ fn lines(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &[bool]) -> Vec<Line> {
 /// The text of a line (its text nodes joined by spaces).
 fn line_text(doc: &Doc, f: &Facts, l: &Line, skip: &[bool]) -> String {
     let mut s = String::new();
-    for i in l.first..=l.last {
+    for (i, &cut) in skip.iter().enumerate().take(l.last + 1).skip(l.first) {
         if let NodeData::Text(t) = &doc.nodes[i].data {
-            if !skip[i] && f.block[i] as usize == l.block {
+            if !cut && f.block[i] as usize == l.block {
                 s.push_str(t);
                 s.push(' ');
             }
@@ -143,9 +145,9 @@ fn heading(doc: &Doc, b: usize) -> bool {
 
 /// Cut the lines of `l` (its text nodes of its block).
 fn cut_line(f: &Facts, l: &Line, skip: &mut [bool]) {
-    for i in l.first..=l.last {
+    for (i, s) in skip.iter_mut().enumerate().take(l.last + 1).skip(l.first) {
         if f.block[i] as usize == l.block {
-            skip[i] = true;
+            *s = true;
         }
     }
 }
