@@ -197,7 +197,6 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     } else {
         total = rules.articles(sources, jobs, &fetcher, &budget, &mut put)?;
     }
-    drop(put);
     if let Some(b) = bar {
         b.finish_and_clear();
     }
