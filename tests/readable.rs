@@ -88,6 +88,33 @@ fn the_header_zone_and_the_tail_are_trimmed() {
 }
 
 #[test]
+fn a_list_of_teasers_to_other_stories_is_cut_but_a_list_of_outside_links_is_not() {
+    let item = |href: &str, title: &str| {
+        format!(
+            "<div><h3><a href='{href}'>{title}</a></h3><p>A short summary of this other story, two lines long.</p></div>"
+        )
+    };
+    let teasers: String =
+        ["Storm closes the road", "Choir wins a prize", "New library opens"].iter().enumerate().map(|(i, t)| item(&format!("/news/{i}"), t)).collect();
+    let html = format!(
+        "<html><head><title>Bridge</title><link rel=canonical href='https://gazette.example/news/bridge'></head><body>         <div id=main><div id=story><p>{P1}</p><p>{P2}</p><p>{P3}</p></div><div>{teasers}</div></div></body></html>"
+    );
+    let r = extract(&page(&html));
+    assert!(r.text.contains("shop owners") && !r.text.contains("other story"), "{}", r.text);
+    let off = extract_with(&page(&html), &Options { teasers: false, ..Options::default() });
+    assert!(off.text.contains("other story"), "{}", off.text);
+    // The same list linking to other sites (a list of picks, references) is content.
+    let picks: String = ["Road atlas", "Choir songbook", "Library guide"]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| item(&format!("https://shop{i}.example/p"), t))
+        .collect();
+    let html = html.replace(&teasers, &picks);
+    let r = extract(&page(&html));
+    assert!(r.text.contains("Choir songbook"), "{}", r.text);
+}
+
+#[test]
 fn a_hidden_duplicate_of_the_article_is_not_taken() {
     let html = format!(
         "<html><head><title>Bridge</title></head><body>\

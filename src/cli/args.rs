@@ -237,9 +237,11 @@ pub(crate) struct BenchArgs {
     #[arg(default_value = "gold")]
     pub(crate) corpus: PathBuf,
     /// Methods to run, comma-separated (default: all): forest-tfidf, forest-feeds, coverage,
-    /// sigfeed, description, boilerpipe, fulltext; for ablation forest-tfidf-no-M with M one of
-    /// template, link-text, link-blocks, split, headline, alternatives, anchored, and
-    /// forest-paper (all off).
+    /// sigfeed, description, boilerpipe, single-page, fulltext; for ablation forest-tfidf-no-M
+    /// with M one of template, link-text, link-blocks, split, headline, alternatives, anchored,
+    /// cross-check, and forest-paper (all off); single-page-no-M with M one of classes,
+    /// teasers, landmarks, hidden, siblings, prune, link-blocks, header, tail, headline,
+    /// stories, listing.
     #[arg(long = "method", value_delimiter = ',')]
     pub(crate) methods: Vec<String>,
     /// Protocol: samples (fit and evaluate on the same pages), unseen (leave one page out), both.

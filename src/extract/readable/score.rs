@@ -278,9 +278,10 @@ const TEASERS: usize = 3;
 
 /// Mark teaser lists as boilerplate: elements of which most children with text, and at least
 /// [`TEASERS`], are teasers, each opening with a block that is all link text (a headline to
-/// another page) and holding more text than a paragraph after it (a summary).
+/// another page of the same site) and holding more text than a paragraph after it (a summary).
 fn teaser_lists(doc: &Doc, f: &mut Facts, first: &[NodeId]) {
     let n = doc.nodes.len();
+    let host = page_host(doc);
     let teaser = |f: &Facts, c: usize| -> bool {
         if f.link[c] < TEASER_HEADLINE || f.width[c] - f.link[c] < PARAGRAPH_MIN {
             return false;
@@ -292,7 +293,7 @@ fn teaser_lists(doc: &Doc, f: &mut Facts, first: &[NodeId]) {
         f.own[b] >= TEASER_HEADLINE
             && f.own_link[b] == f.own[b]
             && f.width[c] - f.link[c] >= PARAGRAPH_MIN
-            && links_away(doc, t)
+            && links_away(doc, t, host.as_deref())
     };
     for p in 0..n {
         if p == doc.body as usize || f.text[p] || f.width[p] == 0 {
@@ -312,15 +313,40 @@ fn teaser_lists(doc: &Doc, f: &mut Facts, first: &[NodeId]) {
     }
 }
 
-/// Is text node `t` inside a link to another page (an `a` whose `href` is neither a fragment
-/// nor a script, as accordion and tab toggles are)?
-fn links_away(doc: &Doc, t: usize) -> bool {
+/// Is text node `t` inside a link to another page of the same site: an `a` whose `href` is
+/// neither a fragment nor a script (as accordion and tab toggles are), and relative or on the
+/// page's own host when the page declares it (`host`, from its canonical URL)?
+fn links_away(doc: &Doc, t: usize, host: Option<&str>) -> bool {
     doc.ancestors(t as NodeId).filter_map(|a| doc.element(a)).find(|e| e.name == "a").is_some_and(|a| {
         a.attr("href").is_some_and(|h| {
             let h = h.trim();
-            !h.is_empty() && !h.starts_with('#') && !h.get(..11).is_some_and(|p| p.eq_ignore_ascii_case("javascript:"))
+            let elsewhere = h.is_empty() || h.starts_with('#') || h.get(..11).is_some_and(|p| p.eq_ignore_ascii_case("javascript:"));
+            !elsewhere && host.is_none_or(|host| link_host(h).is_none_or(|l| same_site(l, host)))
         })
     })
+}
+
+/// The host of an absolute (or scheme-relative) link, lower-case; `None` for a relative one.
+fn link_host(href: &str) -> Option<String> {
+    let rest = match href.find("//") {
+        Some(i) if href[..i].chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.' | ':')) => &href[i + 2..],
+        _ => return None,
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let host = rest[..end].rsplit('@').next().unwrap_or("");
+    let host = host.split(':').next().unwrap_or("");
+    (!host.is_empty()).then(|| host.to_ascii_lowercase())
+}
+
+/// Do two hosts belong to one site (equal once a leading `www.` is dropped)?
+fn same_site(a: String, b: &str) -> bool {
+    a.trim_start_matches("www.") == b.trim_start_matches("www.")
+}
+
+/// The page's own host, from its canonical URL or `og:url`, if it declares one.
+fn page_host(doc: &Doc) -> Option<String> {
+    let url = doc.head.link("canonical").or_else(|| doc.head.meta("og:url"))?;
+    link_host(url)
 }
 
 /// Add every node's value into its parent's, children before parents (reverse pre-order).
@@ -335,6 +361,15 @@ fn sum_up(parent: &[NodeId], v: &mut [f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn link_hosts() {
+        assert_eq!(link_host("https://www.Example.com:8080/a?b").as_deref(), Some("www.example.com"));
+        assert_eq!(link_host("//cdn.example.com/x").as_deref(), Some("cdn.example.com"));
+        assert_eq!(link_host("/news/story-1"), None);
+        assert_eq!(link_host("story.html?u=http://x.org"), None);
+        assert!(same_site("www.example.com".into(), "example.com"));
+    }
 
     #[test]
     fn columns_count_wide_characters_twice_and_spaces_never() {
