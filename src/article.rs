@@ -103,6 +103,22 @@ impl Article {
         }
     }
 
+    /// The article's text without its headline (many gold conventions and users keep the
+    /// title as a field of its own): a first paragraph that is the headline (or the title)
+    /// is left out.
+    pub fn body(&self) -> String {
+        let headline = self.extracted.as_ref().and_then(|e| {
+            let h = e.extraction.headline.or_else(|| crate::extract::headline(&e.page.doc))?;
+            Some(collapse_ws(&e.page.doc.text(h)))
+        });
+        let Some((first, rest)) = self.text.split_once("\n\n") else { return self.text.clone() };
+        let first = collapse_ws(first);
+        if first == collapse_ws(&self.title) || headline.is_some_and(|h| h == first) {
+            return rest.to_string();
+        }
+        self.text.clone()
+    }
+
     /// The article's key in an index: its URL, else where it was read from.
     pub fn key(&self) -> &str {
         self.url.as_deref().unwrap_or(&self.source)
@@ -216,3 +232,4 @@ fn detect_lang(text: &str) -> Option<String> {
     let sample: String = text.chars().take(2000).collect();
     crate::text::Language::detect(&sample).map(|l| l.code.to_string())
 }
+

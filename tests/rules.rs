@@ -36,6 +36,12 @@ fn bytes_and_a_url_become_an_article_with_or_without_a_wrapper() {
     assert_eq!((article.rule, article.confidence()), (Rule::Exact, "high"));
     assert_eq!(article.title, "Elm Street Bridge to Close for Six Weeks of Repairs");
     assert!(!article.xpath.is_empty());
+    // The body without the headline, for users who keep the title as a field of its own.
+    let body = article.body();
+    assert!(!body.contains("Six Weeks of Repairs") && body.contains("The Elm Street Bridge, the busiest"), "{body}");
+    assert!(article.text.ends_with(body.trim_end()));
+    let single_body = single.body();
+    assert!(!single_body.starts_with(&single.title) && single.text.contains(single_body.trim()), "{single_body}");
     // Every format comes from the one article, with the page's structure.
     assert!(article.markdown().starts_with("# Elm Street Bridge"), "{}", article.markdown());
     assert!(article.html().contains("<p>"));

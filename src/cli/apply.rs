@@ -29,6 +29,8 @@ struct Sink {
     fallbacks: usize,
     /// Several pages (a folder, a list, an archive).
     many: bool,
+    /// Text without the headline.
+    no_title: bool,
     /// Reading a web archive (many sites, most without a wrapper: no per-site hint).
     warc: bool,
     /// Sites already told how to get the site-level result.
@@ -38,6 +40,14 @@ struct Sink {
 
 impl Sink {
     fn body(&self, a: &Article) -> String {
+        if self.no_title && matches!(self.format, Format::Text | Format::Json | Format::Jsonl) {
+            let a = Article { text: a.body(), ..a.clone() };
+            return self.body_of(&a);
+        }
+        self.body_of(a)
+    }
+
+    fn body_of(&self, a: &Article) -> String {
         match self.format {
             Format::Text => format!("{}\n", a.text),
             Format::Markdown => a.markdown(),
@@ -168,6 +178,7 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
         skipped: 0,
         fallbacks: 0,
         many,
+        no_title: a.no_title,
         warc,
         hinted: Default::default(),
         index,

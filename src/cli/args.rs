@@ -215,6 +215,10 @@ pub(crate) struct ApplyArgs {
     /// html, xpath, rule, confidence.
     #[arg(long, short, value_enum, default_value_t = Format::Text, help_heading = "Output")]
     pub(crate) format: Format,
+    /// Leave the headline out of the text (text and JSON `text`; the title stays in JSON
+    /// `title`).
+    #[arg(long, help_heading = "Output")]
+    pub(crate) no_title: bool,
     /// Skip (exit 3) pages of sites without a stored wrapper or site config, instead of
     /// extracting them with the single-page extractor.
     #[arg(long, conflicts_with_all = ["wrapper", "site_config"], help_heading = "Rules")]
