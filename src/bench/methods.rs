@@ -45,7 +45,9 @@ impl Method for Forest {
             }
             other => other?,
         };
-        Ok(Box::new(Applier::new(induction.wrapper)?.cross_checked(self.config.cross_check)))
+        Ok(Box::new(
+            Applier::new(induction.wrapper)?.cross_checked(self.config.cross_check).cleaned_in_block(self.config.in_block),
+        ))
     }
 }
 
@@ -55,7 +57,7 @@ pub const METHODS: &[&str] =
 
 /// The mechanisms beyond the paper that `forest-tfidf-no-<name>` turns off (ablation).
 pub const MECHANISMS: &[&str] =
-    &["template", "link-text", "link-blocks", "split", "headline", "alternatives", "anchored", "cross-check"];
+    &["template", "link-text", "link-blocks", "split", "headline", "alternatives", "anchored", "cross-check", "in-block"];
 
 /// `config` with one mechanism turned off.
 fn without(mut config: Config, mechanism: &str) -> Result<Config> {
@@ -68,6 +70,7 @@ fn without(mut config: Config, mechanism: &str) -> Result<Config> {
         "alternatives" => config.alternatives = false,
         "anchored" => config.typing = crate::patterns::Typing::Dfs,
         "cross-check" => config.cross_check = false,
+        "in-block" => config.in_block = false,
         _ => return Err(Error::Invalid(format!("unknown mechanism {mechanism:?}; known: {}", MECHANISMS.join(", ")))),
     }
     Ok(config)

@@ -21,7 +21,10 @@ pub struct Applier {
     template: Template,
     /// Check each article against the single-page extractor's.
     cross_check: bool,
+    /// Run the single-page extractor's header-zone and tail cuts inside the wrapper's block.
+    in_block: bool,
 }
+
 
 impl Applier {
     /// Compile the wrapper's XPath.
@@ -33,7 +36,7 @@ impl Applier {
         let xpath = Program::compile(&wrapper.xpath)?;
         let template = Template::from_lines(wrapper.template.clone());
         let compiled = CompiledPath::parse(&wrapper.xpath);
-        Ok(Applier { wrapper, xpath, compiled, template, cross_check: true })
+        Ok(Applier { wrapper, xpath, compiled, template, cross_check: true, in_block: true })
     }
 
     /// The wrapper applied.
@@ -108,6 +111,13 @@ impl Applier {
         self
     }
 
+    /// Clean inside the wrapper's block with the single-page extractor's cuts (on by
+    /// default); `false` keeps the block as the site's template and link blocks leave it.
+    pub fn cleaned_in_block(mut self, on: bool) -> Applier {
+        self.in_block = on;
+        self
+    }
+
     /// The article by the wrapper alone: its XPath, then its fallback rules, then the
     /// single-page extractor.
     fn by_wrapper(&self, page: &Page) -> Result<Extraction> {
@@ -117,6 +127,16 @@ impl Applier {
             if self.wrapper.prune_link_blocks {
                 for (m, l) in mask.iter_mut().zip(link_blocks(doc, &nodes)) {
                     *m |= l;
+                }
+            }
+            if self.in_block {
+                let inside = nodes.first().and_then(|&f| self.wrapper.headline.then(|| headline_before(doc, doc.end(f))).flatten());
+                let trimmed = super::readable::trim_selection(doc, &nodes, inside);
+                if mask.is_empty() {
+                    mask = vec![false; doc.nodes.len()];
+                }
+                for (m, t) in mask.iter_mut().zip(trimmed) {
+                    *m |= t;
                 }
             }
             // Template text and link blocks are cut, unless that would leave nothing.

@@ -57,6 +57,9 @@ pub struct Config {
     /// against the single-page extractor's, which is taken when the two disagree (and in the
     /// bench, a site no wrapper can be learned from gets it, as `forest apply` does). Default: on.
     pub cross_check: bool,
+    /// At apply time, the single-page extractor's cuts (boilerplate regions by class words,
+    /// header zone, tail) also run inside the wrapper's block. Default: on.
+    pub in_block: bool,
 }
 
 impl Default for Config {
@@ -75,6 +78,7 @@ impl Default for Config {
             alternatives: true,
             typing: patterns::Typing::Anchored,
             cross_check: true,
+            in_block: true,
         }
     }
 }

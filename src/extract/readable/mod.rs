@@ -356,3 +356,13 @@ pub fn article_scores(doc: &Doc, nodes: &[NodeId]) -> Vec<f64> {
         .map(|&n| if (n as usize) < doc.nodes.len() { f.score(n as usize, &opts) as f64 } else { 0.0 })
         .collect()
 }
+
+/// The single-page extractor's cuts over another extractor's selection `nodes`: boilerplate
+/// regions by class words, the header zone and the tail after a terminator line, what a
+/// site's template cannot see (per-article bylines, dates, share lines, related links); one
+/// flag per node. Link blocks are left to the caller.
+pub fn trim_selection(doc: &Doc, nodes: &[NodeId], headline: Option<NodeId>) -> Vec<bool> {
+    let opts = Options { link_blocks: false, ..Options::default() };
+    let f = Facts::new(doc, &opts);
+    trim::mask(doc, &f, nodes, &opts, headline)
+}
