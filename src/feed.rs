@@ -58,6 +58,8 @@ pub struct Sample {
     /// The site's home page as the feed links it (RSS channel `<link>`, Atom `alternate`), when
     /// it is an http(s) URL; else the feed's own URL.
     pub home: Option<String>,
+    /// The feed found through the page that was named (feed autodiscovery), when it was one.
+    pub found_at: Option<String>,
 }
 
 /// Read a SOURCE (feed URL, feed file or folder of pages) into the site's sample.
@@ -83,9 +85,22 @@ pub fn read_with(fetcher: &fetch::Fetcher, source: &str) -> Result<Sample> {
     match parse(&fetched.bytes, &fetched.location) {
         Ok(sample) => Ok(sample),
         Err(not_feed) => {
-            let Some(feed_url) = discover(&fetched) else { return Err(not_feed) };
+            let looks_html = crate::page::sniff_html(&fetched.bytes[..fetched.bytes.len().min(4096)]);
+            let Some(feed_url) = discover(&fetched) else {
+                if looks_html {
+                    return Err(Error::Feed {
+                        what: source.to_string(),
+                        message: "it is an HTML page that links no feed (no <link rel=alternate type=application/rss+xml>): \
+                                  name the site's feed, or a folder of its pages"
+                            .into(),
+                    });
+                }
+                return Err(not_feed);
+            };
             let feed = fetcher.get(&Location::Url(feed_url))?;
-            parse(&feed.bytes, &feed.location)
+            let mut sample = parse(&feed.bytes, &feed.location)?;
+            sample.found_at = Some(feed.location.to_string());
+            Ok(sample)
         }
     }
 }

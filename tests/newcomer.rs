@@ -88,3 +88,36 @@ fn a_host_and_path_without_a_scheme_is_a_url_when_no_such_file_exists() {
     let existing = demo_page();
     assert!(matches!(Location::parse_input(p(&existing)), Location::File(_)));
 }
+
+#[test]
+fn a_page_url_given_to_induce_says_which_feed_it_read_or_that_it_links_none() {
+    use common::{Reply, Site};
+    let page = |feed: &str| {
+        format!("<html><head><title>Home</title>{feed}</head><body><p>Welcome to the harbour news.</p></body></html>")
+    };
+    let items: String = (1..=3)
+        .map(|i| format!("<item><title>Story {i}</title><link>/s{i}.html</link><guid>s{i}</guid></item>"))
+        .collect();
+    let story = |i: u32| {
+        let words = "The harbour authority said the new pier opens next month after two years of work. ".repeat(6);
+        format!("<html><head><title>Story {i}</title></head><body><nav>Home News</nav><div class='story'><h1>Story {i}</h1><p>{words} {i}</p></div></body></html>")
+    };
+    let server = Site::new()
+        .at("/", Reply::ok("text/html", page("<link rel='alternate' type='application/rss+xml' href='/feed.xml'>")))
+        .at("/bare.html", Reply::ok("text/html", page("")))
+        .at("/feed.xml", Reply::ok("application/rss+xml", format!("<rss version='2.0'><channel><title>Harbour</title>{items}</channel></rss>")))
+        .at("/s1.html", Reply::ok("text/html", story(1)))
+        .at("/s2.html", Reply::ok("text/html", story(2)))
+        .at("/s3.html", Reply::ok("text/html", story(3)))
+        .serve(40);
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    let o = forest(&store, &["induce", &server.url("/"), "--no-cache", "--no-store"]);
+    ok(&o);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("read the feed it links") && err.contains("/feed.xml"), "{err}");
+    let o = forest(&store, &["induce", &server.url("/bare.html"), "--no-cache", "--no-store"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("links no feed") && !err.contains("no root element"), "{err}");
+}

@@ -38,6 +38,15 @@ fn is_fallback(method: &str, rule: &str) -> bool {
     !matches!(rule, "exact" | "error") && super::method(method).is_ok_and(|m| !m.single_page())
 }
 
+/// What the table's columns mean.
+const TABLE_FOOTER: &str = "\
+P, R, F1: mean 2-gram precision, recall and F1 over pages (the paper's metric); BoW: bag-of-words F1;
+p9 … p91: F1 at the 9th, 25th, 50th, 75th and 91st percentile of pages; fail: pages the method
+could not run on (scored 0); fb: pages a fallback rule extracted (not the wrapper's exact XPath);
+pages/s, MB/s: one thread, cleaning included. samples: fit and score on the same pages;
+unseen: each page left out of the fit.
+";
+
 impl Report {
     /// Results of one method under one protocol.
     pub fn of(&self, method: &str, protocol: Protocol) -> impl Iterator<Item = &PageResult> {
@@ -94,6 +103,7 @@ impl Report {
                 r.failures, r.fallbacks, r.pages_per_sec, r.mb_per_sec
             );
         }
+        s.push_str(TABLE_FOOTER);
         s
     }
 

@@ -74,6 +74,9 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
     let Some(source) = &a.source else { bail!("name a feed, a folder of pages or a URL (or --warc FILE)") };
     let fetcher = a.fetch.fetcher_for(std::slice::from_ref(source))?;
     let sample = forest::feed::read_with(&fetcher, source)?;
+    if let Some(feed) = &sample.found_at {
+        eprintln!("forest: {source} is a page; read the feed it links: {feed}");
+    }
     for s in &sample.skipped {
         eprintln!("forest: skipped feed item {}: {}", s.what, s.why);
     }
