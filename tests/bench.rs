@@ -73,7 +73,7 @@ fn figures_are_written_as_svg() {
     );
     let curves = report["report"]["curves"].as_array().unwrap();
     assert_eq!(curves.iter().filter(|c| c["curve"] == "signifiers").count(), 20);
-    assert_eq!(curves.iter().filter(|c| c["curve"] == "samples").count(), 10);
+    assert_eq!(curves.iter().filter(|c| c["curve"] == "samples").count(), 9, "2 to 10 sample pages");
     assert_eq!(curves.iter().filter(|c| c["curve"] == "measure").count(), 3);
     for name in ["fig4-f1-per-method-samples.svg", "fig5-f1-by-sample-pages.svg", "fig6-f1-by-signifiers.svg", "fig7-measures.svg"] {
         let svg = std::fs::read_to_string(out.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -377,7 +377,8 @@ fn curves(site: &GoldSite, all: &[&Page]) -> Vec<(String, String, Vec<Scores>)> 
             .collect()
     };
     let mut out = Vec::new();
-    for n in 1..=10usize {
+    // Forest needs two pages: the curve starts there (one page would plot a meaningless 0).
+    for n in 2..=10usize {
         let fit = &all[..n.min(all.len())];
         out.push(("samples".to_string(), n.to_string(), run(fit, Config::default())));
     }
