@@ -8,6 +8,7 @@ use crate::template::Template;
 use crate::wrapper::{Choice, Wrapper};
 use crate::xpath::sxd::{self, Evaluator};
 use crate::xpath::{CompiledPath, Meter, Program};
+use super::readable::Analysis;
 use crate::text::overlap::agreement;
 use crate::{Page, Result};
 
@@ -87,21 +88,55 @@ impl Extractor for Applier {
     /// disagree (they share fewer than [`AGREEMENT`] of their word pairs), the single-page
     /// article is taken ([`Rule::SinglePagePreferred`]).
     fn extract(&self, page: &Page) -> Result<Extraction> {
-        let x = self.by_wrapper(page)?;
-        if !self.cross_check || matches!(x.rule, Rule::SinglePageFallback | Rule::WholePage) {
+        // One analysis of the page serves the in-block cuts and the cross-check.
+        let analysis = (self.in_block || self.cross_check).then(|| Analysis::new(&page.doc, &Default::default()));
+        let x = self.by_wrapper(page, analysis.as_ref())?;
+        let Some(analysis) = analysis.filter(|_| self.cross_check) else { return Ok(x) };
+        if matches!(x.rule, Rule::SinglePageFallback | Rule::WholePage) {
             return Ok(x);
         }
-        let sp = SinglePage::default().extract_as(page, Rule::SinglePagePreferred);
-        if sp.rule == Rule::WholePage || agreement(&x.text, &sp.text) >= AGREEMENT {
+        let sp = SinglePage::extraction(&page.doc, analysis.extract(), Rule::SinglePagePreferred);
+        if sp.rule == Rule::WholePage || shared_text(&page.doc, &x, &sp) >= AGREEMENT {
             return Ok(x);
         }
         Ok(sp)
     }
 }
 
-/// The share of word pairs (2-gram F1) the wrapper's article and the single-page article
-/// must have in common for the wrapper's to be kept: nine in ten.
+/// The share of text the wrapper's article and the single-page article must have in common
+/// (F1 of the characters both select) for the wrapper's to be kept: nine in ten.
 pub const AGREEMENT: f64 = 0.9;
+
+/// How much of their text two extractions of one page share: the F1 of the non-space
+/// characters of the text nodes each selects (inside its nodes and not cut, or in its
+/// headline). An extraction with no nodes (text only) is compared by its words instead.
+fn shared_text(doc: &Doc, a: &Extraction, b: &Extraction) -> f64 {
+    if a.nodes.is_empty() || b.nodes.is_empty() {
+        return agreement(&a.text, &b.text);
+    }
+    let selected = |x: &Extraction| {
+        let mut on = vec![false; doc.nodes.len()];
+        for &r in x.nodes.iter().chain(x.headline.iter()) {
+            for (i, o) in on.iter_mut().enumerate().take(doc.end(r) as usize).skip(r as usize) {
+                *o = x.skip.get(i).is_none_or(|&cut| !cut);
+            }
+        }
+        on
+    };
+    let (sa, sb) = (selected(a), selected(b));
+    let (mut na, mut nb, mut both) = (0usize, 0usize, 0usize);
+    for (i, node) in doc.nodes.iter().enumerate() {
+        let crate::clean::NodeData::Text(t) = &node.data else { continue };
+        if !(sa[i] || sb[i]) {
+            continue;
+        }
+        let n = t.chars().filter(|c| !c.is_whitespace()).count();
+        na += if sa[i] { n } else { 0 };
+        nb += if sb[i] { n } else { 0 };
+        both += if sa[i] && sb[i] { n } else { 0 };
+    }
+    crate::text::overlap::prf(both, na, nb).2
+}
 
 impl Applier {
     /// Check each article against the single-page extractor (on by default); `false` keeps
@@ -120,7 +155,7 @@ impl Applier {
 
     /// The article by the wrapper alone: its XPath, then its fallback rules, then the
     /// single-page extractor.
-    fn by_wrapper(&self, page: &Page) -> Result<Extraction> {
+    fn by_wrapper(&self, page: &Page, analysis: Option<&Analysis>) -> Result<Extraction> {
         let doc = &page.doc;
         let done = |nodes: Vec<NodeId>, rule| {
             let mut mask = self.template.mask_within(doc, &nodes);
@@ -129,9 +164,9 @@ impl Applier {
                     *m |= l;
                 }
             }
-            if self.in_block {
+            if let Some(analysis) = analysis.filter(|_| self.in_block) {
                 let inside = nodes.first().and_then(|&f| self.wrapper.headline.then(|| headline_before(doc, doc.end(f))).flatten());
-                let trimmed = super::readable::trim_selection(doc, &nodes, inside);
+                let trimmed = analysis.trim(&nodes, inside);
                 if mask.is_empty() {
                     mask = vec![false; doc.nodes.len()];
                 }

@@ -143,8 +143,12 @@ impl SinglePage {
     /// The article of `page` by the single-page extractor, marked with `rule`; the whole body
     /// when it finds no text.
     pub fn extract_as(&self, page: &Page, rule: Rule) -> Extraction {
-        let doc = &page.doc;
-        let r = readable::extract_with(doc, &self.options);
+        SinglePage::extraction(&page.doc, readable::extract_with(&page.doc, &self.options), rule)
+    }
+
+    /// The extraction of a page's article found by the single-page extractor, marked with
+    /// `rule`; the whole body when it has no text.
+    pub fn extraction(doc: &crate::clean::Doc, r: readable::Readable, rule: Rule) -> Extraction {
         if r.text.trim().is_empty() {
             return Extraction::new(vec![doc.body], doc.text(doc.body), Rule::WholePage);
         }

@@ -357,12 +357,36 @@ pub fn article_scores(doc: &Doc, nodes: &[NodeId]) -> Vec<f64> {
         .collect()
 }
 
-/// The single-page extractor's cuts over another extractor's selection `nodes`: boilerplate
-/// regions by class words, the header zone and the tail after a terminator line, what a
-/// site's template cannot see (per-article bylines, dates, share lines, related links); one
-/// flag per node. Link blocks are left to the caller.
-pub fn trim_selection(doc: &Doc, nodes: &[NodeId], headline: Option<NodeId>) -> Vec<bool> {
-    let opts = Options { link_blocks: false, ..Options::default() };
-    let f = Facts::new(doc, &opts);
-    trim::mask(doc, &f, nodes, &opts, headline)
+/// A page analysed once by the single-page extractor, so that its article and its cuts of
+/// another extractor's selection (a wrapper's block) come from the same facts.
+pub struct Analysis<'d> {
+    doc: &'d Doc,
+    opts: Options,
+    facts: Facts,
+}
+
+impl<'d> Analysis<'d> {
+    /// Analyse `doc` with the mechanisms `opts` turns on.
+    pub fn new(doc: &'d Doc, opts: &Options) -> Analysis<'d> {
+        Analysis { doc, opts: *opts, facts: Facts::new(doc, opts) }
+    }
+
+    /// The page's article (as [`extract_with`]).
+    pub fn extract(&self) -> Readable {
+        let out = select(self.doc, &self.opts, &self.facts);
+        if out.text.is_empty() && self.opts.hidden {
+            return extract_with(self.doc, &self.opts);
+        }
+        out
+    }
+
+    /// The single-page extractor's cuts over another extractor's selection `nodes`:
+    /// boilerplate regions by class words, the header zone and the tail after a terminator
+    /// line, what a site's template cannot see (per-article bylines, dates, share lines,
+    /// related links); one flag per node. Link blocks are left to the caller. `headline` is
+    /// the headline when it stands inside the selection.
+    pub fn trim(&self, nodes: &[NodeId], headline: Option<NodeId>) -> Vec<bool> {
+        let opts = Options { link_blocks: false, ..self.opts };
+        trim::mask(self.doc, &self.facts, nodes, &opts, headline)
+    }
 }
