@@ -121,3 +121,15 @@ fn a_page_url_given_to_induce_says_which_feed_it_read_or_that_it_links_none() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("links no feed") && !err.contains("no root element"), "{err}");
 }
+
+#[test]
+fn a_wrapper_that_cannot_be_stored_is_a_skipped_part_not_a_success() {
+    let tmp = tempfile::tempdir().unwrap();
+    // The store is a file, not a folder: the wrapper is printed, not stored, and the exit says so.
+    let store = tmp.path().join("store-is-a-file");
+    std::fs::write(&store, "x").unwrap();
+    let o = forest(&store, &["induce", p(&root().join("feeds/demo-news"))]);
+    assert_eq!(o.status.code(), Some(3), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("//"), "the XPath is still printed");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not stored"));
+}

@@ -194,6 +194,9 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
         sink.put(&mut stdout, &loc, r)
     };
     let mut total = 0usize;
+    // Records of an archive that were truncated, malformed or over the size cap: skipped
+    // inputs, so the run says so in its exit code (a shard workflow retries those).
+    let mut damaged = 0u64;
     if warc {
         let mut stats = forest::warc::Stats::default();
         for file in &a.warc {
@@ -205,6 +208,7 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
             total += rules.articles(pages, jobs, &fetcher, &budget, &mut put)?;
         }
         eprintln!("forest: {stats}");
+        damaged = stats.skipped_bad + stats.skipped_too_large;
     } else {
         total = rules.articles(sources, jobs, &fetcher, &budget, &mut put)?;
     }
@@ -223,7 +227,10 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     if total > 0 && skipped == total {
         bail!("no page could be read ({skipped} skipped)");
     }
-    Ok(if skipped > 0 { ExitCode::from(3) } else { ExitCode::SUCCESS })
+    if damaged > 0 {
+        eprintln!("forest: {damaged} damaged or oversized archive records were skipped");
+    }
+    Ok(if skipped > 0 || damaged > 0 { ExitCode::from(3) } else { ExitCode::SUCCESS })
 }
 
 /// A file name from an untrusted stem: safe characters only, never a path, never reused.

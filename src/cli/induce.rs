@@ -64,7 +64,8 @@ pub(crate) fn induce_warc(a: &InduceArgs) -> anyhow::Result<ExitCode> {
     if induced == 0 {
         bail!("no host of the archive has a wrapper (hosts with at least {} HTML pages: none that induce)", a.min_pages);
     }
-    Ok(if failed > 0 { ExitCode::from(3) } else { ExitCode::SUCCESS })
+    let damaged = stats.skipped_bad + stats.skipped_too_large;
+    Ok(if failed > 0 || damaged > 0 { ExitCode::from(3) } else { ExitCode::SUCCESS })
 }
 
 pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
@@ -129,19 +130,24 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
         let bytes = if a.format == InduceFormat::Ftr { text } else { wrapper.to_json()? };
         forest::store::write_atomic(path, bytes.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
     }
+    // The wrapper was printed (and written to --out); not keeping it in the store is a part
+    // of the job left undone: exit 3, so a script notices.
+    let mut not_stored = false;
     if !a.no_store {
         match &wrapper.host {
-            // Keeping a copy is a convenience: failing to is a warning, not a failed induce.
             Some(host) => match a.store.open().and_then(|s| Ok(s.save(host, &wrapper)?)) {
                 Ok(path) if !a.fetch.quiet => eprintln!("forest: stored as the wrapper of {host}: {}", path.display()),
                 Ok(_) => {}
-                Err(e) => eprintln!("forest: warning: the wrapper was not stored: {e:#}"),
+                Err(e) => {
+                    not_stored = true;
+                    eprintln!("forest: the wrapper was not stored: {e:#}");
+                }
             },
             None => eprintln!(
                 "forest: not stored: the pages name no host (no URL, no canonical link); pass --host HOST to store it"
             ),
         }
     }
-    Ok(if failed.is_empty() && sample.skipped.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(3) })
+    Ok(if failed.is_empty() && sample.skipped.is_empty() && !not_stored { ExitCode::SUCCESS } else { ExitCode::from(3) })
 }
 
