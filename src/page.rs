@@ -265,7 +265,10 @@ fn check_html(f: &Fetched, what: &str) -> Result<()> {
         return not(kind);
     }
     let head = &f.bytes[..f.bytes.len().min(4096)];
-    let utf16 = head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]);
+    // UTF-16 by its byte order mark, or declared by the HTTP charset (as browsers honour it
+    // before looking at the bytes): its NULs are text, not binary data.
+    let declared_utf16 = f.content_type.as_deref().is_some_and(|ct| ct.to_ascii_lowercase().contains("utf-16"));
+    let utf16 = declared_utf16 || head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]);
     if head.is_empty() {
         return not("empty");
     }

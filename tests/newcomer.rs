@@ -133,3 +133,40 @@ fn a_wrapper_that_cannot_be_stored_is_a_skipped_part_not_a_success() {
     assert!(String::from_utf8_lossy(&o.stdout).starts_with("//"), "the XPath is still printed");
     assert!(String::from_utf8_lossy(&o.stderr).contains("not stored"));
 }
+
+#[test]
+fn importing_a_site_config_never_replaces_another_silently() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    let plain = tmp.path().join("example.org.txt");
+    let www = tmp.path().join("www.example.org.txt");
+    std::fs::write(&plain, "body: //article\n").unwrap();
+    std::fs::write(&www, "body: //main\n").unwrap();
+    ok(&forest(&store, &["wrappers", "import", p(&plain)]));
+    let o = forest(&store, &["wrappers", "import", p(&www)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--force"), "{}", String::from_utf8_lossy(&o.stderr));
+    let shown = ok(&forest(&store, &["wrappers", "show", "example.org"]));
+    assert!(shown.contains("//article"), "the stored config is unchanged: {shown}");
+    let o = forest(&store, &["wrappers", "import", p(&www), "--force"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("replacing"));
+    assert!(ok(&forest(&store, &["wrappers", "show", "example.org"])).contains("//main"));
+}
+
+#[test]
+fn a_utf16_page_declared_only_by_its_http_charset_is_read() {
+    use forest::fetch::{Fetched, Location};
+    let html = "<html><body><p>Grüße aus der Hafenstadt, wo die neue Brücke öffnet.</p></body></html>";
+    let bytes: Vec<u8> = html.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let loc = Location::parse("https://utf16.example/a.html");
+    let fetched = Fetched {
+        location: loc.clone(),
+        bytes,
+        content_type: Some("text/html; charset=utf-16le".into()),
+        from_cache: false,
+        etag: None,
+        last_modified: None,
+    };
+    let page = forest::Page::from_fetched(&loc, fetched, &forest::budget::Budget::default()).expect("a page, not binary data");
+    assert!(page.doc.text(page.doc.body).contains("Grüße aus der Hafenstadt"));
+}

@@ -323,6 +323,10 @@ pub(crate) enum WrappersAction {
         /// Store them for this host.
         #[arg(long)]
         host: Option<String>,
+        /// Replace a site config already stored for the same host (`www.example.org.txt` and
+        /// `example.org.txt` name the same host).
+        #[arg(long)]
+        force: bool,
     },
 }
 

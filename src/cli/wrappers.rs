@@ -77,7 +77,7 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
                 eprintln!("forest: removed {}", path.display());
             }
         }
-        WrappersAction::Import { files, host } => {
+        WrappersAction::Import { files, host, force } => {
             if host.is_some() && files.len() > 1 {
                 bail!("--host names one site: import one file at a time with it");
             }
@@ -86,9 +86,19 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
                 let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
                 let from_name = name.strip_suffix(".txt").unwrap_or(name).trim_start_matches('.');
                 let host = host.as_deref().unwrap_or(from_name);
+                let key = forest::host::key(host)?;
+                let existing = store.list()?.into_iter().find(|e| e.host == key && e.kind == forest::store::Kind::SiteConfig);
+                if let (Some(e), false) = (&existing, force) {
+                    bail!(
+                        "{} would replace the site config of {key} already stored ({}): pass --force to replace it",
+                        file.display(),
+                        e.path.display()
+                    );
+                }
                 let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
                 let path = store.save_site_config(host, &text).with_context(|| format!("cannot import {}", file.display()))?;
-                eprintln!("forest: imported {} as {}", file.display(), path.display());
+                let replaced = if existing.is_some() { " (replacing the one stored)" } else { "" };
+                eprintln!("forest: imported {} as {}{replaced}", file.display(), path.display());
             }
         }
     }
