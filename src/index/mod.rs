@@ -165,6 +165,15 @@ fn host_of(a: &Article) -> String {
     url::Url::parse(a.key()).ok().and_then(|u| u.host_str().map(str::to_lowercase)).unwrap_or_default()
 }
 
+/// Run `f` on the index at `path`, a panic inside tantivy (which some damaged files cause:
+/// a flipped byte in a term dictionary or a fast field) becoming an [`Error::Index`] that
+/// says the index is damaged.
+fn guard_damage<T>(path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Err(index_error(path, "is damaged (a file of it does not read back): rebuild it from its articles, or restore a copy"))
+    })
+}
+
 /// An [`Error::Index`] about `path`.
 fn index_error(path: &Path, message: impl Into<String>) -> Error {
     Error::Index { path: path.to_path_buf(), message: message.into() }
@@ -256,6 +265,10 @@ impl ArticleIndex {
     /// # Errors
     /// [`Error::Index`] when `dir` holds no index, or one forest did not make.
     pub fn open(dir: &Path) -> Result<ArticleIndex> {
+        guard_damage(dir, || ArticleIndex::open_unguarded(dir))
+    }
+
+    fn open_unguarded(dir: &Path) -> Result<ArticleIndex> {
         let directory = MmapDirectory::open(dir).map_err(|e| tantivy_error(dir, e.into()))?;
         if !Index::exists(&directory).map_err(|e| tantivy_error(dir, e.into()))? {
             return Err(index_error(dir, "holds no article index (no meta.json): check the path"));

@@ -47,8 +47,12 @@ impl ArticleIndex {
     /// nothing.
     ///
     /// # Errors
-    /// [`crate::Error::Index`] when the index cannot be read.
+    /// [`crate::Error::Index`] when the index cannot be read, or is damaged.
     pub fn search(&self, query: &str, limit: usize, host: Option<&str>) -> Result<Vec<Hit>> {
+        super::guard_damage(self.path(), || self.search_unguarded(query, limit, host))
+    }
+
+    fn search_unguarded(&self, query: &str, limit: usize, host: Option<&str>) -> Result<Vec<Hit>> {
         if limit == 0 {
             return Ok(Vec::new());
         }
