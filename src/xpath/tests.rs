@@ -411,7 +411,7 @@ fn the_meter_stops_runaway_evaluations() {
 }
 
 /// What metering costs: run with
-/// `cargo test --release --lib wrapper::xpath::tests::metering_cost -- --ignored --nocapture`.
+/// `cargo test --release --lib xpath::tests::metering_cost -- --ignored --nocapture`.
 #[test]
 #[ignore = "a timing, not a test"]
 fn metering_cost() {
