@@ -17,7 +17,8 @@
 //! page cannot make the parser quadratic.
 //!
 //! Reader-comment regions are cut like scripts: an element whose `id` or `class` holds a
-//! comment word ([`is_comment_region`]). Comments are long, page-specific and full of the
+//! comment word ([`is_comment_region`]), unless it holds an `h1` (then it is the article: an
+//! opinion piece classed "comment"). Comments are long, page-specific and full of the
 //! article's own words, so left in they win the ranking over the article they discuss.
 //!
 //! Elements are numbered 0, 1, 2, … in pre-order (`html` is 0): that number is the `dfs` of the
@@ -445,6 +446,17 @@ fn clean_attrs<'a>(attrs: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<(Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reader_comments_are_cut_but_a_comment_piece_holding_the_headline_is_not() {
+        let doc = page(
+            "<body><div class='content tonal--tone-comment'><h1>Why the bridge matters</h1><p>An opinion.</p>\
+             <div id=comments><p>first!</p></div></div></body>",
+        );
+        let text = doc.text(doc.body);
+        assert!(text.contains("Why the bridge matters") && text.contains("An opinion."), "{text}");
+        assert!(!text.contains("first!"), "{text}");
+    }
 
     #[test]
     fn dfs_is_preorder_and_drops_non_content() {

@@ -279,6 +279,27 @@ pub struct Parsed {
     pub timed_out: bool,
 }
 
+/// Does the subtree of source node `n` hold an `h1`? A region whose class or id speaks of
+/// comments but that holds the page's main heading is the article itself (a "comment" piece,
+/// an opinion column), not its reader comments. The answer for every node is worked out in one
+/// pass the first time it is asked: each `h1` marks its ancestors up to one already marked.
+fn holds_h1(tree: &Tree, headed: &mut Option<Vec<bool>>, n: usize) -> bool {
+    let marks = headed.get_or_insert_with(|| {
+        let mut marks = vec![false; tree.nodes.len()];
+        for (i, node) in tree.nodes.iter().enumerate() {
+            if matches!(&node.kind, Kind::Element { name, .. } if &*name.local == "h1") {
+                let mut j = i;
+                while j != NONE && !marks[j] {
+                    marks[j] = true;
+                    j = tree.nodes[j].parent;
+                }
+            }
+        }
+        marks
+    });
+    marks.get(n).copied().unwrap_or(false)
+}
+
 /// Walk the linked tree in document order (explicit stack) into the cleaned arena, applying
 /// the cleaner's rules (see the module documentation of [`super`]).
 fn flatten(tree: &Tree) -> Doc {
@@ -290,6 +311,8 @@ fn flatten(tree: &Tree) -> Doc {
     let mut open: Vec<(usize, NodeId)> = Vec::new();
     let mut cur = tree.nodes[0].first;
     let mut seen_root = false;
+    // Per source node: does its subtree hold an `h1`? Worked out once, when first asked.
+    let mut headed: Option<Vec<bool>> = None;
     while cur != NONE || !open.is_empty() {
         if cur == NONE {
             // Close the innermost open element and go on with its next sibling.
@@ -308,7 +331,7 @@ fn flatten(tree: &Tree) -> Doc {
                 let attr = |k: &str| attrs.iter().find(|a| &*a.name.local == k).map(|a| &*a.value);
                 let dropped = DROPPED.contains(&local)
                     || (in_head && local != "title")
-                    || is_comment_region(local, attr("id"), attr("class"))
+                    || (is_comment_region(local, attr("id"), attr("class")) && !holds_h1(tree, &mut headed, cur))
                     || (open.is_empty() && seen_root);
                 if dropped {
                     if matches!(local, "meta" | "link" | "script") {
