@@ -95,15 +95,7 @@ impl Page {
     /// As [`Page::from_fetched`].
     pub fn from_bytes(bytes: &[u8], location: &str) -> Result<Page> {
         let loc = Location::parse(location);
-        let fetched = Fetched {
-            location: loc.clone(),
-            bytes: bytes.to_vec(),
-            content_type: None,
-            from_cache: false,
-            etag: None,
-            last_modified: None,
-        };
-        Page::from_fetched(&loc, fetched, &Budget::default())
+        Page::from_fetched(&loc, Fetched::local(loc.clone(), bytes.to_vec()), &Budget::default())
     }
 
     /// Read (fetch or open), decode and clean the page at `loc` within `budget`.
@@ -199,9 +191,7 @@ pub fn sources(inputs: &[String]) -> Result<Vec<Source>> {
             }
             let bytes = fetch::gunzip_within(bytes, fetch::MAX_BYTES, "standard input")?;
             let loc = Location::File("-".into());
-            let fetched =
-                Fetched { location: loc.clone(), bytes, content_type: None, from_cache: false, etag: None, last_modified: None };
-            out.push(Source::Fetched(loc, fetched));
+            out.push(Source::Fetched(loc.clone(), Fetched::local(loc, bytes)));
             continue;
         }
         match Location::parse_input(input) {

@@ -40,14 +40,6 @@ struct Sink {
 
 impl Sink {
     fn body(&self, a: &Article) -> String {
-        if self.no_title && matches!(self.format, Format::Text | Format::Json | Format::Jsonl) {
-            let a = Article { text: a.body(), ..a.clone() };
-            return self.body_of(&a);
-        }
-        self.body_of(a)
-    }
-
-    fn body_of(&self, a: &Article) -> String {
         match self.format {
             Format::Text => format!("{}\n", a.text),
             Format::Markdown => a.markdown(),
@@ -59,7 +51,7 @@ impl Sink {
     }
 
     fn put(&mut self, out: &mut impl Write, loc: &Location, result: forest::Result<Article>) -> anyhow::Result<()> {
-        let article = match result {
+        let mut article = match result {
             Ok(a) => a,
             Err(e) => {
                 eprintln!("forest: skipped {loc}: {}", explain(&e));
@@ -101,6 +93,10 @@ impl Sink {
         }
         if let Some((index, _)) = &mut self.index {
             index.add(&article)?;
+        }
+        // The index keeps the whole text; the output may leave the headline out.
+        if self.no_title && matches!(self.format, Format::Text | Format::Json | Format::Jsonl) {
+            article.text = article.body();
         }
         let body = self.body(&article);
         match &self.out_dir {

@@ -225,7 +225,10 @@ impl Applier {
                 return Ok(done(siblings(t, vec![n], c), Rule::Candidate(i)));
             }
         }
-        let x = SinglePage::default().extract_as(page, Rule::SinglePageFallback);
+        let x = match analysis {
+            Some(a) => SinglePage::extraction(doc, a.extract(), Rule::SinglePageFallback),
+            None => SinglePage::default().extract_as(page, Rule::SinglePageFallback),
+        };
         if x.rule == Rule::WholePage {
             return Ok(done(vec![doc.body], Rule::WholePage));
         }

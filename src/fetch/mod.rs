@@ -111,6 +111,11 @@ pub struct Fetched {
 }
 
 impl Fetched {
+    /// Bytes read from a file, standard input or a caller's memory: no transport metadata.
+    pub fn local(location: Location, bytes: Vec<u8>) -> Fetched {
+        Fetched { location, bytes, content_type: None, from_cache: false, etag: None, last_modified: None }
+    }
+
     /// The body decoded as text (see [`decode`]).
     pub fn text(&self) -> String {
         decode(&self.bytes, self.content_type.as_deref())
@@ -262,7 +267,7 @@ impl Fetcher {
     pub fn get(&self, loc: &Location) -> Result<Fetched> {
         match loc {
             Location::File(path) => read_file(path, self.opts.max_bytes)
-                .map(|bytes| Fetched { location: loc.clone(), bytes, content_type: None, from_cache: false, etag: None, last_modified: None }),
+                .map(|bytes| Fetched::local(loc.clone(), bytes)),
             Location::Url(url) => self.get_url(url),
         }
     }
@@ -618,7 +623,7 @@ mod tests {
         }
         assert!(decode(&bytes, None).contains("Grüße, 東京"));
         let loc = Location::File("page.html".into());
-        let fetched = Fetched { location: loc.clone(), bytes, content_type: None, from_cache: false, etag: None, last_modified: None };
+        let fetched = Fetched::local(loc.clone(), bytes);
         let page = crate::Page::from_fetched(&loc, fetched, &crate::budget::Budget::default()).unwrap();
         assert_eq!(page.doc.text(page.doc.body), "Grüße, 東京");
     }
