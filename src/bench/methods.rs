@@ -57,7 +57,7 @@ pub const METHODS: &[&str] =
 
 /// The mechanisms beyond the paper that `forest-tfidf-no-<name>` turns off (ablation).
 pub const MECHANISMS: &[&str] =
-    &["template", "link-text", "link-blocks", "split", "headline", "alternatives", "anchored", "cross-check", "in-block"];
+    &["template", "link-text", "link-blocks", "split", "headline", "alternatives", "anchored", "cross-check", "in-block", "templates"];
 
 /// `config` with one mechanism turned off.
 fn without(mut config: Config, mechanism: &str) -> Result<Config> {
@@ -71,6 +71,7 @@ fn without(mut config: Config, mechanism: &str) -> Result<Config> {
         "anchored" => config.typing = crate::patterns::Typing::Dfs,
         "cross-check" => config.cross_check = false,
         "in-block" => config.in_block = false,
+        "templates" => config.templates = false,
         _ => return Err(Error::Invalid(format!("unknown mechanism {mechanism:?}; known: {}", MECHANISMS.join(", ")))),
     }
     Ok(config)

@@ -243,7 +243,7 @@ pub(crate) struct BenchArgs {
     /// Methods to run, comma-separated (default: all): forest-tfidf, forest-feeds, coverage,
     /// sigfeed, description, boilerpipe, single-page, fulltext; for ablation forest-tfidf-no-M
     /// with M one of template, link-text, link-blocks, split, headline, alternatives, anchored,
-    /// cross-check, in-block, and forest-paper (all off); single-page-no-M with M one of classes,
+    /// cross-check, in-block, templates, and forest-paper (all off); single-page-no-M with M one of classes,
     /// teasers, landmarks, hidden, siblings, prune, link-blocks, header, tail, headline,
     /// stories, listing.
     #[arg(long = "method", value_delimiter = ',')]

@@ -97,7 +97,7 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
     }
     let cfg = a.config();
     let induction = match Wrapper::induce(&sample.site, &pages, &cfg) {
-        Err(forest::Error::TooFewPages { got, .. }) => {
+        Err(forest::Error::TooFewPages { got, detail: d }) if d.is_empty() => {
             let causes: Vec<String> = failed.iter().map(|(w, e)| format!("{w}: {}", explain(e))).collect();
             let detail = if causes.is_empty() {
                 format!(" ({} item(s) in {source})", sample.items.len())

@@ -4,6 +4,7 @@
 use super::{headline_before, link_blocks, Extraction, Extractor, Rule, SinglePage};
 use crate::clean::{Doc, NodeId};
 use crate::patterns::{ElementType, Typer};
+use crate::template::layout::{self, Layout};
 use crate::template::Template;
 use crate::wrapper::{Choice, Wrapper};
 use crate::xpath::sxd::{self, Evaluator};
@@ -12,13 +13,11 @@ use super::readable::Analysis;
 use crate::text::overlap::agreement;
 use crate::{Page, Result};
 
-/// A wrapper made ready to apply: its XPath compiled once.
+/// A wrapper made ready to apply: the XPath of each of its templates compiled once.
 pub struct Applier {
     wrapper: Wrapper,
-    /// The XPath for the general evaluator, metered (see [`crate::xpath`]).
-    xpath: Program,
-    /// The XPath compiled to run on the tree directly, when it is of the induced subset.
-    compiled: Option<CompiledPath>,
+    /// One per template of the site, the wrapper's own first.
+    parts: Vec<Part>,
     template: Template,
     /// Check each article against the single-page extractor's.
     cross_check: bool,
@@ -27,17 +26,63 @@ pub struct Applier {
 }
 
 
+/// One template's rules: its wrapper, layout and compiled XPath.
+struct Part {
+    wrapper: Wrapper,
+    /// The XPath for the general evaluator, metered (see [`crate::xpath`]).
+    xpath: Program,
+    /// The XPath compiled to run on the tree directly, when it is of the induced subset.
+    compiled: Option<CompiledPath>,
+}
+
+impl Part {
+    fn new(wrapper: Wrapper) -> Result<Part> {
+        let xpath = Program::compile(&wrapper.xpath)?;
+        let compiled = CompiledPath::parse(&wrapper.xpath);
+        Ok(Part { wrapper, xpath, compiled })
+    }
+
+    fn select_metered(&self, doc: &Doc, meter: &Meter) -> Result<Vec<NodeId>> {
+        match &self.compiled {
+            Some(c) => Ok(doc.outermost(c.select(doc))),
+            None => self.sxd_metered(doc, meter),
+        }
+    }
+
+    fn sxd_metered(&self, doc: &Doc, meter: &Meter) -> Result<Vec<NodeId>> {
+        let package = sxd::parse(doc)?;
+        Evaluator::within(doc, &package, meter).elements(&self.xpath)
+    }
+}
+
 impl Applier {
-    /// Compile the wrapper's XPath.
+    /// Compile the XPath of each of the wrapper's templates.
     ///
     /// # Errors
-    /// [`Error::XPath`] when the XPath does not parse or is refused (see
+    /// [`Error::XPath`] when an XPath does not parse or is refused (see
     /// [`crate::wrapper::check_xpath_cost`]).
     pub fn new(wrapper: Wrapper) -> Result<Applier> {
-        let xpath = Program::compile(&wrapper.xpath)?;
+        let parts = wrapper.templates().into_iter().map(Part::new).collect::<Result<Vec<Part>>>()?;
         let template = Template::from_lines(wrapper.template.clone());
-        let compiled = CompiledPath::parse(&wrapper.xpath);
-        Ok(Applier { wrapper, xpath, compiled, template, cross_check: true, in_block: true })
+        Ok(Applier { wrapper, parts, template, cross_check: true, in_block: true })
+    }
+
+    /// The rules of the template `page` fits: the one whose layout it holds most of, if it
+    /// holds at least [`layout::FITS`] of it (a template without a layout fits every page);
+    /// `None` when the page fits none of the site's templates.
+    fn part_for(&self, page: &Page) -> Option<&Part> {
+        if let [only] = self.parts.as_slice() {
+            if only.wrapper.layout.is_none() {
+                return Some(only);
+            }
+        }
+        let mine = Layout::of(&page.doc);
+        self.parts
+            .iter()
+            .map(|p| (p.wrapper.layout.as_ref().map_or(1.0, |l| l.fit(&mine)), p))
+            .filter(|&(fit, _)| fit >= layout::FITS)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, p)| p)
     }
 
     /// The wrapper applied.
@@ -57,10 +102,7 @@ impl Applier {
     }
 
     fn select_metered(&self, doc: &Doc, meter: &Meter) -> Result<Vec<NodeId>> {
-        match &self.compiled {
-            Some(c) => Ok(doc.outermost(c.select(doc))),
-            None => self.sxd_metered(doc, meter),
-        }
+        self.parts[0].select_metered(doc, meter)
     }
 
     /// The elements the XPath selects, evaluated by sxd-xpath on the page's XML (the general
@@ -74,8 +116,7 @@ impl Applier {
     }
 
     fn sxd_metered(&self, doc: &Doc, meter: &Meter) -> Result<Vec<NodeId>> {
-        let package = sxd::parse(doc)?;
-        Evaluator::within(doc, &package, meter).elements(&self.xpath)
+        self.parts[0].sxd_metered(doc, meter)
     }
 }
 
@@ -90,7 +131,13 @@ impl Extractor for Applier {
     fn extract(&self, page: &Page) -> Result<Extraction> {
         // One analysis of the page serves the in-block cuts and the cross-check.
         let analysis = (self.in_block || self.cross_check).then(|| Analysis::new(&page.doc, &Default::default()));
-        let x = self.by_wrapper(page, analysis.as_ref())?;
+        let x = match self.part_for(page) {
+            Some(part) => self.by_wrapper(part, page, analysis.as_ref())?,
+            None => match &analysis {
+                Some(a) => SinglePage::extraction(&page.doc, a.extract(), Rule::SinglePageFallback),
+                None => SinglePage::default().extract_as(page, Rule::SinglePageFallback),
+            },
+        };
         let Some(analysis) = analysis.filter(|_| self.cross_check) else { return Ok(x) };
         if matches!(x.rule, Rule::SinglePageFallback | Rule::WholePage) {
             return Ok(x);
@@ -155,17 +202,18 @@ impl Applier {
 
     /// The article by the wrapper alone: its XPath, then its fallback rules, then the
     /// single-page extractor.
-    fn by_wrapper(&self, page: &Page, analysis: Option<&Analysis>) -> Result<Extraction> {
+    fn by_wrapper(&self, part: &Part, page: &Page, analysis: Option<&Analysis>) -> Result<Extraction> {
         let doc = &page.doc;
+        let wrapper = &part.wrapper;
         let done = |nodes: Vec<NodeId>, rule| {
             let mut mask = self.template.mask_within(doc, &nodes);
-            if self.wrapper.prune_link_blocks {
+            if wrapper.prune_link_blocks {
                 for (m, l) in mask.iter_mut().zip(link_blocks(doc, &nodes)) {
                     *m |= l;
                 }
             }
             if let Some(analysis) = analysis.filter(|_| self.in_block) {
-                let inside = nodes.first().and_then(|&f| self.wrapper.headline.then(|| headline_before(doc, doc.end(f))).flatten());
+                let inside = nodes.first().and_then(|&f| wrapper.headline.then(|| headline_before(doc, doc.end(f))).flatten());
                 let trimmed = analysis.trim(&nodes, inside);
                 if mask.is_empty() {
                     mask = vec![false; doc.nodes.len()];
@@ -183,7 +231,7 @@ impl Applier {
             // The headline goes first when it stands before the block, outside it.
             let first = nodes.first().copied();
             let title = match first {
-                Some(first) if self.wrapper.headline => headline_before(doc, first),
+                Some(first) if wrapper.headline => headline_before(doc, first),
                 _ => None,
             };
             let headline = match (title, first) {
@@ -195,16 +243,16 @@ impl Applier {
             };
             Extraction { text, nodes, rule, skip: mask, headline }
         };
-        let main = &self.wrapper.pattern;
-        let t = &Typer::new(doc, self.wrapper.typing);
-        let exact = self.select_metered(doc, &Meter::within(&page.budget, page.deadline))?;
+        let main = &wrapper.pattern;
+        let t = &Typer::new(doc, wrapper.typing);
+        let exact = part.select_metered(doc, &Meter::within(&page.budget, page.deadline))?;
         if doc.has_text(&exact) {
             return Ok(done(siblings(t, exact, main), Rule::Exact));
         }
         if let Some(n) = by_type(t, main, true) {
             return Ok(done(siblings(t, vec![n], main), Rule::SameTypeSameLevel));
         }
-        for (i, c) in self.wrapper.alternatives.iter().enumerate() {
+        for (i, c) in wrapper.alternatives.iter().enumerate() {
             let exact = by_dfs(t, c);
             if doc.has_text(&exact) {
                 return Ok(done(siblings(t, exact, c), Rule::Alternative(i)));
@@ -216,7 +264,7 @@ impl Applier {
         if let Some(n) = by_type(t, main, false) {
             return Ok(done(siblings(t, vec![n], main), Rule::SameType));
         }
-        for (i, c) in self.wrapper.candidates.iter().enumerate().skip(1) {
+        for (i, c) in wrapper.candidates.iter().enumerate().skip(1) {
             let exact = by_dfs(t, c);
             if doc.has_text(&exact) {
                 return Ok(done(siblings(t, exact, c), Rule::Candidate(i)));

@@ -15,6 +15,7 @@ use crate::patterns::{self, ElementType, PageCandidates, PageTerms, Pattern, Ste
 use crate::rank::{self, Ranked};
 use crate::signifiers::{self, Signifiers, Source};
 use crate::text::{Analyzer, Language, TermId};
+use crate::template::layout::{self, Layout};
 use crate::template::Template;
 use crate::xpath::literal;
 use crate::{Error, Page, Result};
@@ -60,6 +61,9 @@ pub struct Config {
     /// At apply time, the single-page extractor's cuts (boilerplate regions by class words,
     /// header zone, tail) also run inside the wrapper's block. Default: on.
     pub in_block: bool,
+    /// Group the sample pages by layout ([`crate::template::layout`]) and learn a pattern per
+    /// group of two or more: one host may serve several templates. Default: on.
+    pub templates: bool,
 }
 
 impl Default for Config {
@@ -79,6 +83,7 @@ impl Default for Config {
             typing: patterns::Typing::Anchored,
             cross_check: true,
             in_block: true,
+            templates: true,
         }
     }
 }
@@ -161,6 +166,34 @@ pub struct Wrapper {
     /// How elements without id/class were typed (apply types them the same way).
     #[serde(default)]
     pub typing: Typing,
+    /// The layout of the sample pages the pattern was learned from (the element paths at least
+    /// half of them hold). At apply time a page goes to the template whose layout it holds
+    /// most of, if it holds at least [`layout::FITS`] of it, else to the single-page
+    /// extractor. Absent: the pattern applies to every page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<Layout>,
+    /// The site's other templates, each learned from its own group of sample pages (largest
+    /// group first).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub others: Vec<Variant>,
+}
+
+/// One more template of a site: the parts of a wrapper learned from one group of pages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Variant {
+    /// The group's layout.
+    pub layout: Layout,
+    /// The XPath that selects the article on pages of this template.
+    pub xpath: String,
+    /// The winning pattern.
+    pub pattern: Choice,
+    /// The best patterns, winner first.
+    pub candidates: Vec<Choice>,
+    /// Patterns for the group's pages the winner does not occur on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<Choice>,
+    /// The group's sample pages.
+    pub pages: Vec<String>,
 }
 
 /// What induction found, beyond the wrapper: for `--explain` and for study.
@@ -171,6 +204,9 @@ pub struct Induction {
     pub ranked: Vec<Ranked>,
     /// Each page's signifiers, as stems, best first.
     pub signifiers: Vec<Vec<String>>,
+    /// The groups of sample pages (indices) that got a pattern each, the wrapper's own first;
+    /// one group of every page when the site shows one template.
+    pub groups: Vec<Vec<usize>>,
 }
 
 impl Induction {
@@ -225,9 +261,13 @@ impl Wrapper {
     /// ```
     pub fn induce<P: Borrow<Page>>(site: &str, pages: &[P], cfg: &Config) -> Result<Induction> {
         let pages: Vec<&Page> = pages.iter().map(Borrow::borrow).collect();
-        let pages = pages.as_slice();
         if pages.len() < 2 {
             return Err(Error::TooFewPages { got: pages.len(), detail: String::new() });
+        }
+        let pages = distinct(pages);
+        let pages = pages.as_slice();
+        if pages.len() < 2 {
+            return Err(Error::TooFewPages { got: pages.len(), detail: " (the others are copies of it: the same text)".to_string() });
         }
         let language = cfg.language.as_deref().and_then(Language::from_code).unwrap_or_else(|| site_language(pages));
         let mut analyzer = Analyzer::new(language);
@@ -262,20 +302,38 @@ impl Wrapper {
         let sigs: Vec<Signifiers> = signifiers::select(&analyzer, &bags, &feed_terms, opts);
         let cands: Vec<PageCandidates> =
             pages.iter().zip(&terms).zip(&sigs).map(|((p, t), s)| patterns::collect(&p.doc, t, s, cfg.typing)).collect();
-        let ranker = cfg.rank.ranker();
-        let ranked = rank::rank(&cands, ranker);
-        if ranked.is_empty() {
+        let typers: Vec<Typer> = pages.iter().map(|p| Typer::new(&p.doc, cfg.typing)).collect();
+        let layouts: Vec<Layout> = if cfg.templates { pages.iter().map(|p| Layout::of(&p.doc)).collect() } else { Vec::new() };
+        let groups = template_groups(&layouts, pages.len());
+        // A pattern per group: ranking, fallbacks and alternatives see only the group's pages.
+        let mut learned: Vec<(Vec<usize>, Option<Layout>, Learned)> = Vec::new();
+        for group in groups {
+            let gpages: Vec<&Page> = group.iter().map(|&i| pages[i]).collect();
+            let gtypers: Vec<&Typer> = group.iter().map(|&i| &typers[i]).collect();
+            let gcands: Vec<&PageCandidates> = group.iter().map(|&i| &cands[i]).collect();
+            let Some(l) = learn(&gpages, &gtypers, &gcands, cfg) else { continue };
+            let layout = (layouts.len() == pages.len() && group.len() < pages.len()).then(|| Layout::common(group.iter().map(|&i| &layouts[i])));
+            learned.push((group, layout, l));
+        }
+        if learned.is_empty() {
             return Err(Error::NoPattern { site: site.to_string() });
         }
-        let typers: Vec<Typer> = pages.iter().map(|p| Typer::new(&p.doc, cfg.typing)).collect();
-        let candidates: Vec<Choice> =
-            ranked.iter().take(KEPT_CANDIDATES).map(|r| choice(r, pages, &typers, &cands, cfg.split_articles)).collect();
-        let pattern = candidates[0].clone();
-        let alternatives = if cfg.alternatives {
-            alternatives(&ranked[0], pages, &typers, &cands, ranker, cfg.split_articles)
-        } else {
-            Vec::new()
-        };
+        let mut learned = learned.into_iter();
+        let Some((group, layout, main)) = learned.next() else { return Err(Error::NoPattern { site: site.to_string() }) };
+        let mut groups = vec![group.clone()];
+        let mut others = Vec::new();
+        for (g, layout, l) in learned {
+            others.push(Variant {
+                layout: layout.unwrap_or_default(),
+                xpath: l.candidates[0].xpath.clone(),
+                pattern: l.candidates[0].clone(),
+                candidates: l.candidates,
+                alternatives: l.alternatives,
+                pages: g.iter().map(|&i| pages[i].location.clone()).collect(),
+            });
+            groups.push(g);
+        }
+        let pattern = main.candidates[0].clone();
         let wrapper = Wrapper {
             format: FORMAT.to_string(),
             version: VERSION,
@@ -284,18 +342,21 @@ impl Wrapper {
             host: crate::host::of_pages(pages.iter().copied()),
             xpath: pattern.xpath.clone(),
             pattern,
-            candidates,
+            candidates: main.candidates,
             signifiers: cfg.signifiers,
             k: cfg.k,
             rank: cfg.rank,
             language: language.code.to_string(),
-            pages: pages.iter().map(|p| p.location.clone()).collect(),
+            pages: group.iter().map(|&i| pages[i].location.clone()).collect(),
             template: template.lines,
             prune_link_blocks: cfg.prune_link_blocks,
             headline: cfg.headline,
-            alternatives,
+            alternatives: main.alternatives,
             typing: cfg.typing,
+            layout,
+            others,
         };
+        let ranked = main.ranked;
         let signifiers = sigs
             .iter()
             .map(|s| {
@@ -304,7 +365,7 @@ impl Wrapper {
                 w.into_iter().map(|(&t, _)| analyzer.term(t).to_string()).collect()
             })
             .collect();
-        Ok(Induction { wrapper, ranked, signifiers })
+        Ok(Induction { wrapper, ranked, signifiers, groups })
     }
 
     /// The host key of the wrapper's site: its `host`, else the most common host of its
@@ -314,6 +375,26 @@ impl Wrapper {
             return Some(h);
         }
         crate::host::most_common(self.pages.iter().filter_map(|p| crate::host::of_url(p)))
+    }
+
+    /// The wrapper of each template, its own first: the wrapper itself without its other
+    /// templates, then each [`Variant`] as a whole wrapper (same site, template lines and
+    /// options).
+    pub fn templates(&self) -> Vec<Wrapper> {
+        let own = Wrapper { others: Vec::new(), ..self.clone() };
+        let mut out = vec![own.clone()];
+        for v in &self.others {
+            out.push(Wrapper {
+                xpath: v.xpath.clone(),
+                pattern: v.pattern.clone(),
+                candidates: v.candidates.clone(),
+                alternatives: v.alternatives.clone(),
+                pages: v.pages.clone(),
+                layout: Some(v.layout.clone()),
+                ..own.clone()
+            });
+        }
+        out
     }
 
     /// Read a wrapper file.
@@ -354,6 +435,60 @@ impl Wrapper {
     }
 }
 
+/// The pages, each page whose text is the same as an earlier one's left out: one page under
+/// two URLs (tracking parameters, print views, mirrors) would count its words twice in the
+/// tf-idf and make its whole text look like template text found on two pages.
+fn distinct(pages: Vec<&Page>) -> Vec<&Page> {
+    use std::hash::{Hash, Hasher};
+    let mut seen = std::collections::HashSet::new();
+    pages
+        .into_iter()
+        .filter(|p| {
+            let mut h = std::hash::DefaultHasher::new();
+            for node in &p.doc.nodes {
+                if let crate::clean::NodeData::Text(t) = &node.data {
+                    t.split_whitespace().for_each(|w| w.hash(&mut h));
+                }
+            }
+            seen.insert(h.finish())
+        })
+        .collect()
+}
+
+/// What ranking learns from one group of pages.
+struct Learned {
+    ranked: Vec<Ranked>,
+    candidates: Vec<Choice>,
+    alternatives: Vec<Choice>,
+}
+
+/// Rank the patterns of one group of pages; `None` when none has a significant node.
+fn learn(pages: &[&Page], typers: &[&Typer], cands: &[&PageCandidates], cfg: &Config) -> Option<Learned> {
+    let ranker = cfg.rank.ranker();
+    let ranked = rank::rank(cands, ranker);
+    let top = ranked.first()?;
+    let candidates: Vec<Choice> =
+        ranked.iter().take(KEPT_CANDIDATES).map(|r| choice(r, pages, typers, cands, cfg.split_articles)).collect();
+    let alternatives =
+        if cfg.alternatives { alternatives(top, pages, typers, cands, ranker, cfg.split_articles) } else { Vec::new() };
+    Some(Learned { ranked, candidates, alternatives })
+}
+
+/// The groups of pages that each get a pattern: the layout groups of two or more pages; all
+/// pages as one group when there is none (no layouts, or every page a template of its own).
+fn template_groups(layouts: &[Layout], pages: usize) -> Vec<Vec<usize>> {
+    let all = || vec![(0..pages).collect::<Vec<usize>>()];
+    if layouts.len() != pages {
+        return all();
+    }
+    let groups: Vec<Vec<usize>> = layout::cluster(layouts).into_iter().filter(|g| g.len() >= 2).collect();
+    if groups.is_empty() {
+        all()
+    } else {
+        groups
+    }
+}
+
 /// How many alternative patterns a wrapper keeps at most.
 pub const MAX_ALTERNATIVES: usize = 3;
 
@@ -362,8 +497,8 @@ pub const MAX_ALTERNATIVES: usize = 3;
 fn alternatives(
     winner: &Ranked,
     pages: &[&Page],
-    typers: &[Typer],
-    cands: &[PageCandidates],
+    typers: &[&Typer],
+    cands: &[&PageCandidates],
     ranker: &dyn rank::Ranker,
     split_articles: bool,
 ) -> Vec<Choice> {
@@ -377,7 +512,7 @@ fn alternatives(
         if rest.is_empty() {
             break;
         }
-        let sub: Vec<&PageCandidates> = rest.iter().map(|&i| &cands[i]).collect();
+        let sub: Vec<&PageCandidates> = rest.iter().map(|&i| cands[i]).collect();
         let Some(top) = rank::rank(&sub, ranker).into_iter().next() else { break };
         // Back from indices into `rest` to indices into `pages`.
         let best: Vec<(usize, u32, f64)> = top.best.iter().map(|&(j, d, s)| (rest[j], d, s)).collect();
@@ -405,7 +540,7 @@ fn site_language(pages: &[&Page]) -> Language {
 }
 
 /// Keep a ranked pattern: its XPath, dfs list and parent type.
-fn choice(r: &Ranked, pages: &[&Page], typers: &[Typer], cands: &[PageCandidates], split_articles: bool) -> Choice {
+fn choice(r: &Ranked, pages: &[&Page], typers: &[&Typer], cands: &[&PageCandidates], split_articles: bool) -> Choice {
     let dfs = r.dfs();
     // Pages where the best element has a same-kind sibling that is a candidate too.
     let split_pages = r

@@ -14,6 +14,9 @@ use crate::clean::{collapse_ws, Doc, NodeData};
 use crate::patterns::{tag_clue, tolerant};
 use crate::Page;
 use serde::{Deserialize, Serialize};
+
+pub mod layout;
+pub use layout::Layout;
 use std::collections::{HashMap, HashSet};
 
 /// Longest template text kept (longer texts are articles, not furniture).
@@ -56,16 +59,16 @@ impl Fnv {
     }
 }
 
-fn hash_str(s: &str) -> u64 {
+pub(crate) fn hash_str(s: &str) -> u64 {
     Fnv::new().str(s).0
 }
 
-fn mix(a: u64, b: u64) -> u64 {
+pub(crate) fn mix(a: u64, b: u64) -> u64 {
     Fnv::new().bytes(&a.to_le_bytes()).bytes(&b.to_le_bytes()).0
 }
 
 /// Hash of an element's step, equal to `hash_str(&step(doc, node))` but built without strings.
-fn step_hash(doc: &Doc, node: u32) -> u64 {
+pub(crate) fn step_hash(doc: &Doc, node: u32) -> u64 {
     let Some(e) = doc.element(node) else { return hash_str("") };
     let mut h = Fnv::new().str(&e.name);
     for (mark, attr) in [("#", "id"), (".", "class")] {
