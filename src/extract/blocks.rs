@@ -10,7 +10,9 @@ const LINK_BLOCKS: &[&str] = &[
 /// Per node: is it inside a block, under one of `roots`, whose text is mostly link text (more
 /// than half of its non-space characters) and which holds less than a quarter of its root's
 /// other text? Such blocks are menus and related-story lists; a link-heavy block that holds much
-/// of the article is not cut, its own link-heavy parts are.
+/// of the article is not cut, its own link-heavy parts are. A root that is itself mostly link
+/// text is a listing (an index, a category page): its links are its content, and nothing in it
+/// is cut.
 pub fn link_blocks(doc: &Doc, roots: &[NodeId]) -> Vec<bool> {
     let n = doc.nodes.len();
     let mut chars = vec![0usize; n];
@@ -39,6 +41,9 @@ pub fn link_blocks(doc: &Doc, roots: &[NodeId]) -> Vec<bool> {
                 chars[p as usize] += chars[i];
                 link[p as usize] += link[i];
             }
+        }
+        if link[r] * 2 > chars[r] {
+            continue;
         }
         let root_plain = chars[r] - link[r];
         for i in r + 1..end {

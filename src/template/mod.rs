@@ -130,14 +130,27 @@ fn keyed(t: &str) -> bool {
     words > 0 && len + words - 1 <= MAX_TEXT
 }
 
-/// The (node, key) of each text node worth keying.
+/// The (node, key) of each text node worth keying. A text between two elements of one parent
+/// is a piece of a sentence (`, and` between two links), never furniture, and is not keyed.
 fn text_keys(doc: &Doc) -> Vec<(usize, u64)> {
     let paths = path_hashes(doc);
+    let mut between = vec![false; doc.nodes.len()];
+    for (p, node) in doc.nodes.iter().enumerate() {
+        if !matches!(node.data, NodeData::Element(_)) {
+            continue;
+        }
+        let kids: Vec<u32> = doc.children(p as u32).collect();
+        for w in kids.windows(3) {
+            if doc.element(w[0]).is_some() && doc.element(w[2]).is_some() {
+                between[w[1] as usize] = true;
+            }
+        }
+    }
     doc.nodes
         .iter()
         .enumerate()
         .filter_map(|(i, n)| match &n.data {
-            NodeData::Text(t) if keyed(t) => Some((i, mix(paths[i], text_hash(t)))),
+            NodeData::Text(t) if keyed(t) && !between[i] => Some((i, mix(paths[i], text_hash(t)))),
             _ => None,
         })
         .collect()
