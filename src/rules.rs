@@ -155,7 +155,8 @@ impl Resolver<'_> {
         let extraction = rules.extractor().extract(&page)?;
         page.check_deadline("extraction")?;
         let declared = rules.declared(&page);
-        Ok(Article::from_extraction(page, extraction, source, rules.xpath(), declared))
+        let xpath = extraction.xpath.clone();
+        Ok(Article::from_extraction(page, extraction, source, xpath.as_deref().unwrap_or(rules.xpath()), declared))
     }
 
     /// The article of `page`, read from where it says ([`Page::location`]).

@@ -241,7 +241,8 @@ impl Applier {
                 }
                 _ => None,
             };
-            Extraction { text, nodes, rule, skip: mask, headline }
+            let xpath = (self.parts.len() > 1).then(|| wrapper.xpath.clone());
+            Extraction { text, nodes, rule, skip: mask, headline, xpath }
         };
         let main = &wrapper.pattern;
         let t = &Typer::new(doc, wrapper.typing);

@@ -108,12 +108,15 @@ pub struct Extraction {
     pub skip: Vec<bool>,
     /// The headline put before the selected elements (it stands outside them), if any.
     pub headline: Option<NodeId>,
+    /// For a site of several templates, the XPath of the template whose rules selected
+    /// (`None`: the rules' own XPath, or none).
+    pub xpath: Option<String>,
 }
 
 impl Extraction {
     /// An extraction of `nodes` with their `text`, nothing cut and no headline added.
     pub fn new(nodes: Vec<NodeId>, text: String, rule: Rule) -> Extraction {
-        Extraction { nodes, text, rule, skip: Vec::new(), headline: None }
+        Extraction { nodes, text, rule, skip: Vec::new(), headline: None, xpath: None }
     }
 }
 
@@ -152,7 +155,7 @@ impl SinglePage {
         if r.text.trim().is_empty() {
             return Extraction::new(vec![doc.body], doc.text(doc.body), Rule::WholePage);
         }
-        Extraction { nodes: r.nodes, text: r.text, rule, skip: r.skip, headline: r.headline }
+        Extraction { nodes: r.nodes, text: r.text, rule, skip: r.skip, headline: r.headline, xpath: None }
     }
 }
 

@@ -167,8 +167,8 @@ mod tests {
 
     #[test]
     fn pages_of_one_template_group_and_others_stand_apart() {
-        let article = |t: &str| layout(&format!("<body><nav class='menu'><a>x</a></nav><article class='story'><h1>{t}</h1><p>a</p><p>b</p><figure><img></figure></article><footer><p>c</p></footer></body>"));
-        let product = |t: &str| layout(&format!("<body><nav class='menu'><a>x</a></nav><div class='product'><h2>{t}</h2><table class='specs'><tr><td>1</td></tr></table><ul class='price'><li>9</li></ul></div><footer><p>c</p></footer></body>"));
+        let article = |t: &str| layout(&format!("<body><nav class='menu'><a>x</a></nav><article class='story'><h1>{t}</h1><p>a</p><p>b</p><figure><img><figcaption>c</figcaption></figure><aside class='quote'><blockquote>q</blockquote></aside></article><footer><p>c</p></footer></body>"));
+        let product = |t: &str| layout(&format!("<body><nav class='menu'><a>x</a></nav><div class='product'><h2>{t}</h2><table class='specs'><tr><td>1</td></tr></table><ul class='price'><li>9</li></ul><form class='buy'><button>b</button></form></div><footer><p>c</p></footer></body>"));
         let pages = [article("a"), product("p"), article("b"), product("q"), article("c")];
         assert_eq!(pages[0], pages[2], "text does not change a layout");
         assert!(pages[0].similarity(&pages[1]) < SAME_TEMPLATE);

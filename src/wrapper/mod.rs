@@ -234,6 +234,14 @@ impl Induction {
                 r.relevance
             ));
         }
+        if self.groups.len() > 1 {
+            let templates = self.wrapper.templates();
+            s.push_str(&format!("\n{} templates (pages grouped by layout; the table ranks the first):\n", templates.len()));
+            for (i, (w, g)) in templates.iter().zip(&self.groups).enumerate() {
+                let pages: Vec<String> = g.iter().map(|p| (p + 1).to_string()).collect();
+                s.push_str(&format!("  {}. pages {}: {}\n", i + 1, pages.join(","), w.xpath));
+            }
+        }
         s
     }
 }
