@@ -16,19 +16,130 @@ use crate::text::{Analyzer, TermId};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
-/// The tolerant form of an attribute value: its first white-space separated token with digits
-/// dropped; `None` when nothing is left.
+/// The tolerant form of an attribute value: its first *stable* white-space separated token
+/// (see [`is_utility`]) with digits dropped; `None` when nothing is left.
 ///
 /// # Example
 /// ```
-/// assert_eq!(forest::patterns::tolerant("post wrapper-02").as_deref(), Some("post"));
-/// assert_eq!(forest::patterns::tolerant("item-42"), Some("item-".to_string()));
-/// assert_eq!(forest::patterns::tolerant(" 2013 "), None);
+/// use forest::patterns::tolerant;
+/// assert_eq!(tolerant("post wrapper-02").as_deref(), Some("post"));
+/// assert_eq!(tolerant("item-42"), Some("item-".to_string()));
+/// assert_eq!(tolerant(" 2013 "), None);
+/// // Utility-CSS tokens say how an element looks, not what it is.
+/// assert_eq!(tolerant("flex mx-auto md:w-1/2 article-body").as_deref(), Some("article-body"));
+/// assert_eq!(tolerant("container row"), None);
 /// ```
 pub fn tolerant(value: &str) -> Option<String> {
-    let first = value.split_whitespace().next()?;
-    let t: String = first.chars().filter(|c| !c.is_numeric()).collect();
+    let token = stable_token(value)?;
+    let t: String = token.chars().filter(|c| !c.is_numeric()).collect();
     (!t.is_empty()).then_some(t)
+}
+
+/// How an XPath must test the tolerant tokens of some elements' `id` and `class`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tokens {
+    /// A token carried digits (dropped by the tolerant form): the test drops them too.
+    pub digits: bool,
+    /// A stable token was not the value's first (utility tokens came before it): the test
+    /// looks for the token anywhere in the value.
+    pub anywhere: bool,
+}
+
+impl Tokens {
+    /// What the `id`/`class` of the element at `node` and of its ancestors need.
+    pub fn near(doc: &Doc, node: NodeId) -> Tokens {
+        let mut out = Tokens::default();
+        for a in std::iter::once(node).chain(doc.ancestors(node)) {
+            let Some(e) = doc.element(a) else { continue };
+            for v in ["id", "class"].iter().filter_map(|n| e.attr(n)) {
+                if let Some(t) = stable_token(v) {
+                    out.digits |= t.chars().any(char::is_numeric);
+                    out.anywhere |= v.split_whitespace().next() != Some(t);
+                }
+            }
+        }
+        out
+    }
+
+    /// Both tests' needs.
+    pub fn or(self, other: Tokens) -> Tokens {
+        Tokens { digits: self.digits || other.digits, anywhere: self.anywhere || other.anywhere }
+    }
+}
+
+/// The first token of an attribute value that is not a utility token ([`is_utility`]).
+pub fn stable_token(value: &str) -> Option<&str> {
+    value.split_whitespace().find(|t| !is_utility(t))
+}
+
+/// Layout words that utility and grid frameworks use as whole class tokens.
+const UTILITY_WORDS: &[&str] = &[
+    "flex", "grid", "block", "inline", "inline-block", "inline-flex", "inline-grid", "hidden", "visible", "invisible",
+    "container", "container-fluid", "row", "col", "clearfix", "relative", "absolute", "fixed", "sticky", "static",
+    "truncate", "underline", "italic", "uppercase", "lowercase", "capitalize", "shadow", "rounded", "border",
+    "transition", "sr-only", "visually-hidden", "group", "peer", "contents", "isolate", "grow", "shrink",
+];
+
+/// Prefixes of utility tokens that set one CSS property (`mt-4`, `text-sm`, `bg-white`,
+/// `d-flex`, `col-md-8`): a utility when the rest is a value ([`UTILITY_VALUES`], a number).
+const UTILITY_PREFIXES: &[&str] = &[
+    "m", "mx", "my", "mt", "mb", "ml", "mr", "ms", "me", "p", "px", "py", "pt", "pb", "pl", "pr", "ps", "pe", "w", "h",
+    "min-w", "min-h", "max-w", "max-h", "size", "text", "bg", "font", "fw", "fs", "lh", "leading", "tracking", "gap",
+    "gap-x", "gap-y", "space-x", "space-y", "g", "gx", "gy", "items", "justify", "self", "place", "align", "order", "z",
+    "top", "bottom", "left", "right", "inset", "d", "col", "row", "flex", "grid", "grid-cols", "grid-rows", "col-span",
+    "row-span", "basis", "border", "rounded", "shadow", "opacity", "overflow", "object", "aspect", "ring", "outline",
+    "decoration", "whitespace", "break", "line-clamp", "float", "fill", "stroke", "cursor", "select", "duration",
+    "ease", "delay", "animate", "scale", "rotate", "translate-x", "translate-y", "from", "to", "via", "divide",
+    "color", "offset", "position", "display", "visible", "hidden", "block", "inline", "clear", "list", "v", "u",
+];
+
+/// Values a utility token sets: sizes, breakpoints, colours, alignments, keywords.
+const UTILITY_VALUES: &[&str] = &[
+    "xs", "sm", "md", "lg", "xl", "xxl", "full", "screen", "auto", "px", "none", "fit", "min", "max", "prose",
+    "center", "start", "end", "between", "around", "evenly", "stretch", "baseline", "wrap", "nowrap", "col", "row",
+    "column", "hidden", "visible", "scroll", "clip", "block", "inline", "flex", "grid", "table", "contents", "bold",
+    "semibold", "medium", "normal", "light", "thin", "extrabold", "black", "white", "transparent", "current",
+    "inherit", "gray", "grey", "slate", "zinc", "neutral", "stone", "red", "orange", "amber", "yellow", "lime",
+    "green", "emerald", "teal", "cyan", "sky", "blue", "indigo", "violet", "purple", "fuchsia", "pink", "rose",
+    "primary", "secondary", "muted", "fg", "base", "left", "right", "top", "bottom", "justify", "sans", "serif",
+    "mono", "tight", "snug", "relaxed", "loose", "wide", "wider", "widest", "underline", "uppercase", "lowercase",
+    "italic", "x", "y", "first", "last", "static", "fixed", "absolute", "relative", "sticky", "square", "video",
+    "cover", "contain", "pointer", "default", "opacity", "all", "colors", "transform", "regular",
+];
+
+/// Is a class token a utility (it says how an element looks, not what it is)? Yes when it
+/// carries a variant or an arbitrary value (`md:flex`, `hover:underline`, `w-[30px]`), is a
+/// layout word (`flex`, `row`, `container`), sets one property (`mt-4`, `text-sm`, `col-md-8`:
+/// a property prefix, then a size, colour, number or keyword), or is a name a CSS-in-JS tool
+/// generated (`css-1x8a2b`, `sc-bdVaJa`, `jsx-2981`).
+pub fn is_utility(token: &str) -> bool {
+    let t = token.trim_start_matches('!').trim_start_matches('-');
+    if t.contains(':') || t.contains('[') || t.contains('/') {
+        return true;
+    }
+    let lower = t.to_ascii_lowercase();
+    if UTILITY_WORDS.contains(&lower.as_str()) {
+        return true;
+    }
+    for gen in ["css-", "sc-", "jsx-", "emotion-", "svelte-"] {
+        if let Some(rest) = lower.strip_prefix(gen) {
+            if rest.len() >= 4 && t[gen.len()..].chars().any(|c| c.is_ascii_digit() || c.is_ascii_uppercase()) {
+                return true;
+            }
+        }
+    }
+    // A property prefix (the longest that fits), then a value.
+    let mut cut = 0;
+    for (i, _) in lower.match_indices('-') {
+        if UTILITY_PREFIXES.contains(&&lower[..i]) {
+            cut = i;
+        }
+    }
+    if cut == 0 {
+        return false;
+    }
+    let value = lower[cut + 1..].split('-').next().unwrap_or("");
+    value.chars().next().is_some_and(|c| c.is_ascii_digit()) || UTILITY_VALUES.contains(&value)
 }
 
 /// How elements with neither `id` nor `class` are typed.

@@ -7,7 +7,7 @@ use crate::xpath::Program;
 use super::{one_line, ConfigApplier, SiteConfig};
 use crate::clean::{Doc, NodeData, NodeId};
 use crate::extract::{Applier, Extraction, Extractor};
-use crate::patterns::{tag_clue, tolerant, Typer, Typing};
+use crate::patterns::{tag_clue, tolerant, Tokens, Typer, Typing};
 use crate::wrapper::{xpath_with, Choice, Wrapper};
 use crate::xpath::literal;
 use crate::Page;
@@ -374,7 +374,7 @@ impl Exporter<'_> {
 /// the tag under the parent's type), and for a split article the type shared by siblings.
 fn choice_forms(c: &Choice) -> Vec<String> {
     let ty = &c.pattern.ty;
-    let digits = c.xpath.contains("'0123456789'");
+    let digits = Tokens { digits: c.xpath.contains("'0123456789'"), anywhere: c.xpath.contains("contains(concat(' ',") };
     let mut out = Vec::new();
     if ty.dfs.is_some() {
         if let Some(p) = &c.parent {
@@ -410,7 +410,7 @@ fn attr_forms(doc: &Doc, n: NodeId) -> Vec<String> {
 /// The XPath of the element's type as forest writes it (tolerant id/class, or anchored path).
 fn type_form(typer: &Typer, n: NodeId) -> Option<String> {
     let ty = typer.of(n)?;
-    Some(xpath_with(&ty.portable(), &[], digits_near(typer.doc(), n)))
+    Some(xpath_with(&ty.portable(), &[], Tokens::near(typer.doc(), n)))
 }
 
 /// [`attr_forms`], then the type's form.
@@ -467,17 +467,6 @@ fn part_forms(typer: &Typer, part: NodeId) -> Vec<String> {
         }
         None => Vec::new(),
     }
-}
-
-/// Do the first id/class tokens of the element's anchor (itself, or the nearest ancestor with
-/// an id or class) carry digits (then forest's attribute test drops digits)?
-fn digits_near(doc: &Doc, n: NodeId) -> bool {
-    let typed = |e: &&crate::clean::Element| ["id", "class"].iter().any(|a| e.attr(a).and_then(tolerant).is_some());
-    let digits = |e: &crate::clean::Element| {
-        let first = |a: &&str| e.attr(a).and_then(|v| v.split_whitespace().next());
-        ["id", "class"].iter().filter_map(first).any(|t| t.chars().any(char::is_numeric))
-    };
-    std::iter::once(n).chain(doc.ancestors(n)).filter_map(|a| doc.element(a)).find(typed).is_some_and(digits)
 }
 
 /// The XPath string value of the subtree at `n`: its text nodes, concatenated.

@@ -11,7 +11,7 @@
 //! the template as readable `(path, text)` strings, hashed again when loaded.
 
 use crate::clean::{collapse_ws, Doc, NodeData};
-use crate::patterns::{tag_clue, tolerant};
+use crate::patterns::{stable_token, tag_clue, tolerant};
 use crate::Page;
 use serde::{Deserialize, Serialize};
 
@@ -72,7 +72,7 @@ pub(crate) fn step_hash(doc: &Doc, node: u32) -> u64 {
     let Some(e) = doc.element(node) else { return hash_str("") };
     let mut h = Fnv::new().str(&e.name);
     for (mark, attr) in [("#", "id"), (".", "class")] {
-        let Some(first) = e.attr(attr).and_then(|v| v.split_whitespace().next()) else { continue };
+        let Some(first) = e.attr(attr).and_then(stable_token) else { continue };
         if first.chars().all(char::is_numeric) {
             continue; // tolerant form is empty
         }

@@ -11,7 +11,7 @@
 //! (inside `translate(…,'0123456789','')` when the samples' tokens had digits).
 
 
-use crate::patterns::{self, ElementType, PageCandidates, PageTerms, Pattern, Step, Typer, Typing};
+use crate::patterns::{self, ElementType, PageCandidates, PageTerms, Pattern, Step, Tokens, Typer, Typing};
 use crate::rank::{self, Ranked};
 use crate::signifiers::{self, Signifiers, Source};
 use crate::text::{Analyzer, Language, TermId};
@@ -575,16 +575,13 @@ fn choice(r: &Ranked, pages: &[&Page], typers: &[&Typer], cands: &[&PageCandidat
         }
     }
     let parent = parents.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0))).map(|(t, _)| t);
-    // Did any best element's id/class token carry digits (dropped by the tolerant form)?
-    let digits = r.best.iter().any(|&(i, d, _)| {
+    // How the samples' id/class tokens stand: with digits, after utility tokens.
+    let tokens = r.best.iter().fold(Tokens::default(), |acc, &(i, d, _)| {
         let doc = &pages[i].doc;
-        let Some(e) = doc.by_dfs(d).and_then(|n| doc.element(n)) else { return false };
-        ["id", "class"].iter().any(|a| {
-            e.attr(a).and_then(|v| v.split_whitespace().next()).is_some_and(|t| t.chars().any(char::is_numeric))
-        })
+        doc.by_dfs(d).map_or(acc, |n| acc.or(Tokens::near(doc, n)))
     });
     Choice {
-        xpath: xpath_with(&r.pattern.ty, &dfs, digits),
+        xpath: xpath_with(&r.pattern.ty, &dfs, tokens),
         pattern: r.pattern.clone(),
         dfs,
         parent,
@@ -604,12 +601,13 @@ fn choice(r: &Ranked, pages: &[&Page], typers: &[&Typer], cands: &[&PageCandidat
 ///            "//div[substring-before(concat(normalize-space(@class),' '),' ')='story' and (@dfs='78' or @dfs='82')]");
 /// ```
 pub fn xpath(ty: &ElementType, dfs: &[u32]) -> String {
-    xpath_with(ty, dfs, false)
+    xpath_with(ty, dfs, Tokens::default())
 }
 
-/// As [`xpath()`]; `digits` says whether the attribute tokens may carry digits that the tolerant
-/// form dropped (then the test strips digits too).
-pub fn xpath_with(ty: &ElementType, dfs: &[u32], digits: bool) -> String {
+/// As [`xpath()`]; `tokens` says whether the attribute tokens may carry digits that the
+/// tolerant form dropped (then the test strips digits too) and whether utility tokens may come
+/// before them (then the test looks for the token anywhere in the value).
+pub fn xpath_with(ty: &ElementType, dfs: &[u32], digits: Tokens) -> String {
     if let Some(path) = &ty.path {
         return anchored_xpath(path, dfs, digits);
     }
@@ -634,7 +632,7 @@ pub fn xpath_with(ty: &ElementType, dfs: &[u32], digits: bool) -> String {
 /// the last one restricted to the dfs numbers: `//div[…='main']/table[2]/tr[1]/td[3][@dfs='98']`.
 /// A path without an anchor starts at the root (`/html[1]/…`), or anywhere when it was cut at
 /// [`patterns::MAX_ANCHORED_STEPS`] (`//div[3]/…`).
-fn anchored_xpath(path: &[Step], dfs: &[u32], digits: bool) -> String {
+fn anchored_xpath(path: &[Step], dfs: &[u32], digits: Tokens) -> String {
     let mut s = String::new();
     for (i, st) in path.iter().enumerate() {
         let preds = attr_preds(st.id.as_deref(), st.class.as_deref(), digits);
@@ -655,14 +653,20 @@ fn anchored_xpath(path: &[Step], dfs: &[u32], digits: bool) -> String {
 }
 
 /// The tests for a type's tolerant `id` and `class`, as XPath predicates.
-fn attr_preds(id: Option<&str>, class: Option<&str>, digits: bool) -> Vec<String> {
-    [("id", id), ("class", class)].into_iter().filter_map(|(a, v)| Some(first_token_is(a, v?, digits))).collect()
+fn attr_preds(id: Option<&str>, class: Option<&str>, tokens: Tokens) -> Vec<String> {
+    [("id", id), ("class", class)].into_iter().filter_map(|(a, v)| Some(token_is(a, v?, tokens))).collect()
 }
 
-/// XPath 1.0 test: the first token of attribute `attr` (digits dropped when `digits`) is `value`.
-fn first_token_is(attr: &str, value: &str, digits: bool) -> String {
+/// XPath 1.0 test: the first token of attribute `attr` (any token when `tokens.anywhere`;
+/// digits dropped when `tokens.digits`) is `value`.
+fn token_is(attr: &str, value: &str, tokens: Tokens) -> String {
+    let norm = format!("normalize-space(@{attr})");
+    let norm = if tokens.digits { format!("translate({norm},'0123456789','')") } else { norm };
+    if tokens.anywhere {
+        return format!("contains(concat(' ',{norm},' '),{})", literal(&format!(" {value} ")));
+    }
     let first = format!("substring-before(concat(normalize-space(@{attr}),' '),' ')");
-    if digits {
+    if tokens.digits {
         format!("translate({first},'0123456789','')={}", literal(value))
     } else {
         format!("{first}={}", literal(value))

@@ -10,7 +10,9 @@
 //! test  := dfs | '(' dfs (' or ' dfs)* ')' | token
 //! dfs   := "@dfs='" DIGITS "'"
 //! token := FIRST '=' LITERAL | "translate(" FIRST ",'0123456789','')=" LITERAL
+//!        | "contains(concat(' '," NORM ",' '),' " TOKEN " ')"
 //! FIRST := "substring-before(concat(normalize-space(@" NAME "),' '),' ')"
+//! NORM  := "normalize-space(@" NAME ")" | "translate(normalize-space(@" NAME "),'0123456789','')"
 //! ```
 //!
 //! Semantics are XPath 1.0's exactly (XML white space for `normalize-space`, ASCII digits for
@@ -34,6 +36,8 @@ enum Test {
     Dfs(Vec<u32>),
     /// The first token of attribute `attr` (digits dropped when `digits`) equals `value`.
     FirstToken { attr: String, value: String, digits: bool },
+    /// Some token of attribute `attr` (digits dropped when `digits`) equals `value`.
+    HasToken { attr: String, value: String, digits: bool },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -134,6 +138,22 @@ fn parse_test(c: &mut Cursor) -> Option<Test> {
     }
     if c.s.starts_with("@dfs=") {
         return Some(Test::Dfs(vec![parse_dfs(c)?]));
+    }
+    if c.eat("contains(concat(' ',") {
+        let digits = c.eat("translate(");
+        if !c.eat("normalize-space(@") {
+            return None;
+        }
+        let attr = c.name()?;
+        if !c.eat(")") || (digits && !c.eat(",'0123456789','')")) || !c.eat(",' '),") {
+            return None;
+        }
+        let lit = c.literal()?;
+        let value = lit.strip_prefix(' ')?.strip_suffix(' ')?;
+        if value.is_empty() || value.contains([' ', '\t', '\r', '\n']) || !c.eat(")") {
+            return None;
+        }
+        return Some(Test::HasToken { attr, value: value.to_string(), digits });
     }
     let digits = c.eat("translate(");
     if !c.eat("substring-before(concat(normalize-space(@") {
@@ -268,6 +288,18 @@ fn holds(doc: &Doc, n: NodeId, t: &Test) -> bool {
                 tok == value
             }
         }
+        Test::HasToken { attr, value, digits } => {
+            // After `translate`, a token of digits only is gone and the rest of each token
+            // stays: the same as dropping digits token by token.
+            let v = e.attr(attr).unwrap_or("");
+            v.split([' ', '\t', '\r', '\n']).filter(|t| !t.is_empty()).any(|tok| {
+                if *digits {
+                    tok.chars().filter(|c| !c.is_ascii_digit()).eq(value.chars())
+                } else {
+                    tok == value
+                }
+            })
+        }
     }
 }
 
@@ -284,10 +316,12 @@ mod tests {
             "/html[1]/body[1]/table[2]/tbody[1]/tr[1]/td[3][@dfs='98']",
             "/html[1]/body[1]/td[3][@dfs='98' or @dfs='99']",
             "//div[translate(substring-before(concat(normalize-space(@id),' '),' '),'0123456789','')=concat('a', \"'\", 'b')]/p[2]",
+            "//div[contains(concat(' ',normalize-space(@class),' '),' story ')]",
+            "//div[contains(concat(' ',translate(normalize-space(@class),'0123456789',''),' '),' story ') and @dfs='3']",
         ] {
             assert!(CompiledPath::parse(x).is_some(), "{x}");
         }
-        for x in ["//div[contains(@class,'x')]", "//div//p", "//p[@dfs='1' or @dfs='2' and @dfs='3']", "count(//p)", "//div[@dfs=3]", "div"]
+        for x in ["//div[contains(@class,'x')]", "//div[contains(concat(' ',normalize-space(@class),' '),'story')]", "//div[contains(concat(' ',normalize-space(@class),' '),' a b ')]", "//div//p", "//p[@dfs='1' or @dfs='2' and @dfs='3']", "count(//p)", "//div[@dfs=3]", "div"]
             // Not names: sxd-xpath reads expressions there (found by fuzzing: `/+html` is the root plus `html`).
             .into_iter()
             .chain(["/+html/body/div[1]", "//*", "//a:b", "//-x", "//1p", "//p[@+x='y']"])
@@ -299,7 +333,7 @@ mod tests {
     #[test]
     fn selects_like_xpath() {
         let doc = crate::clean::page(
-            "<div class='story x'><p>a</p><p>b</p></div><div class=' story2'><p>c</p></div><div class='storybook'>d</div>",
+            "<div class='story x'><p>a</p><p>b</p></div><div class=' story2'><p>c</p></div><div class='storybook'>d</div><div class='flex 2 story'>e</div>",
         );
         let sel = |x: &str| -> Vec<String> {
             CompiledPath::parse(x).unwrap().select(&doc).iter().map(|&n| doc.text(n)).collect()
@@ -309,6 +343,18 @@ mod tests {
             sel("//div[translate(substring-before(concat(normalize-space(@class),' '),' '),'0123456789','')='story']"),
             ["a\n\nb", "c"]
         );
+        assert_eq!(sel("//div[contains(concat(' ',normalize-space(@class),' '),' story ')]"), ["a\n\nb", "e"]);
+        assert_eq!(sel("//div[contains(concat(' ',translate(normalize-space(@class),'0123456789',''),' '),' story ')]"), ["a\n\nb", "c", "e"]);
+        // The same, by sxd-xpath on the page's XML.
+        for x in [
+            "//div[contains(concat(' ',normalize-space(@class),' '),' story ')]",
+            "//div[contains(concat(' ',translate(normalize-space(@class),'0123456789',''),' '),' story ')]",
+        ] {
+            let package = sxd_document::parser::parse(&doc.to_xml()).unwrap();
+            let document = package.as_document();
+            let found = sxd_xpath::evaluate_xpath(&document, &format!("count({x})")).unwrap();
+            assert_eq!(found.number() as usize, CompiledPath::parse(x).unwrap().select(&doc).len(), "{x}");
+        }
         assert_eq!(sel("//div/p[2]"), ["b"]);
         assert_eq!(sel("//p[1]"), ["a", "c"]);
         assert_eq!(sel("/html[1]/body[1]/div[2]/p[1]"), ["c"]);
