@@ -108,15 +108,15 @@ const UTILITY_VALUES: &[&str] = &[
 ];
 
 /// Is a class token a utility (it says how an element looks, not what it is)? Yes when it
-/// carries a variant or an arbitrary value (`md:flex`, `hover:underline`, `w-[30px]`), is a
+/// carries a variant or an arbitrary value (`md:flex`, `w-[30px]`, atomic `Pos(r)`), is a
 /// layout word (`flex`, `row`, `container`), sets one property (`mt-4`, `text-sm`, `col-md-8`:
 /// a property prefix, then a size, colour, number or keyword), or is a name a CSS-in-JS tool
 /// generated (`css-1x8a2b`, `sc-bdVaJa`, `jsx-2981`).
 pub fn is_utility(token: &str) -> bool {
-    let t = token.trim_start_matches('!').trim_start_matches('-');
-    if t.contains(':') || t.contains('[') || t.contains('/') {
+    if token.contains([':', '[', '(', '/', '.', '!', '#']) {
         return true;
     }
+    let t = token.trim_start_matches('-');
     let lower = t.to_ascii_lowercase();
     if UTILITY_WORDS.contains(&lower.as_str()) {
         return true;

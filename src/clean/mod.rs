@@ -318,6 +318,18 @@ pub fn page_until(html: &str, budget: &Budget, deadline: Option<Instant>) -> cra
 /// Words of `id`/`class` values that mark a reader-comment region.
 const COMMENT_WORDS: &[&str] = &["comment", "comments", "commentlist", "disqus", "respond"];
 
+/// Inline (phrasing) tags: they do not start a block of text.
+pub const INLINE_TAGS: [&str; 35] = [
+    "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "br", "cite", "code", "data", "del", "dfn", "em", "font", "i",
+    "img", "ins", "kbd", "mark", "nobr", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time",
+    "tt", "u", "var", "wbr",
+];
+
+/// Is `tag` an inline (phrasing) tag ([`INLINE_TAGS`])?
+pub fn is_inline(tag: &str) -> bool {
+    INLINE_TAGS.contains(&tag)
+}
+
 /// Is this element a reader-comment region (cut with its subtree)? True when a word of its
 /// `id` or `class` (split at anything not a letter or digit) is one of `COMMENT_WORDS`;
 /// never for `html`, `body`, `main` or `article`, which may carry such classes for the page.

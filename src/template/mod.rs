@@ -10,7 +10,7 @@
 //! Keys are hashes of (path, text). Hashes are made by this binary only: a wrapper file keeps
 //! the template as readable `(path, text)` strings, hashed again when loaded.
 
-use crate::clean::{collapse_ws, Doc, NodeData};
+use crate::clean::{collapse_ws, is_inline, Doc, NodeData};
 use crate::patterns::{stable_token, tag_clue, tolerant};
 use crate::Page;
 use serde::{Deserialize, Serialize};
@@ -130,27 +130,41 @@ fn keyed(t: &str) -> bool {
     words > 0 && len + words - 1 <= MAX_TEXT
 }
 
-/// The (node, key) of each text node worth keying. A text between two elements of one parent
-/// is a piece of a sentence (`, and` between two links), never furniture, and is not keyed.
-fn text_keys(doc: &Doc) -> Vec<(usize, u64)> {
-    let paths = path_hashes(doc);
-    let mut between = vec![false; doc.nodes.len()];
-    for (p, node) in doc.nodes.iter().enumerate() {
-        if !matches!(node.data, NodeData::Element(_)) {
-            continue;
-        }
-        let kids: Vec<u32> = doc.children(p as u32).collect();
-        for w in kids.windows(3) {
-            if doc.element(w[0]).is_some() && doc.element(w[2]).is_some() {
-                between[w[1] as usize] = true;
+/// Per node: is it a text that is a piece of a sentence? That is text that is not the whole
+/// text of its block (its nearest ancestor that is not an inline tag): `, and` between two
+/// links, `fetch()` in `<code>` within a paragraph, a keyword in highlighted code. Such text
+/// recurs on pages of one site as words do, and is never furniture; furniture (a menu item,
+/// a "Related" heading, a share button) is a block of its own.
+fn in_sentence(doc: &Doc) -> Vec<bool> {
+    let n = doc.nodes.len();
+    let mut block = vec![0u32; n];
+    let mut texts = vec![0u8; n];
+    for (i, node) in doc.nodes.iter().enumerate() {
+        let parent = node.parent.unwrap_or(0) as usize;
+        match &node.data {
+            NodeData::Element(e) => block[i] = if node.parent.is_some() && is_inline(&e.name) { block[parent] } else { i as u32 },
+            NodeData::Text(t) => {
+                block[i] = block[parent];
+                if !t.trim().is_empty() {
+                    let b = block[i] as usize;
+                    texts[b] = texts[b].saturating_add(1);
+                }
             }
         }
     }
+    (0..n).map(|i| matches!(doc.nodes[i].data, NodeData::Text(_)) && texts[block[i] as usize] > 1).collect()
+}
+
+/// The (node, key) of each text node worth keying: not blank, not too long, not a piece of a
+/// sentence ([`in_sentence`]).
+fn text_keys(doc: &Doc) -> Vec<(usize, u64)> {
+    let paths = path_hashes(doc);
+    let sentence = in_sentence(doc);
     doc.nodes
         .iter()
         .enumerate()
         .filter_map(|(i, n)| match &n.data {
-            NodeData::Text(t) if keyed(t) && !between[i] => Some((i, mix(paths[i], text_hash(t)))),
+            NodeData::Text(t) if keyed(t) && !sentence[i] => Some((i, mix(paths[i], text_hash(t)))),
             _ => None,
         })
         .collect()

@@ -4,6 +4,7 @@
 //! ("Related", "More from", "Share this", … in several languages).
 
 use crate::clean::Element;
+use crate::patterns::is_utility;
 
 /// What the class/id words, tag and role of one element say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -48,49 +49,6 @@ fn word(w: &[u8]) -> Word {
         b"article" | b"articlebody" | b"blog" | b"body" | b"content" | b"entry" | b"hentry" | b"main" | b"post"
         | b"prose" | b"story" | b"text" => Word::Article,
         _ => Word::None,
-    }
-}
-
-/// Is this the prefix (dash included) of a utility-CSS class (Tailwind, Bootstrap)?
-fn utility_prefix(p: &[u8]) -> bool {
-    matches!(
-        p,
-        b"align-" | b"bg-" | b"border-" | b"col-" | b"content-" | b"d-" | b"flex-" | b"font-" | b"gap-" | b"grid-"
-            | b"h-" | b"items-" | b"justify-" | b"leading-" | b"m-" | b"max-" | b"mb-" | b"min-" | b"ml-" | b"mr-"
-            | b"mt-" | b"mx-" | b"my-" | b"order-" | b"p-" | b"pb-" | b"pl-" | b"pr-" | b"pt-" | b"px-" | b"py-"
-            | b"row-" | b"self-" | b"space-" | b"text-" | b"tracking-" | b"w-" | b"z-"
-    )
-}
-
-/// Is this a value of a utility class after its prefix (besides anything with a digit)?
-fn utility_value(v: &[u8]) -> bool {
-    v.iter().any(u8::is_ascii_digit)
-        || matches!(
-            v,
-            b"auto" | b"baseline" | b"between" | b"black" | b"block" | b"bold" | b"bottom" | b"center" | b"end"
-                | b"full" | b"grow" | b"hidden" | b"inline" | b"justify" | b"left" | b"lg" | b"light" | b"md"
-                | b"medium" | b"middle" | b"none" | b"normal" | b"nowrap" | b"right" | b"screen" | b"semibold"
-                | b"shrink" | b"sm" | b"start" | b"top" | b"white" | b"wrap" | b"xl" | b"xs"
-        )
-}
-
-/// Is this class name a utility class: a variant like `md:x` or atomic CSS like `Pos(r)`, a
-/// bare utility (`flex`, `hidden`), or a utility prefix followed by numbers, sizes or keywords
-/// (`mx-auto`, `text-sm`, `col-md-8`)?
-fn utility(name: &str) -> bool {
-    let b = name.as_bytes();
-    if b.iter().any(|c| matches!(c, b':' | b'[' | b'(' | b'/' | b'.' | b'!' | b'#')) {
-        return true;
-    }
-    if matches!(
-        b,
-        b"block" | b"container" | b"flex" | b"grid" | b"hidden" | b"inline" | b"relative" | b"absolute" | b"row" | b"clearfix"
-    ) {
-        return true;
-    }
-    match b.iter().position(|&c| c == b'-') {
-        Some(d) if utility_prefix(&b[..=d]) => b[d + 1..].split(|&c| c == b'-').all(utility_value),
-        _ => false,
     }
 }
 
@@ -155,7 +113,7 @@ impl Names {
                 } else if n.contains(&b':') || (n.starts_with(b"d-") && n.len() > 2) {
                     out.shown = true;
                 }
-                if utility(name) {
+                if is_utility(name) {
                     continue;
                 }
             }
@@ -316,11 +274,7 @@ const STYLE: u64 = key("style");
 const ARIA_HIDDEN: u64 = u64::MAX;
 
 /// Inline (phrasing) tags.
-const INLINE: [u64; 35] = keys([
-    "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "br", "cite", "code", "data", "del", "dfn", "em", "font", "i",
-    "img", "ins", "kbd", "mark", "nobr", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time",
-    "tt", "u", "var", "wbr",
-]);
+const INLINE: [u64; 35] = keys(crate::clean::INLINE_TAGS);
 
 /// Tags whose subtree is boilerplate: navigation, asides, page footers, forms and controls.
 const BOILERPLATE_TAGS: [u64; 12] =
@@ -395,7 +349,7 @@ mod tests {
 
     fn words(v: &str) -> Vec<String> {
         let mut out = Vec::new();
-        for name in v.split_ascii_whitespace().filter(|n| !utility(n)) {
+        for name in v.split_ascii_whitespace().filter(|n| !is_utility(n)) {
             each_word(name, |w| out.push(String::from_utf8_lossy(w).into_owned()));
         }
         out
