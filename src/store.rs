@@ -90,6 +90,24 @@ impl Store {
         self.save_bytes(host, Kind::Wrapper, wrapper.to_json()?.as_bytes())
     }
 
+    /// Save `wrapper` as the wrapper of `host`, keeping the templates of the wrapper stored
+    /// there that it does not replace ([`Wrapper::keep_templates_of`]: a redesigned site keeps
+    /// the rules of its earlier layout). Returns the file and how many older templates were
+    /// kept. A stored file that does not read as a wrapper is replaced.
+    ///
+    /// # Errors
+    /// As [`Store::save`].
+    pub fn add(&self, host: &str, wrapper: &Wrapper) -> Result<(PathBuf, usize)> {
+        let key = crate::host::key(host)?;
+        let path = self.path(&key, Kind::Wrapper);
+        let mut merged = wrapper.clone();
+        let kept = match Wrapper::load(&path) {
+            Ok(older) => merged.keep_templates_of(&older),
+            Err(_) => 0,
+        };
+        Ok((self.save(host, &merged)?, kept))
+    }
+
     /// Save a FiveFilters site config's text for `host`; returns its file.
     ///
     /// # Errors

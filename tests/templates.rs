@@ -87,7 +87,11 @@ fn a_pattern_per_template_and_each_page_gets_its_own() {
 fn one_template_or_the_mechanism_off_gives_one_pattern_for_every_page() {
     let pages = vec![article(1), article(2), article(3)];
     let w = Wrapper::induce("news", &pages, &Config::default()).unwrap().wrapper;
-    assert!(w.others.is_empty() && w.layout.is_none(), "one template applies to every page");
+    assert!(w.others.is_empty() && w.layout.is_some());
+    // One template applies to every page, whatever its layout.
+    let rules = Rules::Wrapper(Box::new(w));
+    let o = rules.resolver().unwrap().article(other()).unwrap();
+    assert_ne!(o.rule, Rule::SinglePageFallback);
     let mixed = vec![article(1), product(1), article(2), product(2)];
     let off = Wrapper::induce("shop", &mixed, &Config { templates: false, ..Config::default() }).unwrap().wrapper;
     assert!(off.others.is_empty() && off.layout.is_none());
@@ -103,4 +107,36 @@ fn copies_of_a_page_count_once() {
     assert!(ind.wrapper.template.iter().all(|l| !l.text.contains("was rebuilt")), "{:?}", ind.wrapper.template);
     let Err(err) = Wrapper::induce("news", &[article(1), copy], &Config::default()) else { panic!("two copies are one page") };
     assert!(err.to_string().contains("copies"), "{err}");
+}
+
+/// The site's news pages after a redesign: another layout.
+fn redesigned(i: usize) -> Page {
+    let html = format!(
+        "<html><body><div class='top-bar'><nav><ul><li><a href='/'>Home</a></li></ul></nav></div><div class='layout'><div class='col-main'>\
+         <div class='post'><h1 class='post-title'>Story {i} {}</h1><div class='post-text'>{}</div></div></div><div class='col-side'><p>Ads</p></div></div></body></html>",
+        WORDS[(i + 3) % WORDS.len()],
+        prose(i + 20, 8)
+    );
+    Page::from_html(format!("https://shop.example/news/story-{i}"), &html).unwrap()
+}
+
+#[test]
+fn the_store_keeps_the_rules_of_a_design_the_new_pages_do_not_show() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = forest::store::Store::new(tmp.path());
+    let old = Wrapper::induce("news", &[article(1), article(2), article(3)], &Config::default()).unwrap().wrapper;
+    let new = Wrapper::induce("news", &[redesigned(1), redesigned(2), redesigned(3)], &Config::default()).unwrap().wrapper;
+    assert_eq!(store.add("shop.example", &old).unwrap().1, 0);
+    let (path, kept) = store.add("shop.example", &new).unwrap();
+    assert_eq!(kept, 1, "the old design is kept");
+    let stored = Wrapper::load(&path).unwrap();
+    assert_eq!(stored.xpath, new.xpath, "the newest design comes first");
+    let rules = Rules::Store(store.clone(), forest::rules::Missing::Error);
+    let mut resolver = rules.resolver().unwrap();
+    assert_eq!(resolver.article(article(9)).unwrap().xpath, old.xpath);
+    assert_eq!(resolver.article(redesigned(9)).unwrap().xpath, new.xpath);
+    // The same design induced again replaces its template; nothing piles up.
+    let (_, kept) = store.add("shop.example", &new).unwrap();
+    assert_eq!(kept, 1);
+    assert_eq!(Wrapper::load(&path).unwrap().others.len(), 1);
 }

@@ -173,6 +173,10 @@ pub(crate) struct InduceArgs {
     /// Do not keep the wrapper in the store.
     #[arg(long)]
     pub(crate) no_store: bool,
+    /// Replace the host's stored wrapper whole (default: keep the stored templates whose
+    /// layout the new pages do not show, e.g. a site's design before a redesign).
+    #[arg(long)]
+    pub(crate) replace: bool,
     #[command(flatten)]
     pub(crate) budget: BudgetArgs,
     #[command(flatten)]

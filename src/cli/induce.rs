@@ -45,7 +45,11 @@ pub(crate) fn induce_warc(a: &InduceArgs) -> anyhow::Result<ExitCode> {
                 let mut w = induction.wrapper;
                 w.host = Some(host.clone());
                 if let Some(store) = &store {
-                    store.save(host, &w)?;
+                    if a.replace {
+                        store.save(host, &w)?;
+                    } else {
+                        store.add(host, &w)?;
+                    }
                 }
                 writeln!(out, "{host}\t{}\t{}", pages.len(), w.xpath)?;
                 induced += 1;
@@ -135,8 +139,11 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
     let mut not_stored = false;
     if !a.no_store {
         match &wrapper.host {
-            Some(host) => match a.store.open().and_then(|s| Ok(s.save(host, &wrapper)?)) {
-                Ok(path) if !a.fetch.quiet => eprintln!("forest: stored as the wrapper of {host}: {}", path.display()),
+            Some(host) => match a.store.open().and_then(|s| Ok(if a.replace { (s.save(host, &wrapper)?, 0) } else { s.add(host, &wrapper)? })) {
+                Ok((path, kept)) if !a.fetch.quiet => {
+                    let older = if kept > 0 { format!(" (with {kept} older template(s) its pages do not show)") } else { String::new() };
+                    eprintln!("forest: stored as the wrapper of {host}{older}: {}", path.display());
+                }
                 Ok(_) => {}
                 Err(e) => {
                     not_stored = true;

@@ -67,14 +67,12 @@ impl Applier {
         Ok(Applier { wrapper, parts, template, cross_check: true, in_block: true })
     }
 
-    /// The rules of the template `page` fits: the one whose layout it holds most of, if it
-    /// holds at least [`layout::FITS`] of it (a template without a layout fits every page);
-    /// `None` when the page fits none of the site's templates.
+    /// The rules of the template `page` fits: the site's only template, else the one whose
+    /// layout it holds most of, if it holds at least [`layout::FITS`] of it (a template without
+    /// a layout fits every page); `None` when the page fits none of the site's templates.
     fn part_for(&self, page: &Page) -> Option<&Part> {
         if let [only] = self.parts.as_slice() {
-            if only.wrapper.layout.is_none() {
-                return Some(only);
-            }
+            return Some(only);
         }
         let mine = Layout::of(&page.doc);
         self.parts

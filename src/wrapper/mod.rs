@@ -92,6 +92,8 @@ impl Default for Config {
 pub const FORMAT: &str = "forest-wrapper";
 /// The wrapper file version this build writes and reads.
 pub const VERSION: u32 = 1;
+/// How many templates a wrapper keeps at most (its own and its [`Wrapper::others`]).
+pub const MAX_TEMPLATES: usize = 8;
 /// How many ranked patterns a wrapper keeps (the winner first).
 pub const KEPT_CANDIDATES: usize = 5;
 
@@ -167,9 +169,10 @@ pub struct Wrapper {
     #[serde(default)]
     pub typing: Typing,
     /// The layout of the sample pages the pattern was learned from (the element paths at least
-    /// half of them hold). At apply time a page goes to the template whose layout it holds
-    /// most of, if it holds at least [`layout::FITS`] of it, else to the single-page
-    /// extractor. Absent: the pattern applies to every page.
+    /// half of them hold). For a site of several templates ([`Wrapper::others`]), a page goes
+    /// at apply time to the template whose layout it holds most of, if it holds at least
+    /// [`layout::FITS`] of it, else to the single-page extractor; a site of one template
+    /// applies it to every page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout: Option<Layout>,
     /// The site's other templates, each learned from its own group of sample pages (largest
@@ -320,7 +323,7 @@ impl Wrapper {
             let gtypers: Vec<&Typer> = group.iter().map(|&i| &typers[i]).collect();
             let gcands: Vec<&PageCandidates> = group.iter().map(|&i| &cands[i]).collect();
             let Some(l) = learn(&gpages, &gtypers, &gcands, cfg) else { continue };
-            let layout = (layouts.len() == pages.len() && group.len() < pages.len()).then(|| Layout::common(group.iter().map(|&i| &layouts[i])));
+            let layout = (layouts.len() == pages.len()).then(|| Layout::common(group.iter().map(|&i| &layouts[i])));
             learned.push((group, layout, l));
         }
         if learned.is_empty() {
@@ -403,6 +406,32 @@ impl Wrapper {
             });
         }
         out
+    }
+
+    /// Keep the templates of an `older` wrapper of the same site that none of this wrapper's
+    /// templates replaces (no layout of this one is [`layout::SAME_TEMPLATE`]-similar to
+    /// theirs): pages of a site's earlier design keep their rules after a redesign. At most
+    /// [`MAX_TEMPLATES`] templates are kept, the newest first. Returns how many were kept.
+    pub fn keep_templates_of(&mut self, older: &Wrapper) -> usize {
+        let mut kept = 0;
+        for t in older.templates() {
+            let Some(layout) = t.layout.clone() else { continue };
+            let mine = std::iter::once(self.layout.as_ref()).chain(self.others.iter().map(|v| Some(&v.layout)));
+            let replaced = mine.flatten().any(|l| l.similarity(&layout) >= layout::SAME_TEMPLATE);
+            if replaced || 1 + self.others.len() >= MAX_TEMPLATES {
+                continue;
+            }
+            self.others.push(Variant {
+                layout,
+                xpath: t.xpath,
+                pattern: t.pattern,
+                candidates: t.candidates,
+                alternatives: t.alternatives,
+                pages: t.pages,
+            });
+            kept += 1;
+        }
+        kept
     }
 
     /// Read a wrapper file.
