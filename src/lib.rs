@@ -40,7 +40,7 @@
 //! | | which site a page belongs to; what it declares | [`host`], [`metadata`] | [`host::of_page`], [`metadata::read`] |
 //! | | 3. signifiers: top-k tf-idf terms, or the feed item's terms | [`signifiers`] | [`signifiers::select`] |
 //! | | 4. significant nodes, terminal paths, structural patterns | [`patterns`] | [`patterns::collect`] |
-//! | | 4b. site template: text at the same path on several pages | [`template`] | [`template::Template::learn`] |
+//! | | 4b. site template: text at the same path on several pages; pages grouped by layout | [`template`] | [`template::Template::learn`], [`template::layout::cluster`] |
 //! | | 5. relevance of each pattern: J, U, I = J·U, R = Σ I·p·level | [`rank`] | [`rank::Strategy`] |
 //! | rules | 6. the best pattern as an XPath wrapper | [`wrapper`] | [`Wrapper::induce`] |
 //! | | XPaths: parsed, checked, metered, compiled | [`xpath`] | [`xpath::Program`] |
