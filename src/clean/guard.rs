@@ -64,14 +64,14 @@ pub fn limit_markup(html: &str, max: usize) -> Cow<'_, str> {
     }
     let mut out: Option<String> = None;
     let mut copied = 0usize;
-    let (mut depth, mut suppressed) = (0usize, 0usize);
+    let mut open = Open::default();
     let mut i = 0usize;
     let mut name = String::new();
     while let Some(off) = bytes[i..].iter().position(|&b| b == b'<') {
         let lt = i + off;
         let rest = &bytes[lt..];
         if rest.starts_with(b"<!--") {
-            i = find(bytes, lt + 4, b"-->").map_or(bytes.len(), |p| p + 3);
+            i = comment_end(bytes, lt);
             continue;
         }
         if rest.starts_with(b"<!") || rest.starts_with(b"<?") {
@@ -93,29 +93,15 @@ pub fn limit_markup(html: &str, max: usize) -> Cow<'_, str> {
         let (Some(gt), cut) = scan_tag(bytes, j, MAX_ATTRIBUTES) else { break };
         let self_closing = gt > 0 && bytes[gt - 1] == b'/';
         i = gt + 1;
-        let raw = !end_tag && RAW.contains(&name.as_str());
+        // Inside `<svg>` or `<math>` no element holds raw text (`<svg><title>` holds tags).
+        let raw = !end_tag && open.foreign == 0 && RAW.contains(&name.as_str());
         if raw {
             // Skip the raw text; its end tag is handled by the next round.
             let close = format!("</{name}");
             i = find_ci(bytes, i, close.as_bytes()).unwrap_or(bytes.len());
         }
         let nests = !(raw || VOID.contains(&name.as_str()) || IMPLICIT.contains(&name.as_str()) || (self_closing && !end_tag));
-        let remove = nests
-            && if end_tag {
-                if suppressed > 0 {
-                    suppressed -= 1;
-                    true
-                } else {
-                    depth = depth.saturating_sub(1);
-                    false
-                }
-            } else if depth >= max {
-                suppressed += 1;
-                true
-            } else {
-                depth += 1;
-                false
-            };
+        let remove = nests && if end_tag { open.close(&name) } else { open.start(&name, max) };
         if remove {
             let o = out.get_or_insert_with(|| String::with_capacity(html.len()));
             o.push_str(&html[copied..lt]);
@@ -132,6 +118,69 @@ pub fn limit_markup(html: &str, max: usize) -> Cow<'_, str> {
             o.push_str(&html[copied..]);
             Cow::Owned(o)
         }
+    }
+}
+
+/// The counted elements open at a point of the scan, as the tree builder sees them: an end tag
+/// closes the innermost open element of its name and those opened after it, and an end tag
+/// with no open element of its name is ignored (a stray `</span>` closes nothing).
+#[derive(Default)]
+struct Open {
+    /// Open elements, outermost first: name, and whether its start tag was kept.
+    stack: Vec<(String, bool)>,
+    /// How many of each name are open (an end tag finds out at once whether it is stray).
+    count: std::collections::HashMap<String, usize>,
+    /// Kept elements open (the depth the parser sees).
+    kept: usize,
+    /// `svg` and `math` elements open.
+    foreign: usize,
+}
+
+impl Open {
+    /// A start tag; returns whether to remove it (past `max` kept elements).
+    fn start(&mut self, name: &str, max: usize) -> bool {
+        let keep = self.kept < max;
+        self.kept += usize::from(keep);
+        self.foreign += usize::from(matches!(name, "svg" | "math"));
+        *self.count.entry(name.to_string()).or_insert(0) += 1;
+        self.stack.push((name.to_string(), keep));
+        !keep
+    }
+
+    /// An end tag; returns whether to remove it (it closes an element whose start was removed).
+    fn close(&mut self, name: &str) -> bool {
+        if self.count.get(name).copied().unwrap_or(0) == 0 {
+            return false; // stray: the parser ignores it
+        }
+        while let Some((n, kept)) = self.stack.pop() {
+            self.kept -= usize::from(kept);
+            self.foreign -= usize::from(matches!(n.as_str(), "svg" | "math"));
+            if let Some(c) = self.count.get_mut(&n) {
+                *c -= 1;
+            }
+            if n == name {
+                return !kept;
+            }
+        }
+        false
+    }
+}
+
+/// Where a comment that starts at `lt` (`<!--`) ends, as the tokenizer reads it: `<!-->` and
+/// `<!--->` are whole (empty) comments; otherwise at the first `-->` or `--!>`.
+fn comment_end(bytes: &[u8], lt: usize) -> usize {
+    let after = lt + 4;
+    if bytes.get(after) == Some(&b'>') {
+        return after + 1;
+    }
+    if bytes.get(after..after + 2) == Some(b"->") {
+        return after + 2;
+    }
+    let a = find(bytes, after, b"-->").map(|p| p + 3);
+    let b = find(bytes, after, b"--!>").map(|p| p + 4);
+    match (a, b) {
+        (Some(x), Some(y)) => x.min(y),
+        (x, y) => x.or(y).unwrap_or(bytes.len()),
     }
 }
 
@@ -225,6 +274,24 @@ mod tests {
         // Long tags with few attributes (a big JSON value) are untouched.
         let json = format!("<div data-props='{}'>z</div>", "{\"k\": 1} ".repeat(500));
         assert!(matches!(limit_markup(&json, 100), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn the_scan_reads_tags_as_the_parser_does() {
+        let deep = |open: &str, close: &str, n: usize| format!("{}x{}", open.repeat(n), close.repeat(n));
+        // Stray end tags close nothing: the `<b>`s stay open.
+        let html = deep("<b id=q></span>", "", 10);
+        let out = limit_markup(&html, 3);
+        assert_eq!(out.matches("<b ").count(), 3, "{out}");
+        // An empty comment `<!-->` hides nothing.
+        let html = format!("<!-->{}<!-- x -->", deep("<div>", "</div>", 10));
+        assert_eq!(limit_markup(&html, 3).matches("<div>").count(), 3);
+        // Nor does `<title>` inside `<svg>`, which holds tags, not text.
+        let html = format!("<svg><title>{}</title></svg>", deep("<g>", "</g>", 10));
+        assert_eq!(limit_markup(&html, 3).matches("<g>").count(), 1, "svg, title and one g");
+        // Closing an outer element closes the ones left open inside it.
+        let html = format!("<div>{}</div>{}", "<span>".repeat(5), deep("<div>", "</div>", 2));
+        assert_eq!(limit_markup(&html, 3).matches("<div>").count(), 3);
     }
 
     #[test]

@@ -15,6 +15,9 @@ use std::borrow::Cow;
 use std::cell::{Ref, RefCell};
 
 const NONE: usize = usize::MAX;
+/// The one node every element past the budget becomes: never in the tree, holds nothing, so
+/// what the tree builder makes past the budget costs no memory.
+const DISCARD: usize = 1;
 
 enum Kind {
     Document,
@@ -40,6 +43,14 @@ struct Tree {
 }
 
 impl Tree {
+    /// A tree of the document node and [`DISCARD`] only.
+    fn empty() -> Tree {
+        let mut tree = Tree { nodes: Vec::new(), no_name: QualName::new(None, html5ever::ns!(html), html5ever::local_name!("")) };
+        tree.push(Kind::Document);
+        tree.push(Kind::Other); // DISCARD
+        tree
+    }
+
     fn push(&mut self, kind: Kind) -> usize {
         self.nodes.push(SinkNode { parent: NONE, first: NONE, last: NONE, prev: NONE, next: NONE, kind });
         self.nodes.len() - 1
@@ -116,13 +127,17 @@ pub struct Sink {
     /// Elements created so far (shared with [`parse`], which stops feeding the parser past the
     /// budget).
     elements: std::rc::Rc<std::cell::Cell<usize>>,
+    /// Past this many elements, nodes are not built ([`DISCARD`]).
+    max_elements: usize,
 }
 
 impl Sink {
-    fn new(elements: std::rc::Rc<std::cell::Cell<usize>>) -> Sink {
-        let mut tree = Tree { nodes: Vec::new(), no_name: QualName::new(None, html5ever::ns!(html), html5ever::local_name!("")) };
-        tree.push(Kind::Document);
-        Sink { tree: RefCell::new(tree), elements }
+    fn new(elements: std::rc::Rc<std::cell::Cell<usize>>, max_elements: usize) -> Sink {
+        Sink { tree: RefCell::new(Tree::empty()), elements, max_elements }
+    }
+
+    fn over_budget(&self) -> bool {
+        self.elements.get() > self.max_elements
     }
 }
 
@@ -149,21 +164,33 @@ impl TreeSink for Sink {
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> usize {
+        self.elements.set(self.elements.get().saturating_add(1));
+        if self.over_budget() {
+            return DISCARD;
+        }
         let mut t = self.tree.borrow_mut();
-        self.elements.set(self.elements.get() + 1);
         let template = if flags.template { t.push(Kind::Document) } else { NONE };
         t.push(Kind::Element { name, attrs, template })
     }
 
     fn create_comment(&self, _text: StrTendril) -> usize {
+        if self.over_budget() {
+            return DISCARD;
+        }
         self.tree.borrow_mut().push(Kind::Other)
     }
 
     fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> usize {
+        if self.over_budget() {
+            return DISCARD;
+        }
         self.tree.borrow_mut().push(Kind::Other)
     }
 
     fn append(&self, parent: &usize, child: NodeOrText<usize>) {
+        if *parent == DISCARD || matches!(child, NodeOrText::AppendNode(DISCARD)) {
+            return;
+        }
         let mut t = self.tree.borrow_mut();
         match child {
             NodeOrText::AppendNode(n) => t.append_node(*parent, n),
@@ -183,6 +210,9 @@ impl TreeSink for Sink {
     fn append_doctype_to_document(&self, _name: StrTendril, _public_id: StrTendril, _system_id: StrTendril) {}
 
     fn get_template_contents(&self, target: &usize) -> usize {
+        if *target == DISCARD {
+            return DISCARD;
+        }
         let mut t = self.tree.borrow_mut();
         match t.nodes[*target].kind {
             Kind::Element { template, .. } if template != NONE => template,
@@ -197,6 +227,9 @@ impl TreeSink for Sink {
     fn set_quirks_mode(&self, _mode: QuirksMode) {}
 
     fn append_before_sibling(&self, sibling: &usize, new_node: NodeOrText<usize>) {
+        if *sibling == DISCARD || matches!(new_node, NodeOrText::AppendNode(DISCARD)) {
+            return;
+        }
         let mut t = self.tree.borrow_mut();
         match new_node {
             NodeOrText::AppendNode(n) => t.insert_before(*sibling, n),
@@ -234,7 +267,11 @@ impl TreeSink for Sink {
         let mut child = t.nodes[*node].first;
         while child != NONE {
             let next = t.nodes[child].next;
-            t.append_node(*new_parent, child);
+            if *new_parent == DISCARD {
+                t.detach(child);
+            } else {
+                t.append_node(*new_parent, child);
+            }
             child = next;
         }
     }
@@ -243,13 +280,15 @@ impl TreeSink for Sink {
 /// Parse `html` and build the cleaned document; also how many elements the parser made.
 ///
 /// The input is fed to the parser in slices; once more than `max_elements` elements exist, the
-/// rest is not parsed (the caller refuses the page), so a page over budget costs no more memory
-/// than the budget. Past `deadline` (checked between slices) it stops likewise.
+/// rest is not parsed (the caller refuses the page); the elements the tree builder still makes
+/// within the slice are not built ([`DISCARD`]), so a page over budget costs no more memory
+/// than the budget's worth of elements. Past `deadline` (checked between slices) it stops
+/// likewise. Either way the document returned is empty.
 pub fn parse(html: &str, max_elements: usize, deadline: Option<std::time::Instant>) -> Parsed {
     use html5ever::tendril::TendrilSink;
-    const SLICE: usize = 64 * 1024;
+    const SLICE: usize = 8 * 1024;
     let elements = std::rc::Rc::new(std::cell::Cell::new(0));
-    let mut parser = html5ever::parse_document(Sink::new(std::rc::Rc::clone(&elements)), Default::default());
+    let mut parser = html5ever::parse_document(Sink::new(std::rc::Rc::clone(&elements), max_elements), Default::default());
     let mut rest = html;
     let mut timed_out = false;
     while !rest.is_empty() && elements.get() <= max_elements {
@@ -265,8 +304,15 @@ pub fn parse(html: &str, max_elements: usize, deadline: Option<std::time::Instan
         parser.process(StrTendril::from_slice(slice));
         rest = tail;
     }
-    let sink = parser.finish();
-    Parsed { doc: flatten(&sink.tree.into_inner()), elements: elements.get(), timed_out }
+    let tree = parser.finish().tree.into_inner();
+    // A page over a budget is refused: its tree is dropped before a document is built of it.
+    let doc = if elements.get() > max_elements || timed_out {
+        drop(tree);
+        flatten(&Tree::empty())
+    } else {
+        flatten(&tree)
+    };
+    Parsed { doc, elements: elements.get(), timed_out }
 }
 
 /// What [`parse`] made of a page.
