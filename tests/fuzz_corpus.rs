@@ -134,6 +134,12 @@ fn fuzz_corpus_clean() {
 }
 
 #[test]
+fn fuzz_corpus_budget() {
+    replay("budget", targets::budget);
+    mutants("budget", targets::budget);
+}
+
+#[test]
 fn fuzz_corpus_feed() {
     replay("feed", targets::feed);
     mutants("feed", targets::feed);

@@ -212,3 +212,37 @@ fn xpaths_run_under_the_pages_node_visit_budget() {
         }
     }
 }
+
+#[test]
+fn parser_bombs_stop_at_the_element_budget() {
+    // Formatting elements the tree builder rebuilds on every tag: a few KB make millions of
+    // elements. Stray end tags, `<!-->` and `<svg><title>` once hid deep nesting from the guard.
+    let rebuilt = |n: usize, size: usize| {
+        let mut s = String::from("<html><body><div>");
+        for i in 0..n {
+            s.push_str(&format!("<b id=x{i}></span>"));
+        }
+        s.push_str("</div>");
+        while s.len() < size {
+            s.push_str("<div>x</div>");
+        }
+        s
+    };
+    let small = forest::budget::Budget { max_elements: 50_000, ..forest::budget::Budget::default() };
+    for html in [rebuilt(3_000, 61_000), format!("<html><body>{}", (0..3_000).map(|i| format!("<p><b id=x{i}>t</p>")).collect::<String>())] {
+        match clean::page_within(&html, &small) {
+            Err(forest::Error::OverBudget { limit, .. }) => assert_eq!(limit, forest::budget::Limit::Elements),
+            other => panic!("a bomb must go over the element budget: {:?}", other.map(|d| d.element_count())),
+        }
+    }
+    let n = 100_000;
+    for html in [
+        format!("<body><!-->{}x", "<div>".repeat(n)),
+        format!("<body><svg><title>{}x</title></svg>", "<div>".repeat(n)),
+        format!("<body>{}x", "<div></span>".repeat(n)),
+    ] {
+        let doc = clean::page(&html);
+        let deepest = doc.nodes.iter().map(|n| n.level as usize).max().unwrap_or(0);
+        assert!(deepest <= forest::budget::MAX_DEPTH + 4, "the guard flattens what the parser nests: {deepest}");
+    }
+}

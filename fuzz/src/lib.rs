@@ -94,6 +94,27 @@ pub fn clean(data: &[u8]) {
     check_page(&text);
 }
 
+/// Target `budget`: page bytes (as UTF-8, lossily) built into a tree under a small element
+/// budget. Within the budget the page is the page as built without one; over it, the error
+/// says the element budget, and no tree is kept. Parser bombs (formatting elements rebuilt on
+/// every tag, stray end tags, empty comments, `<svg><title>`) are in its corpus.
+pub fn budget(data: &[u8]) {
+    const MAX: usize = 300;
+    let html = String::from_utf8_lossy(data);
+    let small = forest::budget::Budget { max_elements: MAX, ..forest::budget::Budget::default() };
+    match forest::clean::page_within(&html, &small) {
+        Ok(doc) => {
+            assert!(doc.element_count() <= MAX, "{} elements kept under a budget of {MAX}", doc.element_count());
+            let free = forest::clean::page(&html);
+            assert_eq!(doc.to_xml(), free.to_xml(), "a page within the budget differs from the page built without one");
+        }
+        Err(forest::Error::OverBudget { limit, .. }) => {
+            assert_eq!(limit, forest::budget::Limit::Elements, "only the element budget can run out here");
+        }
+        Err(e) => panic!("a page is built or over its budget, not {e}"),
+    }
+}
+
 /// Target `feed`: RSS, Atom or JSON Feed bytes, found at a URL and at a file path; every item
 /// has a location.
 pub fn feed(data: &[u8]) {

@@ -15,9 +15,10 @@ use std::borrow::Cow;
 use std::cell::{Ref, RefCell};
 
 const NONE: usize = usize::MAX;
-/// The one node every element past the budget becomes: never in the tree, holds nothing, so
-/// what the tree builder makes past the budget costs no memory.
-const DISCARD: usize = 1;
+/// Handles from here up are nodes made past the budget: not built, never in the tree, each
+/// known only by its name (the tree builder asks for it), so what the tree builder makes past
+/// the budget costs a name each, until parsing stops at the end of the slice.
+const DISCARDED: usize = usize::MAX / 2;
 
 enum Kind {
     Document,
@@ -43,11 +44,10 @@ struct Tree {
 }
 
 impl Tree {
-    /// A tree of the document node and [`DISCARD`] only.
+    /// A tree of the document node only.
     fn empty() -> Tree {
         let mut tree = Tree { nodes: Vec::new(), no_name: QualName::new(None, html5ever::ns!(html), html5ever::local_name!("")) };
         tree.push(Kind::Document);
-        tree.push(Kind::Other); // DISCARD
         tree
     }
 
@@ -127,18 +127,32 @@ pub struct Sink {
     /// Elements created so far (shared with [`parse`], which stops feeding the parser past the
     /// budget).
     elements: std::rc::Rc<std::cell::Cell<usize>>,
-    /// Past this many elements, nodes are not built ([`DISCARD`]).
+    /// Past this many elements, nodes are not built ([`DISCARDED`]).
     max_elements: usize,
+    /// The names of the nodes not built, by handle − [`DISCARDED`].
+    discarded: RefCell<Vec<QualName>>,
 }
 
 impl Sink {
     fn new(elements: std::rc::Rc<std::cell::Cell<usize>>, max_elements: usize) -> Sink {
-        Sink { tree: RefCell::new(Tree::empty()), elements, max_elements }
+        Sink { tree: RefCell::new(Tree::empty()), elements, max_elements, discarded: RefCell::new(Vec::new()) }
     }
 
     fn over_budget(&self) -> bool {
         self.elements.get() > self.max_elements
     }
+
+    /// A handle for a node not built.
+    fn discard(&self, name: QualName) -> usize {
+        let mut d = self.discarded.borrow_mut();
+        d.push(name);
+        DISCARDED + d.len() - 1
+    }
+}
+
+/// Is this the handle of a node not built?
+fn gone(h: usize) -> bool {
+    h >= DISCARDED
 }
 
 impl TreeSink for Sink {
@@ -157,6 +171,12 @@ impl TreeSink for Sink {
     }
 
     fn elem_name<'a>(&'a self, target: &'a usize) -> Ref<'a, QualName> {
+        if gone(*target) {
+            let d = self.discarded.borrow();
+            if d.get(*target - DISCARDED).is_some() {
+                return Ref::map(d, |d| &d[*target - DISCARDED]);
+            }
+        }
         Ref::map(self.tree.borrow(), |t| match t.nodes.get(*target).map(|n| &n.kind) {
             Some(Kind::Element { name, .. }) => name,
             _ => &t.no_name,
@@ -166,7 +186,7 @@ impl TreeSink for Sink {
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> usize {
         self.elements.set(self.elements.get().saturating_add(1));
         if self.over_budget() {
-            return DISCARD;
+            return self.discard(name);
         }
         let mut t = self.tree.borrow_mut();
         let template = if flags.template { t.push(Kind::Document) } else { NONE };
@@ -175,20 +195,20 @@ impl TreeSink for Sink {
 
     fn create_comment(&self, _text: StrTendril) -> usize {
         if self.over_budget() {
-            return DISCARD;
+            return self.discard(self.tree.borrow().no_name.clone());
         }
         self.tree.borrow_mut().push(Kind::Other)
     }
 
     fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> usize {
         if self.over_budget() {
-            return DISCARD;
+            return self.discard(self.tree.borrow().no_name.clone());
         }
         self.tree.borrow_mut().push(Kind::Other)
     }
 
     fn append(&self, parent: &usize, child: NodeOrText<usize>) {
-        if *parent == DISCARD || matches!(child, NodeOrText::AppendNode(DISCARD)) {
+        if gone(*parent) || matches!(child, NodeOrText::AppendNode(n) if gone(n)) {
             return;
         }
         let mut t = self.tree.borrow_mut();
@@ -199,7 +219,7 @@ impl TreeSink for Sink {
     }
 
     fn append_based_on_parent_node(&self, element: &usize, prev_element: &usize, child: NodeOrText<usize>) {
-        let has_parent = self.tree.borrow().nodes[*element].parent != NONE;
+        let has_parent = !gone(*element) && self.tree.borrow().nodes[*element].parent != NONE;
         if has_parent {
             self.append_before_sibling(element, child);
         } else {
@@ -210,8 +230,8 @@ impl TreeSink for Sink {
     fn append_doctype_to_document(&self, _name: StrTendril, _public_id: StrTendril, _system_id: StrTendril) {}
 
     fn get_template_contents(&self, target: &usize) -> usize {
-        if *target == DISCARD {
-            return DISCARD;
+        if gone(*target) {
+            return *target;
         }
         let mut t = self.tree.borrow_mut();
         match t.nodes[*target].kind {
@@ -227,7 +247,7 @@ impl TreeSink for Sink {
     fn set_quirks_mode(&self, _mode: QuirksMode) {}
 
     fn append_before_sibling(&self, sibling: &usize, new_node: NodeOrText<usize>) {
-        if *sibling == DISCARD || matches!(new_node, NodeOrText::AppendNode(DISCARD)) {
+        if gone(*sibling) || matches!(new_node, NodeOrText::AppendNode(n) if gone(n)) {
             return;
         }
         let mut t = self.tree.borrow_mut();
@@ -248,6 +268,9 @@ impl TreeSink for Sink {
     }
 
     fn add_attrs_if_missing(&self, target: &usize, attrs: Vec<Attribute>) {
+        if gone(*target) {
+            return;
+        }
         let mut t = self.tree.borrow_mut();
         if let Kind::Element { attrs: existing, .. } = &mut t.nodes[*target].kind {
             for a in attrs {
@@ -259,15 +282,21 @@ impl TreeSink for Sink {
     }
 
     fn remove_from_parent(&self, target: &usize) {
+        if gone(*target) {
+            return;
+        }
         self.tree.borrow_mut().detach(*target);
     }
 
     fn reparent_children(&self, node: &usize, new_parent: &usize) {
+        if gone(*node) {
+            return;
+        }
         let mut t = self.tree.borrow_mut();
         let mut child = t.nodes[*node].first;
         while child != NONE {
             let next = t.nodes[child].next;
-            if *new_parent == DISCARD {
+            if gone(*new_parent) {
                 t.detach(child);
             } else {
                 t.append_node(*new_parent, child);
@@ -281,7 +310,7 @@ impl TreeSink for Sink {
 ///
 /// The input is fed to the parser in slices; once more than `max_elements` elements exist, the
 /// rest is not parsed (the caller refuses the page); the elements the tree builder still makes
-/// within the slice are not built ([`DISCARD`]), so a page over budget costs no more memory
+/// within the slice are not built ([`DISCARDED`]), so a page over budget costs no more memory
 /// than the budget's worth of elements. Past `deadline` (checked between slices) it stops
 /// likewise. Either way the document returned is empty.
 pub fn parse(html: &str, max_elements: usize, deadline: Option<std::time::Instant>) -> Parsed {
