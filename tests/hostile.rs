@@ -246,3 +246,36 @@ fn parser_bombs_stop_at_the_element_budget() {
         assert!(deepest <= forest::budget::MAX_DEPTH + 4, "the guard flattens what the parser nests: {deepest}");
     }
 }
+
+/// String functions on whole-page strings are metered by the characters they read:
+/// `normalize-space(/)` in a predicate reads the page once per element, and `concat()` of many
+/// `string(/)` builds the page many times over. Both stop at the page's budget, for a wrapper and
+/// for a site config, while the same functions on small strings run.
+#[test]
+fn string_functions_run_under_the_budget() {
+    let small = "<html><body><div class=story><p>words one</p><p>words two</p></div></body></html>";
+    let pages: Vec<forest::Page> = (0..2).map(|i| forest::Page::from_html(format!("p{i}"), &small.replace("one", &i.to_string())).unwrap()).collect();
+    let wrapper = forest::Wrapper::induce("t", &pages, &forest::Config::default()).unwrap().wrapper;
+    let para = "<p>".to_string() + &"lorem ipsum dolor sit amet ".repeat(40) + "</p>";
+    let mut big = forest::Page::from_html("big", &format!("<html><body><div class=story>{}</div></body></html>", para.repeat(500))).unwrap();
+    big.budget.max_xpath_visits = 1_000_000;
+    let concat = format!("//div[concat({}) = 'x']", vec!["string(/)"; 300].join(", "));
+    for bad in ["//*[normalize-space(/) = 'x']", concat.as_str(), "//p[contains(string(/), 'zzz')]"] {
+        let applier = forest::Applier::new(forest::Wrapper { xpath: bad.into(), ..wrapper.clone() }).expect("passes the checks");
+        let (cfg, _) = forest::ftr::SiteConfig::parse(&format!("body: {bad}\n"), "site.txt").unwrap();
+        let config = forest::ftr::ConfigApplier::new(cfg).unwrap();
+        let extractors: [&dyn forest::Extractor; 2] = [&applier, &config];
+        for x in extractors {
+            let started = std::time::Instant::now();
+            match x.extract(&big) {
+                Err(forest::Error::OverBudget { limit: forest::budget::Limit::XPathVisits, what }) => {
+                    assert!(what.contains("characters"), "{what}")
+                }
+                other => panic!("{bad} ({}): expected the budget, got {:?}", x.name(), other.map(|e| e.rule)),
+            }
+            assert!(started.elapsed() < std::time::Duration::from_secs(30), "{bad}: stopped, not run to the end");
+        }
+    }
+    let fine = forest::Applier::new(forest::Wrapper { xpath: "//div[contains(normalize-space(@class), 'story')]".into(), ..wrapper }).unwrap();
+    assert!(forest::Extractor::extract(&fine, &big).unwrap().text.contains("lorem ipsum"));
+}

@@ -2,7 +2,7 @@
 //! `forest-visit()` function that counts against it, and [`Program`], an XPath from a file
 //! parsed, checked, written back metered and compiled by sxd-xpath.
 
-use super::syntax::VISIT;
+use super::syntax::{CHARS, VISIT};
 use std::cell::Cell;
 use std::fmt;
 use std::rc::Rc;
@@ -16,6 +16,8 @@ use sxd_xpath::{Context, Value, XPath};
 pub enum Stop {
     /// It visited more nodes than this limit.
     Visits(u64),
+    /// Its string functions read more than this many characters.
+    Characters(u64),
     /// It ran past its deadline.
     Deadline,
 }
@@ -24,6 +26,7 @@ impl fmt::Display for Stop {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Stop::Visits(n) => write!(f, "visited more than {n} nodes"),
+            Stop::Characters(n) => write!(f, "read more than {n} characters in string functions"),
             Stop::Deadline => f.write_str("ran past its deadline"),
         }
     }
@@ -34,8 +37,13 @@ struct MeterState {
     limit: u64,
     deadline: Option<Instant>,
     visits: Cell<u64>,
+    chars: Cell<u64>,
     stop: Cell<Option<Stop>>,
 }
+
+/// Characters string functions may read per node visit of the budget: a node visit and a few
+/// characters of string cost about the same.
+pub const CHARS_PER_VISIT: u64 = 8;
 
 /// A budget of node visits and a deadline, shared by every evaluation in the contexts made
 /// with it ([`context`]). Once spent it stays spent: later evaluations stop at once.
@@ -60,7 +68,7 @@ impl Meter {
     /// A meter that stops evaluations after `max_visits` node visits, or at the first visit
     /// checked past `deadline` (checked every 16 visits).
     pub fn new(max_visits: u64, deadline: Option<Instant>) -> Meter {
-        Meter(Rc::new(MeterState { limit: max_visits, deadline, visits: Cell::new(0), stop: Cell::new(None) }))
+        Meter(Rc::new(MeterState { limit: max_visits, deadline, visits: Cell::new(0), chars: Cell::new(0), stop: Cell::new(None) }))
     }
 
     /// A page's meter: the node-visit budget of `budget`, stopping at `deadline`.
@@ -94,6 +102,32 @@ impl Meter {
                 }
             }
         };
+        self.stopped_by(stop)
+    }
+
+    /// `n` characters read by a string function; the deadline is checked on every call.
+    fn read(&self, n: usize) -> Result<(), Stop> {
+        let s = &self.0;
+        let stop = match s.stop.get() {
+            Some(stop) => Some(stop),
+            None => {
+                let total = s.chars.get().saturating_add(n as u64);
+                s.chars.set(total);
+                let limit = s.limit.saturating_mul(CHARS_PER_VISIT);
+                if total > limit {
+                    Some(Stop::Characters(limit))
+                } else if s.deadline.is_some_and(|d| Instant::now() >= d) {
+                    Some(Stop::Deadline)
+                } else {
+                    None
+                }
+            }
+        };
+        self.stopped_by(stop)
+    }
+
+    fn stopped_by(&self, stop: Option<Stop>) -> Result<(), Stop> {
+        let s = &self.0;
         match stop {
             None => Ok(()),
             Some(stop) => {
@@ -121,11 +155,33 @@ impl sxd_xpath::function::Function for Visit {
     }
 }
 
-/// An evaluation context (the core functions) with `forest-visit()` counting against `meter`:
-/// the context [`Program::evaluate`] needs.
+/// `forest-chars(x)`: `x` as a string, its characters counted; `forest-chars()`: the context
+/// node's string value, counted.
+struct Chars(Meter);
+
+impl sxd_xpath::function::Function for Chars {
+    fn evaluate<'c, 'd>(
+        &self,
+        context: &sxd_xpath::context::Evaluation<'c, 'd>,
+        args: Vec<Value<'d>>,
+    ) -> Result<Value<'d>, sxd_xpath::function::Error> {
+        let s = match args.into_iter().next() {
+            Some(v) => v.string(),
+            None => context.node.string_value(),
+        };
+        match self.0.read(s.chars().count()) {
+            Ok(()) => Ok(Value::String(s)),
+            Err(stop) => Err(sxd_xpath::function::Error::Other(stop.to_string())),
+        }
+    }
+}
+
+/// An evaluation context (the core functions) with `forest-visit()` and `forest-chars()`
+/// counting against `meter`: the context [`Program::evaluate`] needs.
 pub fn context<'d>(meter: &Meter) -> Context<'d> {
     let mut c = Context::new();
     c.set_function(VISIT, Visit(meter.clone()));
+    c.set_function(CHARS, Chars(meter.clone()));
     c
 }
 

@@ -88,6 +88,10 @@ pub fn eval_error(expr: &str, e: EvalError) -> Error {
         EvalError::Budget(Stop::Visits(n)) => {
             Error::OverBudget { what: format!("the XPath {short:?} visited over {n} nodes"), limit: Limit::XPathVisits }
         }
+        EvalError::Budget(Stop::Characters(n)) => Error::OverBudget {
+            what: format!("the XPath {short:?} read over {n} characters in string functions"),
+            limit: Limit::XPathVisits,
+        },
         EvalError::Budget(Stop::Deadline) => {
             Error::OverBudget { what: format!("the page's time ran out evaluating the XPath {short:?}"), limit: Limit::Time }
         }

@@ -10,6 +10,21 @@ use sxd_document::XmlChar;
 /// The name of the metering function the written XPaths call.
 pub(super) const VISIT: &str = "forest-visit";
 
+/// The function the written XPaths call on each string argument of a string function: it
+/// counts the argument's characters against the meter and returns it as a string.
+pub(super) const CHARS: &str = "forest-chars";
+
+/// Which arguments of a core function are read as strings (first and how many; `usize::MAX`:
+/// all from the first), and whether its form without arguments reads the context node's string.
+pub(super) fn string_args(function: &str) -> Option<(usize, usize, bool)> {
+    Some(match function {
+        "string" | "normalize-space" | "string-length" => (0, 1, true),
+        "substring" => (0, 1, false),
+        "concat" | "starts-with" | "contains" | "substring-before" | "substring-after" | "translate" => (0, usize::MAX, false),
+        _ => return None,
+    })
+}
+
 // ---------------------------------------------------------------------------------------------
 // Syntax tree
 

@@ -190,7 +190,17 @@ fn unmeter(e: Expr) -> Expr {
     match e {
         Expr::Chain(first, rest) => Expr::Chain(Box::new(unmeter(*first)), rest.into_iter().map(|(op, e)| (op, unmeter(e))).collect()),
         Expr::Negate(e) => Expr::Negate(Box::new(unmeter(*e))),
-        Expr::Call(name, args) => Expr::Call(name, all(args)),
+        // `forest-chars(x)` back to `x`, and `f(forest-chars())` back to `f()`.
+        Expr::Call(name, args) => {
+            let args = all(args)
+                .into_iter()
+                .filter_map(|a| match a {
+                    Expr::Call(n, mut inner) if n.prefix.is_none() && n.local == CHARS => inner.pop(),
+                    a => Some(a),
+                })
+                .collect();
+            Expr::Call(name, args)
+        }
         Expr::Filter(primary, preds) => Expr::Filter(Box::new(unmeter(*primary)), all(preds)),
         Expr::Path(start, steps) => {
             let start = match start {

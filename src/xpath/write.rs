@@ -42,13 +42,32 @@ pub(super) fn write_expr(e: &Expr, out: &mut String) {
             out.push_str(&v.to_string());
         }
         Expr::Call(name, args) => {
+            // A string function's string arguments go through `forest-chars()`, which counts
+            // their characters: `string(/)` on a big page costs its length, not one step.
+            // Literals are as long as the XPath at most, and what another string function
+            // returns is no longer than the arguments it counted, so neither is wrapped.
+            let strings = if name.prefix.is_none() { string_args(&name.local) } else { None };
             out.push_str(&name.to_string());
             out.push('(');
+            if args.is_empty() && strings.is_some_and(|(_, _, context)| context) {
+                out.push_str(CHARS);
+                out.push_str("()");
+            }
             for (i, a) in args.iter().enumerate() {
                 if i > 0 {
                     out.push_str(", ");
                 }
+                let counted = strings.is_some_and(|(first, n, _)| i >= first && i - first < n)
+                    && !matches!(a, Expr::Literal(_))
+                    && !matches!(a, Expr::Call(f, _) if f.prefix.is_none() && string_args(&f.local).is_some());
+                if counted {
+                    out.push_str(CHARS);
+                    out.push('(');
+                }
                 write_expr(a, out);
+                if counted {
+                    out.push(')');
+                }
             }
             out.push(')');
         }
