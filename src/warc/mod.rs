@@ -412,7 +412,7 @@ impl<R: BufRead> Reader<R> {
                 self.pending = Some((line_start, v));
                 return Err(self.bad(start, "a new record starts inside this record's headers"));
             }
-            let text = String::from_utf8_lossy(line);
+            let text = escaped_utf8(line);
             if fold_continuation(&mut headers, line, &text) {
                 continue;
             }
@@ -690,3 +690,20 @@ pub fn pages_by_host(files: &[std::path::PathBuf], max_pages: usize, budget: &cr
 
 #[cfg(test)]
 mod tests;
+
+/// A header line as text: UTF-8 as it is, each byte that is not UTF-8 as `%XX` (a URL's own
+/// escape), so two target URIs that differ only in such bytes stay two URIs, where a lossy
+/// decoding would make both U+FFFD and one article of the index replace the other.
+fn escaped_utf8(line: &[u8]) -> std::borrow::Cow<'_, str> {
+    if let Ok(s) = std::str::from_utf8(line) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(line.len() + 8);
+    for chunk in line.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}

@@ -392,3 +392,20 @@ fn writer_output_reads_back_the_same() {
         }
     }
 }
+
+#[test]
+fn target_uris_that_are_not_utf8_stay_distinct() {
+    let record = |uri: &[u8]| {
+        let mut out = b"WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: ".to_vec();
+        out.extend_from_slice(uri);
+        out.extend_from_slice(b"\r\nContent-Length: 1\r\n\r\nx\r\n\r\n");
+        out
+    };
+    let mut file = record(b"http://a.test/caf\xe9");
+    file.extend(record(b"http://a.test/caf\xe8"));
+    file.extend(record("http://a.test/café".as_bytes()));
+    let uris = ok_uris(&read_all(&file));
+    assert_eq!(uris, ["http://a.test/caf%E9", "http://a.test/caf%E8", "http://a.test/café"]);
+    // Escaped, they are URLs.
+    assert!(uris.iter().all(|u| url::Url::parse(u).is_ok()));
+}
