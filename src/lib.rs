@@ -78,6 +78,7 @@ pub mod clean;
 pub mod feed;
 pub mod fetch;
 pub mod host;
+pub mod sitemap;
 pub mod metadata;
 pub mod page;
 pub mod patterns;
@@ -97,6 +98,7 @@ pub mod ftr;
 // output
 pub mod article;
 pub mod index;
+pub mod learn;
 pub mod render;
 pub mod rules;
 

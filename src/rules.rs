@@ -36,12 +36,15 @@ pub enum Rules {
 }
 
 /// What a page gets when the store has no rules for its host.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Missing {
     /// The single-page extractor ([`crate::Rule::SinglePage`]).
     SinglePage,
     /// An error, [`Error::NoRules`].
     Error,
+    /// The host learned on the fly ([`crate::learn`]), into the store; the single-page
+    /// extractor when nothing can be learned.
+    Learn(std::sync::Arc<crate::learn::Learner>),
 }
 
 /// Rules compiled for one site.
@@ -125,12 +128,17 @@ impl Resolver<'_> {
             return Err(Error::Internal("rules without a store were not compiled".into()));
         };
         let host = crate::host::of_page(page);
-        let entry = match &host {
+        let mut entry = match &host {
             Some(h) => store.find(h)?,
             None => None,
         };
+        if let (None, Missing::Learn(learner), Some(h)) = (&entry, missing, &host) {
+            if learner.learn(page).is_some() {
+                entry = store.find(h)?;
+            }
+        }
         let Some(entry) = entry else {
-            if *missing == Missing::SinglePage {
+            if matches!(missing, Missing::SinglePage | Missing::Learn(_)) {
                 return Ok(&self.single);
             }
             return Err(Error::NoRules { host, store: store.dir().to_path_buf() });

@@ -135,9 +135,33 @@ impl Sink {
 
 pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     let warc = !a.warc.is_empty();
-    // A page of a site without a stored wrapper gets the single-page extractor, unless told
-    // to skip it.
-    let missing = if a.require_wrapper { Missing::Error } else { Missing::SinglePage };
+    let mut inputs = a.inputs.clone();
+    if let Some(list) = &a.input_file {
+        let text = std::fs::read_to_string(list).with_context(|| format!("cannot read the list {}", list.display()))?;
+        inputs.extend(text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string));
+    }
+    let fetcher = std::sync::Arc::new(a.fetch.fetcher_for(&inputs)?);
+    let budget = a.budget.page();
+    // A web page of a site without stored rules: its site is learned on the fly (not for an
+    // archive's records, which name many sites offline), else the single-page extractor;
+    // or the page is skipped, when told.
+    let missing = if a.require_wrapper {
+        Missing::Error
+    } else if a.no_learn || warc {
+        Missing::SinglePage
+    } else {
+        let quiet = a.fetch.quiet;
+        let learner = forest::learn::Learner::new(std::sync::Arc::clone(&fetcher), a.store.open()?, budget.clone()).reporting(
+            move |l: &forest::learn::Learned| match &l.outcome {
+                Ok((path, from, pages)) if !quiet => {
+                    eprintln!("forest: learned {} from {pages} pages ({from}); stored as {}", l.host, path.display())
+                }
+                Ok(_) => {}
+                Err(why) => eprintln!("forest: could not learn {}: {why}; its pages get the single-page extractor", l.host),
+            },
+        );
+        Missing::Learn(std::sync::Arc::new(learner))
+    };
     let rules = match (&a.wrapper, &a.site_config) {
         (Some(w), _) => Rules::Wrapper(Box::new(Wrapper::load(w)?)),
         (None, Some(c)) => Rules::SiteConfig(Box::new(read_site_config(c)?)),
@@ -145,16 +169,10 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     };
     // Check the rules compile before any page is read.
     rules.resolver()?;
-    let mut inputs = a.inputs.clone();
-    if let Some(list) = &a.input_file {
-        let text = std::fs::read_to_string(list).with_context(|| format!("cannot read the list {}", list.display()))?;
-        inputs.extend(text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string));
-    }
     let sources = if warc { Vec::new() } else { forest::page::sources(&inputs)? };
     if !warc && sources.is_empty() {
         bail!("no page given: name files, folders or URLs, or --warc FILE");
     }
-    let fetcher = a.fetch.fetcher_for(&inputs)?;
     if let Some(dir) = &a.out_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -179,7 +197,6 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
         hinted: Default::default(),
         index,
     };
-    let budget = a.budget.page();
     let started = std::time::Instant::now();
     let bar = progress_bar(sources.len(), "pages", a.fetch.quiet);
     let mut stdout = std::io::stdout().lock();

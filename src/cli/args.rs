@@ -227,6 +227,11 @@ pub(crate) struct ApplyArgs {
     /// extracting them with the single-page extractor.
     #[arg(long, conflicts_with_all = ["wrapper", "site_config"], help_heading = "Rules")]
     pub(crate) require_wrapper: bool,
+    /// Do not learn a site on the fly: a web page of a host without stored rules gets the
+    /// single-page extractor (default: sample pages of its template are found in the site's
+    /// feed, sitemaps or links, a wrapper is induced and stored, and the page gets it).
+    #[arg(long, help_heading = "Rules")]
+    pub(crate) no_learn: bool,
     #[command(flatten)]
     pub(crate) store: StoreArgs,
     /// Pages processed at once (threads; default: all cores); the output is the same for any

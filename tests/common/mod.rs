@@ -187,6 +187,19 @@ impl Site {
     pub fn serve(self, max_requests: usize) -> Server {
         start(self.routes, max_requests)
     }
+
+    /// Serve on `listener` (from [`listener`], for routes that must name the server's own
+    /// address), for at most `max_requests` requests.
+    pub fn serve_on(self, listener: TcpListener, max_requests: usize) -> Server {
+        start_on(listener, self.routes, max_requests)
+    }
+}
+
+/// A fresh loopback listener and its base URL (`http://127.0.0.1:PORT`).
+pub fn listener() -> (TcpListener, String) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    (listener, base)
 }
 
 /// Serve `routes` (path → reply) on a fresh loopback port, for at most `max_requests` requests.
@@ -199,7 +212,10 @@ const IO_TIMEOUT: Duration = Duration::from_secs(5);
 const MAX_WAIT: Duration = Duration::from_secs(20);
 
 fn start(routes: HashMap<String, Vec<Reply>>, max_requests: usize) -> Server {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+    start_on(TcpListener::bind("127.0.0.1:0").expect("bind loopback"), routes, max_requests)
+}
+
+fn start_on(listener: TcpListener, routes: HashMap<String, Vec<Reply>>, max_requests: usize) -> Server {
     let addr = listener.local_addr().expect("addr");
     assert!(addr.ip().is_loopback());
     let base = format!("http://{addr}");

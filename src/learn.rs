@@ -1,0 +1,198 @@
+//! Learning a site on the fly: for a page of a host with no stored rules, find sample pages of
+//! the same template, induce a wrapper from them and store it, so this page and every later
+//! page of the host get the site-level path.
+//!
+//! Sample pages come from, in order: the site's feed (the page's `<link rel=alternate>`), its
+//! sitemaps (`robots.txt` `Sitemap:` lines, else `/sitemap.xml`; indexes followed, gzip read),
+//! and the page's own links. Only URLs of the page's host and of its URL shape
+//! ([`crate::sitemap::shape`]) are taken, the most recently modified first, and only those
+//! `robots.txt` allows; they are fetched through the [`Fetcher`] (its per-host limit, delay and
+//! cache). Each host is learned once per [`Learner`], however many workers ask.
+
+use crate::budget::Budget;
+use crate::fetch::{Fetcher, Location};
+use crate::sitemap::{self, Robots, Sitemap};
+use crate::store::Store;
+use crate::{Config, Page, Wrapper};
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+use url::Url;
+
+/// Sample pages fetched to learn a site, besides the page itself (default).
+pub const SAMPLES: usize = 8;
+
+/// Sitemaps read from one sitemap index.
+const MAX_CHILD_SITEMAPS: usize = 3;
+
+/// What learning a host gave.
+#[derive(Debug, Clone)]
+pub struct Learned {
+    /// The host.
+    pub host: String,
+    /// The stored wrapper, where its sample came from (`feed https://…`, `sitemap https://…`,
+    /// `links of the page`) and how many pages it was induced from; or why none was learned.
+    pub outcome: std::result::Result<(PathBuf, String, usize), String>,
+}
+
+/// Learns hosts on the fly, each once; see the [module](self) documentation.
+pub struct Learner {
+    fetcher: Arc<Fetcher>,
+    store: Store,
+    budget: Budget,
+    config: Config,
+    /// Sample pages to fetch per host.
+    pub samples: usize,
+    hosts: Mutex<HashMap<String, Arc<OnceLock<Learned>>>>,
+    report: Option<Box<dyn Fn(&Learned) + Send + Sync>>,
+}
+
+impl std::fmt::Debug for Learner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Learner").field("store", &self.store).field("samples", &self.samples).finish_non_exhaustive()
+    }
+}
+
+impl Learner {
+    /// A learner that fetches with `fetcher`, holds sample pages to `budget` and stores what it
+    /// learns in `store`.
+    pub fn new(fetcher: Arc<Fetcher>, store: Store, budget: Budget) -> Learner {
+        Learner { fetcher, store, budget, config: Config::default(), samples: SAMPLES, hosts: Mutex::new(HashMap::new()), report: None }
+    }
+
+    /// Call `report` once per host learned (or not): what was learned from where.
+    pub fn reporting(mut self, report: impl Fn(&Learned) + Send + Sync + 'static) -> Learner {
+        self.report = Some(Box::new(report));
+        self
+    }
+
+    /// The stored wrapper for `page`'s host, learned now if no worker learned it yet; `None`
+    /// when the page is not from the web or nothing could be learned (see [`Learned`]).
+    pub fn learn(&self, page: &Page) -> Option<PathBuf> {
+        let Location::Url(url) = Location::parse(&page.location) else { return None };
+        let host = crate::host::of_url(url.as_str())?;
+        let cell = {
+            let mut hosts = self.hosts.lock().ok()?;
+            Arc::clone(hosts.entry(host.clone()).or_default())
+        };
+        let learned = cell.get_or_init(|| {
+            let learned = Learned { host: host.clone(), outcome: self.learn_host(page, &url, &host) };
+            if let Some(report) = &self.report {
+                report(&learned);
+            }
+            learned
+        });
+        learned.outcome.as_ref().ok().map(|(path, _, _)| path.clone())
+    }
+
+    fn learn_host(&self, page: &Page, url: &Url, host: &str) -> std::result::Result<(PathBuf, String, usize), String> {
+        let robots = self.robots(url);
+        let want = crate::sitemap::shape(url);
+        let mut chosen: Vec<Url> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::from([url.as_str().to_string()]);
+        let mut from: Vec<String> = Vec::new();
+        let mut take = |source: String, mut urls: Vec<(Url, Option<String>)>, chosen: &mut Vec<Url>| {
+            urls.retain(|(u, _)| crate::host::of_url(u.as_str()).as_deref() == Some(host) && sitemap::shape(u) == want && robots.allows(u));
+            // The most recently modified first; undated ones after, in their order.
+            urls.sort_by(|a, b| b.1.cmp(&a.1));
+            let before = chosen.len();
+            for (u, _) in urls {
+                if chosen.len() >= self.samples {
+                    break;
+                }
+                if seen.insert(u.as_str().to_string()) {
+                    chosen.push(u);
+                }
+            }
+            if chosen.len() > before {
+                from.push(source);
+            }
+        };
+        if let Ok(sample) = crate::feed::read_with(&self.fetcher, url.as_str()) {
+            let at = sample.found_at.clone().unwrap_or_else(|| url.to_string());
+            let urls = sample.items.iter().filter_map(|i| match &i.page {
+                Location::Url(u) => Some((u.clone(), None)),
+                _ => None,
+            });
+            take(format!("feed {at}"), urls.collect(), &mut chosen);
+        }
+        if chosen.len() < self.samples {
+            for (at, entries) in self.sitemaps(url, &robots) {
+                take(format!("sitemap {at}"), entries, &mut chosen);
+                if chosen.len() >= self.samples {
+                    break;
+                }
+            }
+        }
+        if chosen.len() < self.samples {
+            take("links of the page".to_string(), links(page, url), &mut chosen);
+        }
+        if chosen.is_empty() {
+            return Err(format!("no other page of {host} with this page's URL shape ({want}) in its feed, sitemaps or links"));
+        }
+        let locs: Vec<Location> = chosen.into_iter().map(Location::Url).collect();
+        let fetched = self.fetcher.get_many(&locs, 4, &|| {});
+        let pages: Vec<Page> = locs
+            .iter()
+            .zip(fetched)
+            .filter_map(|(loc, f)| f.ok().and_then(|f| Page::from_fetched(loc, f, &self.budget).ok()))
+            .collect();
+        let mut sample: Vec<&Page> = pages.iter().collect();
+        sample.push(page);
+        let mut wrapper = Wrapper::induce(host, &sample, &self.config).map_err(|e| e.to_string())?.wrapper;
+        wrapper.host = Some(host.to_string());
+        let (path, _) = self.store.add(host, &wrapper).map_err(|e| e.to_string())?;
+        Ok((path, from.join(", "), sample.len()))
+    }
+
+    /// The host's `robots.txt` (allowing everything when there is none or it cannot be read).
+    fn robots(&self, url: &Url) -> Robots {
+        let Ok(at) = url.join("/robots.txt") else { return Robots::default() };
+        match self.fetcher.get(&Location::Url(at.clone())) {
+            Ok(f) => Robots::parse(&f.text(), &at),
+            Err(_) => Robots::default(),
+        }
+    }
+
+    /// The pages the host's sitemaps list, per sitemap read: those `robots.txt` names, else
+    /// `/sitemap.xml`; an index's first few sitemaps.
+    fn sitemaps(&self, url: &Url, robots: &Robots) -> Vec<(String, Vec<(Url, Option<String>)>)> {
+        let mut queue: Vec<Url> = robots.sitemaps.clone();
+        if queue.is_empty() {
+            queue.extend(url.join("/sitemap.xml").ok());
+        }
+        let mut out = Vec::new();
+        let mut read = 0usize;
+        while let Some(at) = (!queue.is_empty()).then(|| queue.remove(0)) {
+            read += 1;
+            if read > 1 + MAX_CHILD_SITEMAPS + robots.sitemaps.len() {
+                break;
+            }
+            let Ok(f) = self.fetcher.get(&Location::Url(at.clone())) else { continue };
+            match sitemap::parse(&f.bytes, at.as_str(), self.budget_bytes()) {
+                Ok(Sitemap::Urls(entries)) => out.push((at.to_string(), entries.into_iter().map(|e| (e.url, e.lastmod)).collect())),
+                Ok(Sitemap::Index(maps)) => queue.extend(maps.into_iter().take(MAX_CHILD_SITEMAPS)),
+                Err(_) => {}
+            }
+        }
+        out
+    }
+
+    fn budget_bytes(&self) -> u64 {
+        self.fetcher.options().max_bytes
+    }
+}
+
+/// The page's links, resolved against its URL.
+fn links(page: &Page, base: &Url) -> Vec<(Url, Option<String>)> {
+    let doc = &page.doc;
+    (0..doc.nodes.len() as u32)
+        .filter_map(|n| doc.element(n))
+        .filter(|e| e.name == "a")
+        .filter_map(|e| base.join(e.attr("href")?.trim()).ok())
+        .map(|mut u| {
+            u.set_fragment(None);
+            (u, None)
+        })
+        .collect()
+}

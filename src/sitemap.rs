@@ -1,0 +1,313 @@
+//! Sitemaps and `robots.txt`: the pages a site lists, as a source of sample pages, and the
+//! paths it asks robots to leave alone.
+//!
+//! A sitemap ([sitemaps.org](https://www.sitemaps.org/protocol.html)) is a `<urlset>` of `<url>`
+//! entries (`<loc>`, `<lastmod>`) or a `<sitemapindex>` of further sitemaps, plain or gzipped.
+//! `robots.txt` names sitemaps (`Sitemap:` lines) and rules (`Allow:`/`Disallow:` per
+//! `User-agent:` group). The parser here is small and reads what forest needs: the group for
+//! `forest` if there is one, else the one for `*`; the longest matching rule wins, `Allow` on a
+//! tie; `*` matches any run of characters and a final `$` the end of the path (RFC 9309).
+
+use crate::{Error, Result};
+use quick_xml::events::Event;
+use url::Url;
+
+/// Most URLs read from one sitemap (a sample needs a handful; a hostile sitemap may hold millions).
+pub const MAX_URLS: usize = 50_000;
+
+/// One page a sitemap lists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The page's URL.
+    pub url: Url,
+    /// When it last changed, as written (`2024-06-12`, `2024-06-12T07:05:00Z`): ISO dates sort
+    /// as text.
+    pub lastmod: Option<String>,
+}
+
+/// What a sitemap file holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sitemap {
+    /// Pages.
+    Urls(Vec<Entry>),
+    /// Further sitemaps.
+    Index(Vec<Url>),
+}
+
+/// Does `bytes` look like a sitemap (a `<urlset` or `<sitemapindex` near its start, or gzip)?
+pub fn looks_like(bytes: &[u8]) -> bool {
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        return true;
+    }
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(2048)]).to_ascii_lowercase();
+    head.contains("<urlset") || head.contains("<sitemapindex")
+}
+
+/// Read a sitemap (gunzipped first when it is gzip, within `max_bytes`).
+///
+/// # Errors
+/// [`Error::Feed`] when it is not a sitemap; [`Error::TooLarge`] for a gzip bomb.
+pub fn parse(bytes: &[u8], what: &str, max_bytes: u64) -> Result<Sitemap> {
+    let owned;
+    let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
+        owned = crate::fetch::gunzip_within(bytes.to_vec(), max_bytes, what)?;
+        owned.as_slice()
+    } else {
+        bytes
+    };
+    let bad = |message: String| Error::Feed { what: what.to_string(), message };
+    let mut reader = quick_xml::Reader::from_reader(bytes);
+    let mut buf = Vec::new();
+    let (mut index, mut root_seen) = (false, false);
+    let (mut urls, mut maps) = (Vec::new(), Vec::new());
+    let (mut in_loc, mut in_lastmod) = (false, false);
+    let (mut loc, mut lastmod) = (String::new(), None::<String>);
+    loop {
+        let event = reader.read_event_into(&mut buf).map_err(|e| bad(format!("not XML: {e}")))?;
+        match event {
+            Event::Start(e) => match e.local_name().as_ref() {
+                b"urlset" => root_seen = true,
+                b"sitemapindex" => (root_seen, index) = (true, true),
+                b"url" | b"sitemap" => (loc, lastmod) = (String::new(), None),
+                b"loc" => in_loc = true,
+                b"lastmod" => in_lastmod = true,
+                _ => {}
+            },
+            Event::Text(t) => {
+                let text = t.decode().map(|c| c.into_owned()).unwrap_or_else(|_| String::from_utf8_lossy(&t).into_owned());
+                if in_loc {
+                    loc.push_str(text.trim());
+                } else if in_lastmod {
+                    lastmod = Some(text.trim().to_string());
+                }
+            }
+            // `&amp;` and the like arrive as references of their own.
+            Event::GeneralRef(r) if in_loc => {
+                let name = String::from_utf8_lossy(&r).into_owned();
+                let c = match name.as_str() {
+                    "amp" => Some('&'),
+                    "lt" => Some('<'),
+                    "gt" => Some('>'),
+                    "quot" => Some('"'),
+                    "apos" => Some('\''),
+                    n => n
+                        .strip_prefix("#x")
+                        .or_else(|| n.strip_prefix("#X"))
+                        .and_then(|h| u32::from_str_radix(h, 16).ok())
+                        .or_else(|| n.strip_prefix('#').and_then(|d| d.parse().ok()))
+                        .and_then(char::from_u32),
+                };
+                loc.extend(c);
+            }
+            Event::CData(t) if in_loc => loc.push_str(String::from_utf8_lossy(&t).trim()),
+            Event::End(e) => match e.local_name().as_ref() {
+                b"loc" => in_loc = false,
+                b"lastmod" => in_lastmod = false,
+                b"url" | b"sitemap" => {
+                    if let Ok(u) = Url::parse(&loc) {
+                        if matches!(u.scheme(), "http" | "https") && urls.len() + maps.len() < MAX_URLS {
+                            if index {
+                                maps.push(u);
+                            } else {
+                                urls.push(Entry { url: u, lastmod: lastmod.take() });
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            },
+            Event::Eof => break,
+            _ => {}
+        }
+        buf.clear();
+    }
+    if !root_seen {
+        return Err(bad("no <urlset> or <sitemapindex>: not a sitemap".into()));
+    }
+    Ok(if index { Sitemap::Index(maps) } else { Sitemap::Urls(urls) })
+}
+
+/// What a site's `robots.txt` says to forest.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Robots {
+    /// (allow, pattern) rules of the group that applies to forest.
+    rules: Vec<(bool, String)>,
+    /// The sitemaps it names.
+    pub sitemaps: Vec<Url>,
+}
+
+impl Robots {
+    /// Read a `robots.txt` found at `base` (for relative `Sitemap:` URLs).
+    pub fn parse(text: &str, base: &Url) -> Robots {
+        // Groups: (agents, rules). A group starts at a User-agent line that follows a rule.
+        let mut groups: Vec<(Vec<String>, Vec<(bool, String)>)> = Vec::new();
+        let mut sitemaps = Vec::new();
+        let mut last_was_agent = false;
+        for line in text.lines().take(10_000) {
+            let line = line.split('#').next().unwrap_or("").trim();
+            let Some((key, value)) = line.split_once(':') else { continue };
+            let (key, value) = (key.trim().to_ascii_lowercase(), value.trim());
+            match key.as_str() {
+                "user-agent" => {
+                    if !last_was_agent || groups.is_empty() {
+                        groups.push((Vec::new(), Vec::new()));
+                    }
+                    if let Some(g) = groups.last_mut() {
+                        g.0.push(value.to_ascii_lowercase());
+                    }
+                    last_was_agent = true;
+                }
+                "allow" | "disallow" => {
+                    last_was_agent = false;
+                    if let Some(g) = groups.last_mut() {
+                        if !value.is_empty() {
+                            g.1.push((key == "allow", value.to_string()));
+                        }
+                    }
+                }
+                "sitemap" => {
+                    if let Ok(u) = base.join(value) {
+                        sitemaps.push(u);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let ours = groups.iter().find(|g| g.0.iter().any(|a| a.contains("forest")));
+        let any = groups.iter().find(|g| g.0.iter().any(|a| a == "*"));
+        let rules = ours.or(any).map(|g| g.1.clone()).unwrap_or_default();
+        Robots { rules, sitemaps }
+    }
+
+    /// May forest fetch this URL's path (with its query)?
+    pub fn allows(&self, url: &Url) -> bool {
+        let mut path = url.path().to_string();
+        if let Some(q) = url.query() {
+            path.push('?');
+            path.push_str(q);
+        }
+        let mut best: Option<(usize, bool)> = None;
+        for (allow, pattern) in &self.rules {
+            if matches(pattern, &path) {
+                let len = pattern.len();
+                if best.is_none_or(|(l, a)| len > l || (len == l && *allow && !a)) {
+                    best = Some((len, *allow));
+                }
+            }
+        }
+        best.is_none_or(|(_, allow)| allow)
+    }
+}
+
+/// Does a robots.txt pattern match the start of `path`? `*` matches any run of characters, a
+/// final `$` the end. Greedy matching with backtracking to the last `*`, in a loop.
+fn matches(pattern: &str, path: &str) -> bool {
+    let (pattern, anchored) = match pattern.strip_suffix('$') {
+        Some(p) => (p, true),
+        None => (pattern, false),
+    };
+    let (p, s) = (pattern.as_bytes(), path.as_bytes());
+    let (mut i, mut j) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    loop {
+        if i == p.len() {
+            if !anchored || j == s.len() {
+                return true;
+            }
+        } else if p[i] == b'*' {
+            star = Some((i, j));
+            i += 1;
+            continue;
+        } else if j < s.len() && p[i] == s[j] {
+            i += 1;
+            j += 1;
+            continue;
+        }
+        match star {
+            Some((si, sj)) if sj < s.len() => {
+                star = Some((si, sj + 1));
+                i = si + 1;
+                j = sj + 1;
+            }
+            _ => return false,
+        }
+    }
+}
+
+/// The shape of a URL's path: its segments, each with runs of digits as `0`, the last one's
+/// name part as `*` when it has an extension or a word (`/2024/06/budget.html` →
+/// `0/0/*.html`, `/products/blue-chair` → `products/*`). Pages of one template share a shape.
+pub fn shape(url: &Url) -> String {
+    let segments: Vec<&str> = url.path().split('/').filter(|s| !s.is_empty()).collect();
+    let mut out = Vec::with_capacity(segments.len());
+    for (k, seg) in segments.iter().enumerate() {
+        let mut norm = String::new();
+        let mut digit = false;
+        for c in seg.chars() {
+            if c.is_ascii_digit() {
+                if !digit {
+                    norm.push('0');
+                }
+                digit = true;
+            } else {
+                norm.push(c);
+                digit = false;
+            }
+        }
+        if k + 1 == segments.len() && k > 0 {
+            norm = match seg.rsplit_once('.') {
+                Some((_, ext)) if !ext.is_empty() && ext.len() <= 5 => format!("*.{ext}"),
+                _ if norm.chars().all(|c| c == '0') => norm,
+                _ => "*".to_string(),
+            };
+        }
+        out.push(norm);
+    }
+    out.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sitemaps_and_indexes_read() {
+        let urlset = br#"<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+            <url><loc>https://a.test/2024/06/one.html</loc><lastmod>2024-06-12</lastmod></url>
+            <url><loc> https://a.test/2024/07/two.html </loc></url><url><loc>ftp://x/</loc></url></urlset>"#;
+        let Sitemap::Urls(urls) = parse(urlset, "s", 1 << 20).unwrap() else { panic!("urls") };
+        assert_eq!(urls.len(), 2);
+        assert_eq!(urls[0].lastmod.as_deref(), Some("2024-06-12"));
+        assert_eq!(urls[1].url.as_str(), "https://a.test/2024/07/two.html");
+        let index = br#"<sitemapindex><sitemap><loc>https://a.test/s1.xml.gz</loc></sitemap></sitemapindex>"#;
+        assert_eq!(parse(index, "s", 1 << 20).unwrap(), Sitemap::Index(vec![Url::parse("https://a.test/s1.xml.gz").unwrap()]));
+        assert!(parse(b"<rss></rss>", "s", 1 << 20).is_err());
+        assert!(parse(b"not xml <<<", "s", 1 << 20).is_err());
+        assert!(looks_like(urlset) && !looks_like(b"<html>"));
+    }
+
+    #[test]
+    fn robots_rules_and_sitemaps() {
+        let base = Url::parse("https://a.test/robots.txt").unwrap();
+        let r = Robots::parse(
+            "User-agent: Googlebot\nDisallow: /\n\nUser-agent: *\nDisallow: /private\nDisallow: /*.pdf$\nAllow: /private/open\n# x\nSitemap: /sitemap.xml\n",
+            &base,
+        );
+        let ok = |p: &str| r.allows(&base.join(p).unwrap());
+        assert!(ok("/2024/a.html") && ok("/private/open/x") && ok("/a.pdf?x=1"));
+        assert!(!ok("/private/x") && !ok("/docs/a.pdf"));
+        assert_eq!(r.sitemaps, [Url::parse("https://a.test/sitemap.xml").unwrap()]);
+        let ours = Robots::parse("User-agent: *\nAllow: /\nUser-agent: forest\nDisallow: /\n", &base);
+        assert!(!ours.allows(&base));
+        assert!(Robots::parse("", &base).allows(&base));
+    }
+
+    #[test]
+    fn shapes_of_one_template_agree() {
+        let s = |u: &str| shape(&Url::parse(u).unwrap());
+        assert_eq!(s("https://a.test/2024/06/budget.html"), s("https://a.test/2023/11/flood-warning.html"));
+        assert_eq!(s("https://a.test/products/blue-chair"), "products/*");
+        assert_ne!(s("https://a.test/products/blue-chair"), s("https://a.test/collections/chairs/blue"));
+        assert_eq!(s("https://a.test/"), "");
+    }
+}

@@ -1,0 +1,82 @@
+//! Learning a site on the fly: `forest apply URL` for a host without stored rules finds sample
+//! pages in the site's sitemap (named by `robots.txt`), honours `robots.txt`, induces, stores
+//! and applies the wrapper; later pages of the host use the stored wrapper.
+
+mod common;
+
+use common::cli::{forest, root};
+use common::{Reply, Site};
+use std::time::Duration;
+
+#[test]
+fn a_url_of_an_unknown_site_is_learned_from_its_sitemap_and_robots_is_honoured() {
+    // The bundled demo site (six pages of one template) under `/news/2024/`, a sitemap that
+    // lists them and a page of another shape, and a robots.txt that names the sitemap and
+    // disallows one page.
+    let dir = root().join("feeds/demo-news");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".html"))
+        .collect();
+    names.sort();
+    let (listener, base) = common::listener();
+    let mut site = Site::new();
+    let mut urls = String::new();
+    for (i, n) in names.iter().enumerate() {
+        site = site.at(&format!("/news/2024/{n}"), Reply::ok("text/html; charset=utf-8", std::fs::read(dir.join(n)).unwrap()));
+        urls.push_str(&format!("<url><loc>{base}/news/2024/{n}</loc><lastmod>2024-0{}-01</lastmod></url>", i + 1));
+    }
+    urls.push_str(&format!("<url><loc>{base}/about</loc></url>"));
+    let disallowed = &names[1];
+    site = site
+        .at("/about", Reply::ok("text/html", "<html><body><p>About us</p></body></html>"))
+        .at("/robots.txt", Reply::ok("text/plain", format!("User-agent: *\nDisallow: /news/2024/{disallowed}\nSitemap: {base}/maps/site.xml\n")))
+        .at("/maps/site.xml", Reply::ok("application/xml", format!("<?xml version='1.0'?><urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>{urls}</urlset>")));
+    let server = site.serve_on(listener, 200);
+
+    let store = tempfile::tempdir().unwrap();
+    let page = format!("{base}/news/2024/{}", names[0]);
+    let o = forest(store.path(), &["apply", &page, "--format", "json", "--no-cache", "--delay", "0"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("learned 127.0.0.1 from") && err.contains("sitemap"), "{err}");
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["rule"], "exact", "{json}");
+    assert_eq!(json["confidence"], "high");
+    // robots.txt: the disallowed page was never fetched; the page of another shape neither.
+    assert_eq!(server.hits(&format!("/news/2024/{disallowed}")), 0);
+    assert_eq!(server.hits("/about"), 0);
+    assert!(server.hits(&format!("/news/2024/{}", names[2])) >= 1);
+    assert!(std::fs::read_dir(store.path()).unwrap().count() >= 1, "the wrapper is stored");
+
+    // The next page of the host uses the stored wrapper: nothing is learned again.
+    let maps = server.hits("/maps/site.xml");
+    let o = forest(store.path(), &["apply", &format!("{base}/news/2024/{}", names[3]), "--format", "json", "--no-cache"]);
+    assert!(o.status.success());
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("learned"));
+    assert_eq!(server.hits("/maps/site.xml"), maps);
+
+    // --no-learn keeps the single-page path.
+    let empty = tempfile::tempdir().unwrap();
+    let o = forest(empty.path(), &["apply", &page, "--format", "json", "--no-cache", "--no-learn"]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["rule"], "single-page");
+    server.stop();
+}
+
+#[test]
+fn a_site_with_nothing_to_learn_from_gets_the_single_page_path_and_says_why() {
+    let site = Site::new().at("/only.html", Reply::ok("text/html", std::fs::read(root().join("feeds/demo-news/bridge-repair.html")).unwrap()));
+    let server = site.serve(50);
+    let store = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let o = forest(store.path(), &["apply", &server.url("/only.html"), "--format", "json", "--no-cache", "--retries", "0"]);
+    assert!(started.elapsed() < Duration::from_secs(60));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("could not learn 127.0.0.1"), "{err}");
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["rule"], "single-page");
+    server.stop();
+}
