@@ -58,8 +58,11 @@ pub struct Sample {
     /// The site's home page as the feed links it (RSS channel `<link>`, Atom `alternate`), when
     /// it is an http(s) URL; else the feed's own URL.
     pub home: Option<String>,
-    /// The feed found through the page that was named (feed autodiscovery), when it was one.
+    /// The feed found through the page that was named (feed autodiscovery), when it was one;
+    /// the sitemap read, for a sample from a sitemap.
     pub found_at: Option<String>,
+    /// The sample comes from a sitemap, not a feed.
+    pub from_sitemap: bool,
 }
 
 /// Read a SOURCE (feed URL, feed file or folder of pages) into the site's sample.
@@ -75,22 +78,46 @@ pub fn read(source: &str) -> Result<Sample> {
 }
 
 /// As [`read`], fetching URLs with `fetcher`; a URL that serves an HTML page is searched for
-/// its feed link.
+/// its feed link, else the site's sitemap; a sitemap (or sitemap index) gives its pages of one
+/// URL shape ([`crate::sitemap::sample`]).
 ///
 /// # Errors
 /// As [`read`]; [`Error::Feed`] also when an HTML page names no feed.
 pub fn read_with(fetcher: &fetch::Fetcher, source: &str) -> Result<Sample> {
     let Location::Url(url) = Location::parse(source) else { return read_with_local(source) };
-    let fetched = fetcher.get(&Location::Url(url))?;
+    let fetched = fetcher.get(&Location::Url(url.clone()))?;
+    if crate::sitemap::looks_like(&fetched.bytes) {
+        return from_sitemap(fetcher, &fetched);
+    }
     match parse(&fetched.bytes, &fetched.location) {
         Ok(sample) => Ok(sample),
         Err(not_feed) => {
             let looks_html = crate::page::sniff_html(&fetched.bytes[..fetched.bytes.len().min(4096)]);
             let Some(feed_url) = discover(&fetched) else {
+                // A page that links no feed: the site's sitemap, as robots.txt names it or at
+                // /sitemap.xml.
+                if looks_html {
+                    let robots = url.join("/robots.txt").ok().and_then(|at| {
+                        let f = fetcher.get(&Location::Url(at.clone())).ok()?;
+                        Some(crate::sitemap::Robots::parse(&f.text(), &at))
+                    });
+                    let mut maps = robots.map(|r| r.sitemaps).unwrap_or_default();
+                    maps.extend(url.join("/sitemap.xml").ok());
+                    for at in maps {
+                        if let Ok(f) = fetcher.get(&Location::Url(at)) {
+                            if crate::sitemap::looks_like(&f.bytes) {
+                                if let Ok(sample) = from_sitemap(fetcher, &f) {
+                                    return Ok(sample);
+                                }
+                            }
+                        }
+                    }
+                }
                 if looks_html {
                     return Err(Error::Feed {
                         what: source.to_string(),
-                        message: "it is an HTML page that links no feed (no <link rel=alternate type=application/rss+xml>): \
+                        message: "it is an HTML page that links no feed (no <link rel=alternate type=application/rss+xml>) \
+                                  and its site has no sitemap: \
                                   name the site's feed, or a folder of its pages"
                             .into(),
                     });
@@ -103,6 +130,60 @@ pub fn read_with(fetcher: &fetch::Fetcher, source: &str) -> Result<Sample> {
             Ok(sample)
         }
     }
+}
+
+/// The sample a sitemap gives: its pages of the most common URL shape, the most recent first
+/// ([`crate::sitemap::sample`]); a sitemap index's first sitemap that has pages.
+fn from_sitemap(fetcher: &fetch::Fetcher, fetched: &fetch::Fetched) -> Result<Sample> {
+    use crate::sitemap::{self, Sitemap};
+    let what = fetched.location.to_string();
+    let max = fetcher.options().max_bytes;
+    let mut entries = match sitemap::parse(&fetched.bytes, &what, max)? {
+        Sitemap::Urls(e) => e,
+        Sitemap::Index(maps) => {
+            let mut found = Vec::new();
+            for at in maps.into_iter().take(3) {
+                let Ok(f) = fetcher.get(&Location::Url(at.clone())) else { continue };
+                if let Ok(Sitemap::Urls(e)) = sitemap::parse(&f.bytes, at.as_str(), max) {
+                    if !e.is_empty() {
+                        found = e;
+                        break;
+                    }
+                }
+            }
+            found
+        }
+    };
+    // Pages robots.txt disallows are not sampled.
+    if let Location::Url(u) = &fetched.location {
+        if let Ok(at) = u.join("/robots.txt") {
+            if let Ok(f) = fetcher.get(&Location::Url(at.clone())) {
+                let robots = sitemap::Robots::parse(&f.text(), &at);
+                entries.retain(|e| robots.allows(&e.url));
+            }
+        }
+    }
+    entries = sitemap::sample(entries, sitemap::SAMPLE_PAGES);
+    let home = match &fetched.location {
+        Location::Url(u) => u.join("/").ok().map(String::from),
+        Location::File(_) => None,
+    };
+    let site = match &fetched.location {
+        Location::Url(u) => u.host_str().unwrap_or("site").to_string(),
+        Location::File(_) => site_name(&fetched.location),
+    };
+    let items = entries
+        .into_iter()
+        .map(|e| Item {
+            id: e.url.to_string(),
+            link: Some(e.url.to_string()),
+            page: Location::Url(e.url),
+            title: String::new(),
+            description: String::new(),
+            home: home.clone(),
+        })
+        .collect();
+    Ok(Sample { site, items, home, found_at: Some(what), from_sitemap: true, ..Sample::default() })
 }
 
 /// The feed an HTML page links to (`<link rel="alternate" type="…rss+xml|atom+xml|feed+json">`).

@@ -110,11 +110,12 @@ impl Learner {
         };
         if let Ok(sample) = crate::feed::read_with(&self.fetcher, url.as_str()) {
             let at = sample.found_at.clone().unwrap_or_else(|| url.to_string());
+            let kind = if sample.from_sitemap { "sitemap" } else { "feed" };
             let urls = sample.items.iter().filter_map(|i| match &i.page {
                 Location::Url(u) => Some((u.clone(), None)),
                 _ => None,
             });
-            take(format!("feed {at}"), urls.collect(), &mut chosen);
+            take(format!("{kind} {at}"), urls.collect(), &mut chosen);
         }
         if chosen.len() < self.samples {
             for (at, entries) in self.sitemaps(url, &robots) {

@@ -234,6 +234,28 @@ fn matches(pattern: &str, path: &str) -> bool {
     }
 }
 
+/// Pages a sitemap gives `induce` at most.
+pub const SAMPLE_PAGES: usize = 20;
+
+/// Sample pages of one template from a sitemap's entries: those of the most common URL shape
+/// ([`shape`]; ties: the shape listed first), the most recently modified first, at most `n`.
+pub fn sample(entries: Vec<Entry>, n: usize) -> Vec<Entry> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for e in &entries {
+        let s = shape(&e.url);
+        match counts.iter_mut().find(|(k, _)| *k == s) {
+            Some((_, c)) => *c += 1,
+            None => counts.push((s, 1)),
+        }
+    }
+    let best = counts.iter().enumerate().max_by(|a, b| a.1 .1.cmp(&b.1 .1).then(b.0.cmp(&a.0))).map(|(_, (k, _))| k.clone());
+    let Some(best) = best else { return Vec::new() };
+    let mut chosen: Vec<Entry> = entries.into_iter().filter(|e| shape(&e.url) == best).collect();
+    chosen.sort_by(|a, b| b.lastmod.cmp(&a.lastmod));
+    chosen.truncate(n);
+    chosen
+}
+
 /// The shape of a URL's path: its segments, each with runs of digits as `0`, the last one's
 /// name part as `*` when it has an extension or a word (`/2024/06/budget.html` →
 /// `0/0/*.html`, `/products/blue-chair` → `products/*`). Pages of one template share a shape.
@@ -300,6 +322,21 @@ mod tests {
         let ours = Robots::parse("User-agent: *\nAllow: /\nUser-agent: forest\nDisallow: /\n", &base);
         assert!(!ours.allows(&base));
         assert!(Robots::parse("", &base).allows(&base));
+    }
+
+    #[test]
+    fn a_sample_is_the_most_common_shape_newest_first() {
+        let e = |u: &str, m: Option<&str>| Entry { url: Url::parse(u).unwrap(), lastmod: m.map(String::from) };
+        let entries = vec![
+            e("https://a.test/about", None),
+            e("https://a.test/2024/01/a.html", Some("2024-01-02")),
+            e("https://a.test/2024/03/b.html", Some("2024-03-02")),
+            e("https://a.test/tag/x", None),
+            e("https://a.test/2023/12/c.html", None),
+        ];
+        let s: Vec<String> = sample(entries, 2).into_iter().map(|e| e.url.path().to_string()).collect();
+        assert_eq!(s, ["/2024/03/b.html", "/2024/01/a.html"]);
+        assert!(sample(Vec::new(), 3).is_empty());
     }
 
     #[test]

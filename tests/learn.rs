@@ -57,6 +57,18 @@ fn a_url_of_an_unknown_site_is_learned_from_its_sitemap_and_robots_is_honoured()
     assert!(!String::from_utf8_lossy(&o.stderr).contains("learned"));
     assert_eq!(server.hits("/maps/site.xml"), maps);
 
+    // `induce` reads the sitemap too: named, or found through robots.txt from a page.
+    for source in [format!("{base}/maps/site.xml"), page.clone()] {
+        let fresh = tempfile::tempdir().unwrap();
+        let o = forest(fresh.path(), &["induce", &source, "--no-cache", "--format", "json"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{source}: {err}");
+        let w: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let pages = w["pages"].as_array().unwrap();
+        assert_eq!(pages.len(), names.len() - 1, "{source}: every page but the disallowed one? {pages:?}");
+        assert!(pages.iter().all(|p| p.as_str().unwrap().contains("/news/2024/")), "one URL shape: {pages:?}");
+    }
+
     // --no-learn keeps the single-page path.
     let empty = tempfile::tempdir().unwrap();
     let o = forest(empty.path(), &["apply", &page, "--format", "json", "--no-cache", "--no-learn"]);
