@@ -98,6 +98,7 @@ pub mod ftr;
 // output
 pub mod article;
 pub mod index;
+pub mod fulltext;
 pub mod learn;
 pub mod render;
 pub mod rules;

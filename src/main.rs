@@ -53,6 +53,10 @@ enum Command {
         forest induce https://example.org/feed.xml            # stored as example.org\n  \
         forest induce feeds/demo-news/ --format ftr > riverside-gazette.example.txt   # FiveFilters site config")]
     Induce(InduceArgs),
+    /// Write a feed back with each item's full article (RSS `content:encoded`, Atom `content`).
+    #[command(after_help = "Examples:\n  forest feed https://example.org/feed.xml --out full.xml\n  \
+        forest feed feeds/demo-news/feed.xml > full.xml")]
+    Feed(FeedArgs),
     /// Apply a wrapper to pages of its site; prints the article.
     #[command(after_help = "Examples:\n  forest apply --wrapper demo.json feeds/demo-news/bridge-repair.html\n  \
         forest apply feeds/demo-news/bridge-repair.html        # the stored wrapper of the page's host\n  \
@@ -156,6 +160,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Induce(a) => induce(a),
         Command::Apply(a) => apply(a),
+        Command::Feed(a) => apply::feed(a),
         Command::Bench(a) => bench(a),
         Command::Wrappers(a) => wrappers(a),
         Command::Search(a) => search(a),

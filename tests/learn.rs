@@ -92,3 +92,42 @@ fn a_site_with_nothing_to_learn_from_gets_the_single_page_path_and_says_why() {
     assert_eq!(json["rule"], "single-page");
     server.stop();
 }
+
+#[test]
+fn a_full_text_feed_has_every_item_with_its_article_and_a_rerun_only_revalidates() {
+    let dir = root().join("feeds/demo-news");
+    let (listener, base) = common::listener();
+    let feed = std::fs::read_to_string(dir.join("feed.xml")).unwrap().replace("https://riverside-gazette.example/", &format!("{base}/"));
+    let mut site = Site::new().at("/feed.xml", Reply::ok("application/rss+xml", feed.clone()).etag("f1"));
+    let mut paths = Vec::new();
+    for item in feed_rs::parser::parse(feed.as_bytes()).unwrap().entries {
+        let link = item.links[0].href.clone();
+        let path = link.trim_start_matches(&base).to_string();
+        let file = path.rsplit('/').next().unwrap().to_string();
+        site = site.at(&path, Reply::ok("text/html; charset=utf-8", std::fs::read(dir.join(&file)).unwrap()).etag("p1"));
+        paths.push(path);
+    }
+    let server = site.serve_on(listener, 300);
+    let store = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let out = store.path().join("full.xml");
+    let run = || {
+        let o = forest(store.path(), &["feed", &format!("{base}/feed.xml"), "--out", out.to_str().unwrap(), "--cache", cache.path().to_str().unwrap(), "--delay", "0"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run();
+    let full = feed_rs::parser::parse(std::fs::read(&out).unwrap().as_slice()).expect("the full-text feed parses");
+    assert_eq!(full.entries.len(), paths.len());
+    for e in &full.entries {
+        let body = e.content.as_ref().and_then(|c| c.body.clone()).unwrap_or_default();
+        assert!(body.contains("<p>") && body.len() > 500, "{:?}: {body}", e.title);
+    }
+    let first: Vec<usize> = paths.iter().map(|p| server.requests(p).len()).collect();
+    // Unchanged server: every page is asked for again only conditionally.
+    run();
+    for (p, n) in paths.iter().zip(first) {
+        let again = &server.requests(p)[n..];
+        assert!(!again.is_empty() && again.iter().all(|r| r.header("if-none-match") == Some("p1")), "{p}");
+    }
+    server.stop();
+}

@@ -270,3 +270,58 @@ fn unique_name(used: &mut std::collections::HashSet<String>, stem: &str, ext: &s
     }
     name
 }
+
+/// `forest feed`: the feed with each item's article, by the stored rules of its host (learned
+/// on the fly when missing).
+pub(crate) fn feed(a: FeedArgs) -> anyhow::Result<ExitCode> {
+    let fetcher = std::sync::Arc::new(a.fetch.fetcher_for(std::slice::from_ref(&a.feed))?);
+    let budget = a.budget.page();
+    let at = Location::parse_input(&a.feed);
+    let fetched = fetcher.get(&at)?;
+    let sample = forest::feed::parse(&fetched.bytes, &fetched.location)?;
+    let store = a.store.open()?;
+    let missing = if a.no_learn {
+        Missing::SinglePage
+    } else {
+        let quiet = a.fetch.quiet;
+        let learner = forest::learn::Learner::new(std::sync::Arc::clone(&fetcher), store.clone(), budget.clone()).reporting(
+            move |l: &forest::learn::Learned| match &l.outcome {
+                Ok((path, from, pages)) if !quiet => {
+                    eprintln!("forest: learned {} from {pages} pages ({from}); stored as {}", l.host, path.display())
+                }
+                Ok(_) => {}
+                Err(why) => eprintln!("forest: could not learn {}: {why}; its pages get the single-page extractor", l.host),
+            },
+        );
+        Missing::Learn(std::sync::Arc::new(learner))
+    };
+    let rules = Rules::Store(store, missing);
+    let links: Vec<Option<String>> = sample.items.iter().map(|i| i.link.clone()).collect();
+    let sources: Vec<Source> = sample.items.iter().map(|i| Source::Read(i.page.clone(), Some(i.clone()))).collect();
+    let jobs = a.jobs.unwrap_or_else(forest::run::cores).max(1);
+    let mut articles = std::collections::HashMap::new();
+    let (mut skipped, mut k) = (0usize, 0usize);
+    rules.articles(sources, jobs, &fetcher, &budget, |loc, r| -> anyhow::Result<()> {
+        match (r, links.get(k).cloned().flatten()) {
+            (Ok(article), Some(link)) => {
+                articles.insert(link, article.html());
+            }
+            (Ok(_), None) => {}
+            (Err(e), _) => {
+                eprintln!("forest: skipped {loc}: {}", explain(&e));
+                skipped += 1;
+            }
+        }
+        k += 1;
+        Ok(())
+    })?;
+    let out = forest::fulltext::rewrite(&fetched.bytes, &a.feed, &articles)?;
+    match &a.out {
+        Some(path) => forest::store::write_atomic(path, &out).with_context(|| format!("cannot write {}", path.display()))?,
+        None => std::io::stdout().lock().write_all(&out)?,
+    }
+    if !a.fetch.quiet {
+        eprintln!("forest: {} of {} items with their full article", articles.len(), sample.items.len());
+    }
+    Ok(if skipped > 0 || !sample.skipped.is_empty() { ExitCode::from(3) } else { ExitCode::SUCCESS })
+}

@@ -184,6 +184,27 @@ pub(crate) struct InduceArgs {
 }
 
 #[derive(clap::Args)]
+pub(crate) struct FeedArgs {
+    /// The feed (RSS, Atom or JSON Feed): a URL or a file.
+    pub(crate) feed: String,
+    /// Write the full-text feed here (default: stdout).
+    #[arg(short, long)]
+    pub(crate) out: Option<PathBuf>,
+    /// Do not learn a site on the fly (its items get the single-page extractor).
+    #[arg(long)]
+    pub(crate) no_learn: bool,
+    /// Pages processed at once (default: all cores).
+    #[arg(short, long)]
+    pub(crate) jobs: Option<usize>,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+    #[command(flatten)]
+    pub(crate) budget: BudgetArgs,
+    #[command(flatten)]
+    pub(crate) fetch: FetchArgs,
+}
+
+#[derive(clap::Args)]
 pub(crate) struct ApplyArgs {
     /// The wrapper file written by `forest induce --out` (default: the stored wrapper of each
     /// page's host).
