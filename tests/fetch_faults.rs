@@ -284,6 +284,42 @@ fn a_body_that_stalls_past_the_timeout_says_timed_out() {
     assert!(msg.contains("timed out"), "the message should say it was a timeout: {msg}");
 }
 
+/// A 5 000-byte page sent a byte every 200 ms (17 minutes in all; the server gives up after
+/// 20 s): every read gets a byte well within the timeout, so only a deadline for the whole
+/// response ends it.
+fn trickle_reply() -> Reply {
+    let mut body = demo("marathon-record");
+    body.resize(5000, b' ');
+    Reply::ok(HTML, body).trickle(Duration::from_millis(200))
+}
+
+#[test]
+fn a_trickled_body_ends_at_the_deadline() {
+    let server = Site::new().at("/trickle.html", trickle_reply()).serve(10);
+    let started = Instant::now();
+    let (e, msg) = err_text(fetcher(0).get(&at(&server, "/trickle.html")));
+    let took = started.elapsed();
+    println!("trickle, 1 s timeout, no retry: {took:?}: {msg}");
+    assert!(matches!(e, Error::Fetch { .. }) && msg.contains("timed out") && msg.contains("1-second limit"), "{msg}");
+    // Generous bounds: the 1 s deadline held, and the server was not waited out (20 s).
+    assert!(took >= Duration::from_millis(900) && took < Duration::from_secs(8), "{took:?}");
+    let o = server.outcome("/trickle.html", Duration::from_secs(10)).expect("the trickle ended");
+    assert!(o.client_left && o.body_bytes < 100, "the client did not hang up: {o:?}");
+}
+
+#[test]
+fn a_trickled_body_is_retried_each_try_with_its_own_deadline() {
+    let server = Site::new().at("/trickle.html", trickle_reply()).serve(10);
+    let started = Instant::now();
+    let (_, msg) = err_text(fetcher(2).get(&at(&server, "/trickle.html")));
+    let took = started.elapsed();
+    println!("trickle, 1 s timeout, 2 retries: {took:?}: {msg}");
+    assert!(msg.contains("timed out") && msg.contains("after 3 tries"), "{msg}");
+    assert_eq!(server.hits("/trickle.html"), 3);
+    // Three tries of 1 s and two short backoffs.
+    assert!(took >= Duration::from_millis(2700) && took < Duration::from_secs(12), "{took:?}");
+}
+
 #[test]
 fn a_body_cut_short_is_an_error_after_retries() {
     let body = demo("council-budget");
@@ -581,6 +617,32 @@ fn induce_goes_on_past_every_kind_of_faulty_page() {
     assert!(o.client_left && o.body_bytes < 32 * 1024 * 1024, "{o:?}");
     // Timeout 1 s × 2 tries + backoff bounds the slow page; all pages load in parallel.
     assert!(run.took < Duration::from_secs(12), "{:?}", run.took);
+}
+
+#[test]
+fn induce_goes_on_without_a_trickled_page() {
+    let links = ["/news/bridge-repair.html", "/news/council-budget.html", "/news/library-opens.html", "/news/trickle.html"];
+    let server = Site::new()
+        .at("/news/feed.xml", Reply::ok(RSS, rss("Trickle Times", &links)))
+        .at("/news/bridge-repair.html", Reply::ok(HTML, demo("bridge-repair")))
+        .at("/news/council-budget.html", Reply::ok(HTML, demo("council-budget")))
+        .at("/news/library-opens.html", Reply::ok(HTML, demo("library-opens")))
+        .at("/news/trickle.html", trickle_reply())
+        .serve(40);
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("w.json");
+    let run = induce(&server.url("/news/feed.xml"), &tmp.path().join("cache"), &out, 1, &[]);
+    println!("{}", run.show());
+    assert_eq!(run.code, Some(3), "{}", run.show());
+    let line = run.stderr.lines().find(|l| l.contains("/news/trickle.html")).unwrap_or_else(|| panic!("{}", run.show()));
+    assert!(line.starts_with("forest: skipped") && line.contains("timed out"), "{line}");
+    assert_eq!(server.hits("/news/trickle.html"), 2, "a timeout is retried (--retries 1)");
+    let w = wrapper_json(&out);
+    let pages: Vec<&str> = w["pages"].as_array().unwrap().iter().filter_map(|p| p.as_str()).collect();
+    assert_eq!(pages.len(), 3, "{pages:?}");
+    assert!(!pages.iter().any(|p| p.ends_with("/trickle.html")), "{pages:?}");
+    // Two tries of 1 s bound the trickled page, not the server's 20 s per try.
+    assert!(run.took < Duration::from_secs(15), "{:?}", run.took);
 }
 
 #[test]

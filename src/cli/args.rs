@@ -38,7 +38,8 @@ impl BudgetArgs {
 #[derive(clap::Args)]
 #[command(next_help_heading = "Network")]
 pub(crate) struct FetchArgs {
-    /// Seconds allowed for one request (connecting, waiting and reading the body).
+    /// Seconds allowed for each try of a request, from connecting to the body's last byte, however
+    /// slowly it arrives (a deadline, like curl's --max-time).
     #[arg(long, default_value_t = 30.0)]
     pub(crate) timeout: f64,
     /// Retries after a timeout, a connection error, a 429 or a 5xx (with backoff, honouring

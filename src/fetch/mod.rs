@@ -2,7 +2,9 @@
 //!
 //! A [`Fetcher`] reads [`Location`]s the way a polite, careful crawler does:
 //! - one HTTP client (rustls, gzip and brotli) shared by all requests, a User-Agent naming
-//!   forest and its version, connect and total timeouts, at most 10 redirects;
+//!   forest and its version, at most 10 redirects;
+//! - a connect timeout, and a deadline for each try of a request (like curl's `--max-time`):
+//!   connecting, redirects, waiting and the whole body, however slowly its bytes trickle in;
 //! - retries with exponential backoff on timeouts, connection errors, 429 and 5xx, honouring
 //!   `Retry-After` (capped);
 //! - a body size cap that aborts the download as soon as it is passed (a `Content-Length`
@@ -127,7 +129,8 @@ impl Fetched {
 pub struct FetchOptions {
     /// Time to establish a connection.
     pub connect_timeout: Duration,
-    /// Time for a whole request, body included.
+    /// Deadline for each try of a request: connecting, redirects, waiting and reading the whole
+    /// body, however slowly it trickles (a try past it is a timeout, retried like one).
     pub timeout: Duration,
     /// Retries after the first try, on timeouts, connection errors, 429 and 5xx.
     pub retries: u32,
@@ -334,7 +337,8 @@ impl Fetcher {
 
     /// One request: conditional on the cached copy's validators.
     fn try_once(&self, url: &url::Url, cached: Option<&cache::Entry>) -> Try {
-        use std::io::Read;
+        // The try's deadline: the whole response, body included, must arrive by then.
+        let deadline = Instant::now() + self.opts.timeout;
         let fail = |message: String| Try::Fail(Error::Fetch { url: url.to_string(), message });
         let client = match self.client() {
             Ok(c) => c,
@@ -347,7 +351,14 @@ impl Fetcher {
         if let Err(why) = self.guard.check(url) {
             return refused(why);
         }
-        let mut req = client.get(url.clone());
+        // reqwest's per-request timeout runs from the start of the request to the end of the
+        // body (the client's own `timeout` is only a per-read one in the blocking API), so a
+        // read blocked at the deadline wakes up then; `read_body` checks it between reads too.
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Try::Again(timed_out(self.opts.timeout, "before the request was sent"), None);
+        }
+        let mut req = client.get(url.clone()).timeout(left);
         if let Some(c) = cached {
             if let Some(etag) = &c.etag {
                 req = req.header(reqwest::header::IF_NONE_MATCH, etag);
@@ -365,7 +376,11 @@ impl Fetcher {
                 let why = chain.find("refused: ").map_or(chain.as_str(), |i| &chain[i..]);
                 return refused(why.to_string());
             }
-            Err(e) if e.is_timeout() || e.is_connect() || e.is_request() => return Try::Again(error_chain(&e), None),
+            // A connect timeout is its own budget (`connect_timeout`): its message says so.
+            Err(e) if e.is_timeout() && !e.is_connect() => {
+                return Try::Again(format!("{}: {}", timed_out(self.opts.timeout, "waiting for the response"), error_chain(&e)), None);
+            }
+            Err(e) if e.is_connect() || e.is_request() => return Try::Again(error_chain(&e), None),
             Err(e) => return fail(error_chain(&e)),
         };
         let status = resp.status();
@@ -394,13 +409,21 @@ impl Fetcher {
             return Try::Fail(Error::TooLarge { what: url.to_string(), limit: max });
         }
         let location = Location::Url(resp.url().clone());
-        let mut bytes = Vec::new();
-        if let Err(e) = resp.take(max + 1).read_to_end(&mut bytes) {
-            let timed_out =
-                e.get_ref().and_then(|i| i.downcast_ref::<reqwest::Error>()).is_some_and(reqwest::Error::is_timeout);
-            let why = if timed_out { "timed out reading the body" } else { "body cut short" };
-            return Try::Again(format!("{why}: {}", error_chain(&e)), None);
-        }
+        let bytes = match read_body(resp, max, deadline) {
+            Ok(b) => b,
+            Err(BodyError::Late(got)) => {
+                return Try::Again(timed_out(self.opts.timeout, &format!("reading the body ({got} bytes read)")), None);
+            }
+            Err(BodyError::Io(e)) => {
+                let late = e.kind() == std::io::ErrorKind::TimedOut
+                    || e.get_ref().and_then(|i| i.downcast_ref::<reqwest::Error>()).is_some_and(reqwest::Error::is_timeout);
+                if late {
+                    // reqwest's cause here is only "operation timed out", twice over.
+                    return Try::Again(timed_out(self.opts.timeout, "reading the body"), None);
+                }
+                return Try::Again(format!("body cut short: {}", error_chain(&e)), None);
+            }
+        };
         if bytes.len() as u64 > max {
             return Try::Fail(Error::TooLarge { what: url.to_string(), limit: max });
         }
@@ -435,6 +458,47 @@ impl Fetcher {
         }
         self.freed.notify_all();
     }
+}
+
+/// How reading a body failed.
+enum BodyError {
+    /// The try's deadline passed, after this many bytes.
+    Late(usize),
+    /// The transport failed (a timeout of reqwest's own included).
+    Io(std::io::Error),
+}
+
+/// Read `body` to its end, or to `max + 1` bytes (the caller tells "over the cap" from that),
+/// giving up once `deadline` has passed: a body trickled a byte at a time ends at the
+/// deadline, not when the server is done with it.
+fn read_body(mut body: impl std::io::Read, max: u64, deadline: Instant) -> std::result::Result<Vec<u8>, BodyError> {
+    let cap = usize::try_from(max.saturating_add(1)).unwrap_or(usize::MAX);
+    let mut bytes = Vec::new();
+    let mut buf = vec![0u8; 16 * 1024];
+    while bytes.len() < cap {
+        if Instant::now() >= deadline {
+            return Err(BodyError::Late(bytes.len()));
+        }
+        let want = buf.len().min(cap - bytes.len());
+        match body.read(&mut buf[..want]) {
+            Ok(0) => break,
+            Ok(n) => bytes.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(BodyError::Io(e)),
+        }
+    }
+    Ok(bytes)
+}
+
+/// The message of a try that missed its deadline.
+fn timed_out(limit: Duration, when: &str) -> String {
+    format!("timed out {when}: the response took longer than the {}-second limit for a whole response", fmt_secs(limit))
+}
+
+/// `1`, `0.5`, `2.25`: seconds as a person writes them.
+fn fmt_secs(d: Duration) -> String {
+    let s = format!("{:.3}", d.as_secs_f64());
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// An error with its causes, one line (reqwest hides the useful part in `source()`).
@@ -635,6 +699,47 @@ mod tests {
         let t = httpdate("Sun, 06 Nov 1994 08:49:37 GMT").unwrap();
         assert_eq!(t.duration_since(std::time::UNIX_EPOCH).unwrap().as_secs(), 784_111_777);
         assert_eq!(retry_after("soon"), None);
+    }
+
+    /// A body that gives one byte per read, each after `gap`, without end.
+    struct Trickle {
+        gap: Duration,
+    }
+
+    impl std::io::Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            std::thread::sleep(self.gap);
+            buf[0] = b'x';
+            Ok(1)
+        }
+    }
+
+    #[test]
+    fn a_trickled_body_ends_at_the_deadline() {
+        let started = Instant::now();
+        let r = read_body(Trickle { gap: Duration::from_millis(20) }, 1 << 20, started + Duration::from_millis(300));
+        let Err(BodyError::Late(got)) = r else { panic!("the deadline did not end the read") };
+        assert!(got >= 1, "bytes before the deadline are counted: {got}");
+        // A generous bound: it proves the read stopped, not how fast.
+        assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    }
+
+    #[test]
+    fn a_body_reads_to_its_end_or_one_past_the_cap() {
+        let far = Instant::now() + Duration::from_secs(3600);
+        let Ok(all) = read_body(&b"hello"[..], 10, far) else { panic!("a short body reads whole") };
+        assert_eq!(all, b"hello");
+        let big = vec![7u8; 100_000];
+        let Ok(cut) = read_body(big.as_slice(), 40_000, far) else { panic!("a long body reads to the cap") };
+        assert_eq!(cut.len(), 40_001, "one byte past the cap tells the caller it is over");
+        let past = Instant::now();
+        assert!(matches!(read_body(&b"hello"[..], 10, past), Err(BodyError::Late(0))), "a passed deadline reads nothing");
+    }
+
+    #[test]
+    fn seconds_read_as_written() {
+        assert_eq!(fmt_secs(Duration::from_secs(1)), "1");
+        assert_eq!(fmt_secs(Duration::from_millis(2500)), "2.5");
     }
 
     #[test]

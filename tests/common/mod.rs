@@ -2,8 +2,8 @@
 //!
 //! A route answers one [`Reply`], or a sequence of them (the n-th request gets the n-th reply,
 //! the last one repeats). A reply can carry extra headers, wait before answering, honour
-//! `If-None-Match` with a 304, claim a `Content-Length` larger than its body and hang up, or
-//! stream a body until the client goes away. Every loop is bounded: the server accepts at most
+//! `If-None-Match` with a 304, claim a `Content-Length` larger than its body and hang up,
+//! stream a body until the client goes away, or trickle it a byte at a time. Every loop is bounded: the server accepts at most
 //! `max_requests` connections, each connection has read/write timeouts, sleeps and streams
 //! check a stop flag and a size bound, and [`Server::stop`] (or dropping the server) closes the
 //! listener and joins every thread.
@@ -33,6 +33,9 @@ pub enum Body {
     /// `Content-Length` of the body, the first `sent` bytes, then silence for `stall` before
     /// hanging up.
     Stall { sent: usize, stall: Duration },
+    /// `Content-Length` of the body, then the body one byte at a time, one every `every`,
+    /// until it is all sent, the client goes away, or `MAX_WAIT` has passed.
+    Trickle { every: Duration },
 }
 
 /// A response.
@@ -110,6 +113,12 @@ impl Reply {
     /// Send the headers and `sent` bytes of the body, then nothing for `stall`.
     pub fn stall(mut self, sent: usize, stall: Duration) -> Reply {
         self.mode = Body::Stall { sent: sent.min(self.body.len()), stall };
+        self
+    }
+
+    /// Send the headers at once, then the body one byte every `every`.
+    pub fn trickle(mut self, every: Duration) -> Reply {
+        self.mode = Body::Trickle { every };
         self
     }
 }
@@ -337,6 +346,19 @@ fn handle(
                 if send(&mut stream, head.as_bytes()) && send(&mut stream, &reply.body[..*part]) {
                     sent = *part;
                     nap(*stall, stop);
+                }
+            }
+            Body::Trickle { every } => {
+                head.push_str(&format!("Content-Length: {}\r\n\r\n", reply.body.len()));
+                if send(&mut stream, head.as_bytes()) {
+                    let started = Instant::now();
+                    for byte in reply.body.chunks(1) {
+                        if stop.load(Ordering::SeqCst) || started.elapsed() >= MAX_WAIT || !send(&mut stream, byte) {
+                            break;
+                        }
+                        sent += 1;
+                        nap(*every, stop);
+                    }
                 }
             }
             Body::Stream { limit } => {
