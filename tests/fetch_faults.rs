@@ -655,7 +655,8 @@ fn partial_failure_exits_3_and_names_the_dead_page() {
         .serve(20);
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("w.json");
-    let run = induce(&server.url("/feed.xml"), &tmp.path().join("cache"), &out, 0, &[]);
+    // The dead port is another origin than the feed's, refused as private by default.
+    let run = induce(&server.url("/feed.xml"), &tmp.path().join("cache"), &out, 0, &["--allow-private"]);
     assert_eq!(run.code, Some(3), "{}", run.show());
     assert!(run.xpath().contains("article-body"), "{}", run.show());
     let line = run.stderr.lines().find(|l| l.contains(&dead)).unwrap_or_else(|| panic!("{}", run.show()));
@@ -931,4 +932,59 @@ fn links_and_redirects_to_private_addresses_are_refused_unless_allowed() {
     let allowed = induce(&feed, &tmp.path().join("cache2"), &tmp.path().join("w2.json"), 0, &["--no-store", "--allow-private"]);
     assert!(!allowed.stderr.contains("--allow-private"), "{}", allowed.show());
     assert!(pages.hits("/a.html") >= 2, "allowed: the link by name and the redirect are followed");
+}
+
+#[test]
+fn trust_is_per_origin_so_another_port_of_a_trusted_host_is_refused() {
+    // Another service on the same host (127.0.0.1), on another port.
+    let other = Site::new().at("/secret.html", Reply::ok(HTML, demo("bridge-repair"))).serve(20);
+    let secret = other.url("/secret.html");
+    let server = Site::new()
+        .at("/c.html", Reply::ok(HTML, demo("library-opens")))
+        .at("/d.html", Reply::ok(HTML, demo("flood-warning")))
+        .at("/same.html", Reply::redirect("/c.html"))
+        .at("/other.html", Reply::redirect(&secret))
+        .at("/feed.xml", Reply::ok(RSS, rss("Per origin", &["/c.html", "/d.html", &secret, "/other.html"])))
+        .serve(60);
+    let strict = || {
+        let opts = FetchOptions { retries: 2, backoff: Duration::from_millis(10), timeout: Duration::from_secs(5), ..FetchOptions::default() };
+        Fetcher::new(opts).unwrap()
+    };
+
+    // The library: the origin the user named is trusted, directly and through a redirect.
+    let f = strict();
+    f.trust(&url::Url::parse(&server.url("/feed.xml")).unwrap());
+    assert!(f.get(&at(&server, "/c.html")).is_ok(), "the trusted origin is reached");
+    let moved = f.get(&at(&server, "/same.html")).expect("a redirect within the trusted origin");
+    assert_eq!(moved.location.to_string(), server.url("/c.html"));
+    // Another port of the same host, by a redirect or a link, is refused without retries.
+    let started = Instant::now();
+    for loc in [at(&server, "/other.html"), Location::parse(&secret)] {
+        let (e, msg) = err_text(f.get(&loc));
+        assert!(matches!(e, Error::Private { .. }) && msg.contains("refused"), "{loc}: {msg}");
+    }
+    assert!(started.elapsed() < Duration::from_secs(3), "refusals are not retried");
+    assert_eq!(other.hits("/secret.html"), 0, "another port of a trusted host was contacted");
+
+    // The same by name: trusting localhost:A does not trust localhost:B.
+    let by_name = |u: &str| u.replace("127.0.0.1", "localhost");
+    let f = strict();
+    f.trust(&url::Url::parse(&by_name(&server.url("/"))).unwrap());
+    assert!(f.get(&Location::parse(&by_name(&server.url("/d.html")))).is_ok(), "the trusted name and port");
+    let (e, msg) = err_text(f.get(&Location::parse(&by_name(&secret))));
+    assert!(matches!(e, Error::Private { .. }), "{msg}");
+    assert_eq!(other.hits("/secret.html"), 0, "another port of a trusted name was contacted");
+
+    // The command line trusts the feed's origin: its pages load, the other port is skipped with
+    // a hint, and --allow-private lets it through.
+    let tmp = tempfile::tempdir().unwrap();
+    let feed = server.url("/feed.xml");
+    let run = induce(&feed, &tmp.path().join("cache"), &tmp.path().join("w.json"), 0, &["--no-store"]);
+    assert_eq!(run.code, Some(3), "{}", run.show());
+    assert_eq!(run.stderr.matches("--allow-private").count(), 2, "{}", run.show());
+    assert_eq!(wrapper_json(&tmp.path().join("w.json"))["pages"].as_array().unwrap().len(), 2, "{}", run.show());
+    assert_eq!(other.hits("/secret.html"), 0, "a refused origin was contacted");
+    let allowed = induce(&feed, &tmp.path().join("cache2"), &tmp.path().join("w2.json"), 0, &["--no-store", "--allow-private"]);
+    assert!(!allowed.stderr.contains("--allow-private"), "{}", allowed.show());
+    assert!(other.hits("/secret.html") >= 2, "allowed: the link and the redirect are followed");
 }

@@ -65,14 +65,15 @@ pub(crate) struct FetchArgs {
     #[arg(long, short)]
     pub(crate) quiet: bool,
     /// Let feed links and redirects reach private, loopback and link-local addresses (refused
-    /// by default, so a feed cannot make forest probe your network; the hosts you name on the
-    /// command line are always allowed).
+    /// by default, so a feed cannot make forest probe your network; the URLs you name on the
+    /// command line are always allowed, at their own scheme, host and port only).
     #[arg(long)]
     pub(crate) allow_private: bool,
 }
 
 impl FetchArgs {
-    /// A fetcher that trusts the hosts of the URLs among `named` (the user typed them).
+    /// A fetcher that trusts the origins (scheme, host, port) of the URLs among `named` (the
+    /// user typed them).
     pub(crate) fn fetcher_for<S: AsRef<str>>(&self, named: &[S]) -> anyhow::Result<forest::fetch::Fetcher> {
         let fetcher = self.fetcher()?;
         for n in named {

@@ -5,10 +5,17 @@
 //! machine's metadata service) and have forest fetch them. So every host name is resolved
 //! through [`GuardedResolver`], which drops private, loopback and link-local addresses, and URLs
 //! that name such an address directly are refused before any request ([`Guard::check`]),
-//! redirects included. Two exceptions: hosts the user named themselves (the feed or page URLs
+//! redirects included. Two exceptions: origins the user named themselves (the feed or page URLs
 //! on the command line, see [`super::Fetcher::trust`]) and [`super::FetchOptions::allow_private`].
+//!
+//! Trust is per origin: scheme, host and port, the default port filled in (`http://h/` is
+//! `http://h:80/`). Another port or scheme of a trusted host is not trusted, so a trusted local
+//! server cannot redirect or link forest to the other services of its machine. The resolver is
+//! told a host name but not the port, so it lets a trusted name's addresses through; for a
+//! trusted name at an origin that is not trusted, [`Guard::check`] refuses it when the name
+//! resolves to a private address.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, RwLock};
 
@@ -60,55 +67,109 @@ fn private_v4(ip: Ipv4Addr) -> bool {
         || o[0] >= 240 // reserved
 }
 
-/// Which hosts may resolve to private addresses.
+/// Which origins may reach private addresses.
 #[derive(Debug, Default)]
 pub struct Guard {
     allow_private: bool,
-    /// Hosts the user named (lower-case).
-    trusted: RwLock<HashSet<String>>,
+    /// Origins the user named: scheme, host and port (the default one for http and https).
+    trusted: RwLock<HashSet<url::Origin>>,
+    /// The host names among them (lower-case).
+    names: RwLock<HashSet<String>>,
+    /// For each trusted name resolved so far, the first private address of its last lookup
+    /// (`None`: all public).
+    resolved: RwLock<HashMap<String, Option<IpAddr>>>,
 }
 
 impl Guard {
     /// A guard; `allow_private` turns it off.
     pub fn new(allow_private: bool) -> Arc<Guard> {
-        Arc::new(Guard { allow_private, trusted: RwLock::new(HashSet::new()) })
+        Arc::new(Guard { allow_private, ..Guard::default() })
     }
 
-    /// Let `host` reach private addresses (the user named it).
-    pub fn trust(&self, host: &str) {
+    /// Let `url`'s origin (scheme, host and port) reach private addresses: the user named it.
+    /// Other ports and schemes of the same host stay untrusted. A URL without an origin (not
+    /// http or https) is ignored.
+    pub fn trust(&self, url: &url::Url) {
+        let origin = url.origin();
+        if !origin.is_tuple() {
+            return;
+        }
         if let Ok(mut t) = self.trusted.write() {
-            t.insert(host.trim_matches(['[', ']']).to_ascii_lowercase());
+            t.insert(origin);
+        }
+        if let Some(url::Host::Domain(name)) = url.host() {
+            if let Ok(mut n) = self.names.write() {
+                n.insert(name.to_ascii_lowercase());
+            }
         }
     }
 
-    fn trusted(&self, host: &str) -> bool {
-        self.allow_private || self.trusted.read().is_ok_and(|t| t.contains(&host.trim_matches(['[', ']']).to_ascii_lowercase()))
+    /// Is `url`'s origin one the user named (or are private addresses allowed)?
+    fn trusted(&self, url: &url::Url) -> bool {
+        self.allow_private || self.trusted.read().is_ok_and(|t| t.contains(&url.origin()))
     }
 
-    /// Refuse a URL whose host is a private address literal, unless trusted; host names are
-    /// checked when they resolve ([`GuardedResolver`]).
+    /// Is `name` the host of a trusted origin?
+    fn trusted_name(&self, name: &str) -> bool {
+        self.names.read().is_ok_and(|n| n.contains(&name.to_ascii_lowercase()))
+    }
+
+    /// Refuse a URL whose host is a private address literal, or a trusted name that resolves
+    /// to one, unless its origin is trusted; other host names are checked when they resolve
+    /// ([`GuardedResolver`]).
     ///
     /// # Errors
     /// The reason, ready for the user.
     pub fn check(&self, url: &url::Url) -> Result<(), String> {
-        let ip = match url.host() {
-            Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip),
-            Some(url::Host::Ipv6(ip)) => IpAddr::V6(ip),
-            _ => return Ok(()),
-        };
-        let host = url.host_str().unwrap_or_default();
-        if is_private(ip) && !self.trusted(host) {
-            return Err(refusal(host, ip));
+        if self.trusted(url) {
+            return Ok(());
         }
-        Ok(())
+        let host = url.host_str().unwrap_or_default();
+        let private = match url.host() {
+            Some(url::Host::Ipv4(ip)) => Some(IpAddr::V4(ip)).filter(|ip| is_private(*ip)),
+            Some(url::Host::Ipv6(ip)) => Some(IpAddr::V6(ip)).filter(|ip| is_private(*ip)),
+            // The resolver lets a trusted name's addresses through whatever the port: another
+            // origin of that name is refused here when the name is private.
+            Some(url::Host::Domain(name)) if self.trusted_name(name) => {
+                self.private_address_of(name, url.port_or_known_default().unwrap_or(0))
+            }
+            _ => None,
+        };
+        match private {
+            Some(ip) => Err(refusal(host, ip)),
+            None => Ok(()),
+        }
+    }
+
+    /// The first private address of the trusted `name`: as the resolver last saw it, else looked
+    /// up now (a name the user typed is normally resolved by its own fetch first, so the
+    /// lookup here is rare). A name that does not resolve has none (its fetch fails anyway).
+    fn private_address_of(&self, name: &str, port: u16) -> Option<IpAddr> {
+        let key = name.to_ascii_lowercase();
+        if let Some(seen) = self.resolved.read().ok().and_then(|r| r.get(&key).copied()) {
+            return seen;
+        }
+        use std::net::ToSocketAddrs;
+        let first = (name, port).to_socket_addrs().ok()?.map(|a| a.ip()).find(|ip| is_private(*ip));
+        if let Ok(mut r) = self.resolved.write() {
+            r.insert(key, first);
+        }
+        first
     }
 
     /// The addresses of `host` forest may connect to.
     fn filter(&self, host: &str, addrs: Vec<SocketAddr>) -> Result<Vec<SocketAddr>, String> {
-        if self.trusted(host) {
+        if self.allow_private {
             return Ok(addrs);
         }
         let first_private = addrs.iter().map(SocketAddr::ip).find(|ip| is_private(*ip));
+        if self.trusted_name(host) {
+            // Remembered for `check`, which knows the port and refuses other origins.
+            if let Ok(mut r) = self.resolved.write() {
+                r.insert(host.to_ascii_lowercase(), first_private);
+            }
+            return Ok(addrs);
+        }
         let public: Vec<SocketAddr> = addrs.into_iter().filter(|a| !is_private(a.ip())).collect();
         match (public.is_empty(), first_private) {
             (true, Some(ip)) => Err(refusal(host, ip)),
@@ -161,18 +222,56 @@ mod tests {
     }
 
     #[test]
-    fn trusted_hosts_and_allow_private_let_literals_through() {
+    fn trusted_origins_and_allow_private_let_literals_through() {
         let g = Guard::new(false);
         let u = |s: &str| url::Url::parse(s).unwrap();
         assert!(g.check(&u("http://127.0.0.1:8080/x")).is_err());
         assert!(g.check(&u("http://[::1]/x")).unwrap_err().contains(REFUSED));
         assert!(g.check(&u("http://example.org/x")).is_ok());
-        g.trust("127.0.0.1");
+        g.trust(&u("http://127.0.0.1:8080/feed.xml"));
         assert!(g.check(&u("http://127.0.0.1:8080/x")).is_ok());
         assert!(g.check(&u("http://127.0.0.2/x")).is_err());
         assert!(Guard::new(true).check(&u("http://10.0.0.1/")).is_ok());
         let addrs = vec!["127.0.0.1:0".parse().unwrap(), "93.184.216.34:0".parse().unwrap()];
         assert_eq!(g.filter("mixed.example", addrs).unwrap().len(), 1);
         assert!(g.filter("local.example", vec!["10.0.0.1:0".parse().unwrap()]).is_err());
+    }
+
+    #[test]
+    fn trust_is_per_origin_with_default_ports() {
+        let g = Guard::new(false);
+        let u = |s: &str| url::Url::parse(s).unwrap();
+        g.trust(&u("http://127.0.0.1:8080/"));
+        // Another port or scheme of the same host is not the origin the user named.
+        assert!(g.check(&u("http://127.0.0.1:8081/x")).unwrap_err().contains(REFUSED));
+        assert!(g.check(&u("https://127.0.0.1:8080/x")).is_err());
+        assert!(g.check(&u("http://127.0.0.1/x")).is_err());
+        // The default port is filled in: `http://10.0.0.1/` is `http://10.0.0.1:80/`.
+        g.trust(&u("http://10.0.0.1/"));
+        assert!(g.check(&u("http://10.0.0.1:80/a")).is_ok());
+        assert!(g.check(&u("https://10.0.0.1/a")).is_err());
+        g.trust(&u("https://[fd00::1]/"));
+        assert!(g.check(&u("https://[fd00::1]:443/a")).is_ok());
+        assert!(g.check(&u("https://[fd00::1]:8443/a")).is_err());
+        // Only http(s) URLs have an origin to trust.
+        g.trust(&u("file:///etc/passwd"));
+        assert_eq!(g.trusted.read().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn a_trusted_name_at_another_origin_is_refused_when_private() {
+        let g = Guard::new(false);
+        let u = |s: &str| url::Url::parse(s).unwrap();
+        g.trust(&u("http://Intranet.example:8080/feed.xml"));
+        g.trust(&u("https://news.example/feed.xml"));
+        // The resolver lets a trusted name's addresses through, and remembers them.
+        let private = vec!["10.1.2.3:0".parse().unwrap()];
+        assert_eq!(g.filter("intranet.example", private).unwrap().len(), 1);
+        assert_eq!(g.filter("news.example", vec!["93.184.216.34:0".parse().unwrap()]).unwrap().len(), 1);
+        assert!(g.check(&u("http://intranet.example:8080/a")).is_ok());
+        let why = g.check(&u("http://intranet.example:9000/admin")).unwrap_err();
+        assert!(why.contains(REFUSED) && why.contains("10.1.2.3"), "{why}");
+        // A public name is not held back at another origin (http to https and the like).
+        assert!(g.check(&u("http://news.example/a")).is_ok());
     }
 }

@@ -147,7 +147,7 @@ pub struct FetchOptions {
     /// On-disk cache folder (`None`: no cache).
     pub cache: Option<PathBuf>,
     /// Let links and redirects reach private, loopback and link-local addresses (see
-    /// [`guard`]); hosts given to [`Fetcher::trust`] may always.
+    /// [`guard`]); origins given to [`Fetcher::trust`] may always.
     pub allow_private: bool,
 }
 
@@ -191,7 +191,7 @@ pub struct Fetcher {
     /// Hosts that failed after all retries: later requests to them try once (and use the
     /// cache at once when it has the page), so an offline run does not wait out every retry.
     down: Mutex<std::collections::HashSet<String>>,
-    /// Which hosts may resolve to private addresses.
+    /// Which origins may reach private addresses.
     guard: std::sync::Arc<guard::Guard>,
 }
 
@@ -249,12 +249,11 @@ impl Fetcher {
             .map_err(|m| Error::Fetch { url: String::new(), message: m.clone() })
     }
 
-    /// Let `url`'s host reach private addresses: the user named it (a feed or page URL on the
-    /// command line), so it is not a link someone else wrote.
+    /// Let `url`'s origin (scheme, host and port, the default port filled in) reach private
+    /// addresses: the user named it (a feed or page URL on the command line), so it is not a
+    /// link someone else wrote. Other ports and schemes of the same host are not trusted.
     pub fn trust(&self, url: &url::Url) {
-        if let Some(h) = url.host_str() {
-            self.guard.trust(h);
-        }
+        self.guard.trust(url);
     }
 
     /// The options in force.
@@ -369,13 +368,14 @@ impl Fetcher {
         }
         let resp = match req.send() {
             Ok(r) => r,
-            Err(e) if e.is_redirect() => return fail(format!("redirect not followed: {}", error_chain(&e))),
-            // The guard refused the address: no retry will change that.
+            // The guard refused the address (when resolving, or a redirect's target): no retry
+            // will change that.
             Err(e) if error_chain(&e).contains(guard::REFUSED) => {
                 let chain = error_chain(&e);
                 let why = chain.find("refused: ").map_or(chain.as_str(), |i| &chain[i..]);
                 return refused(why.to_string());
             }
+            Err(e) if e.is_redirect() => return fail(format!("redirect not followed: {}", error_chain(&e))),
             // A connect timeout is its own budget (`connect_timeout`): its message says so.
             Err(e) if e.is_timeout() && !e.is_connect() => {
                 return Try::Again(format!("{}: {}", timed_out(self.opts.timeout, "waiting for the response"), error_chain(&e)), None);
