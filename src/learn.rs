@@ -35,6 +35,12 @@ pub struct Learned {
     pub outcome: std::result::Result<(PathBuf, String, usize), String>,
 }
 
+/// What a [`Learner`] calls once per host.
+type Report = Box<dyn Fn(&Learned) + Send + Sync>;
+
+/// Candidate sample pages from one source: its name, and URLs with their last change.
+type Candidates = (String, Vec<(Url, Option<String>)>);
+
 /// Learns hosts on the fly, each once; see the [module](self) documentation.
 pub struct Learner {
     fetcher: Arc<Fetcher>,
@@ -44,7 +50,7 @@ pub struct Learner {
     /// Sample pages to fetch per host.
     pub samples: usize,
     hosts: Mutex<HashMap<String, Arc<OnceLock<Learned>>>>,
-    report: Option<Box<dyn Fn(&Learned) + Send + Sync>>,
+    report: Option<Report>,
 }
 
 impl std::fmt::Debug for Learner {
@@ -157,7 +163,7 @@ impl Learner {
 
     /// The pages the host's sitemaps list, per sitemap read: those `robots.txt` names, else
     /// `/sitemap.xml`; an index's first few sitemaps.
-    fn sitemaps(&self, url: &Url, robots: &Robots) -> Vec<(String, Vec<(Url, Option<String>)>)> {
+    fn sitemaps(&self, url: &Url, robots: &Robots) -> Vec<Candidates> {
         let mut queue: Vec<Url> = robots.sitemaps.clone();
         if queue.is_empty() {
             queue.extend(url.join("/sitemap.xml").ok());

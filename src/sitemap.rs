@@ -127,6 +127,9 @@ pub fn parse(bytes: &[u8], what: &str, max_bytes: u64) -> Result<Sitemap> {
     Ok(if index { Sitemap::Index(maps) } else { Sitemap::Urls(urls) })
 }
 
+/// One `User-agent` group of a `robots.txt`: its agents, and its (allow, pattern) rules.
+type Group = (Vec<String>, Vec<(bool, String)>);
+
 /// What a site's `robots.txt` says to forest.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Robots {
@@ -140,7 +143,7 @@ impl Robots {
     /// Read a `robots.txt` found at `base` (for relative `Sitemap:` URLs).
     pub fn parse(text: &str, base: &Url) -> Robots {
         // Groups: (agents, rules). A group starts at a User-agent line that follows a rule.
-        let mut groups: Vec<(Vec<String>, Vec<(bool, String)>)> = Vec::new();
+        let mut groups: Vec<Group> = Vec::new();
         let mut sitemaps = Vec::new();
         let mut last_was_agent = false;
         for line in text.lines().take(10_000) {

@@ -150,17 +150,7 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     } else if a.no_learn || warc {
         Missing::SinglePage
     } else {
-        let quiet = a.fetch.quiet;
-        let learner = forest::learn::Learner::new(std::sync::Arc::clone(&fetcher), a.store.open()?, budget.clone()).reporting(
-            move |l: &forest::learn::Learned| match &l.outcome {
-                Ok((path, from, pages)) if !quiet => {
-                    eprintln!("forest: learned {} from {pages} pages ({from}); stored as {}", l.host, path.display())
-                }
-                Ok(_) => {}
-                Err(why) => eprintln!("forest: could not learn {}: {why}; its pages get the single-page extractor", l.host),
-            },
-        );
-        Missing::Learn(std::sync::Arc::new(learner))
+        learning(&fetcher, a.store.open()?, budget, a.fetch.quiet)
     };
     let rules = match (&a.wrapper, &a.site_config) {
         (Some(w), _) => Rules::Wrapper(Box::new(Wrapper::load(w)?)),
@@ -271,6 +261,18 @@ fn unique_name(used: &mut std::collections::HashSet<String>, stem: &str, ext: &s
     name
 }
 
+/// Learn hosts without stored rules on the fly, saying on stderr what was learned from where.
+fn learning(fetcher: &std::sync::Arc<forest::fetch::Fetcher>, store: forest::store::Store, budget: forest::budget::Budget, quiet: bool) -> Missing {
+    let learner = forest::learn::Learner::new(std::sync::Arc::clone(fetcher), store, budget).reporting(move |l| match &l.outcome {
+        Ok((path, from, pages)) if !quiet => {
+            eprintln!("forest: learned {} from {pages} pages ({from}); stored as {}", l.host, path.display())
+        }
+        Ok(_) => {}
+        Err(why) => eprintln!("forest: could not learn {}: {why}; its pages get the single-page extractor", l.host),
+    });
+    Missing::Learn(std::sync::Arc::new(learner))
+}
+
 /// `forest feed`: the feed with each item's article, by the stored rules of its host (learned
 /// on the fly when missing).
 pub(crate) fn feed(a: FeedArgs) -> anyhow::Result<ExitCode> {
@@ -283,17 +285,7 @@ pub(crate) fn feed(a: FeedArgs) -> anyhow::Result<ExitCode> {
     let missing = if a.no_learn {
         Missing::SinglePage
     } else {
-        let quiet = a.fetch.quiet;
-        let learner = forest::learn::Learner::new(std::sync::Arc::clone(&fetcher), store.clone(), budget.clone()).reporting(
-            move |l: &forest::learn::Learned| match &l.outcome {
-                Ok((path, from, pages)) if !quiet => {
-                    eprintln!("forest: learned {} from {pages} pages ({from}); stored as {}", l.host, path.display())
-                }
-                Ok(_) => {}
-                Err(why) => eprintln!("forest: could not learn {}: {why}; its pages get the single-page extractor", l.host),
-            },
-        );
-        Missing::Learn(std::sync::Arc::new(learner))
+        learning(&fetcher, store.clone(), budget, a.fetch.quiet)
     };
     let rules = Rules::Store(store, missing);
     let links: Vec<Option<String>> = sample.items.iter().map(|i| i.link.clone()).collect();
