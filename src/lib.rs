@@ -35,7 +35,7 @@
 //! | layer | stage | module | entry |
 //! |---|---|---|---|
 //! | base | errors; budgets; words and languages | [`error`], [`budget`], [`text`] | [`Error`], [`budget::Budget`], [`text::Tokenizer`] |
-//! | stages | 1. a sample of pages sharing a template: feeds, folders, URLs | [`feed`], [`fetch`], [`warc`] | [`feed::read`], [`fetch::Fetcher`], [`warc::Reader`] |
+//! | stages | 1. a sample of pages sharing a template: feeds, sitemaps, folders, URLs | [`feed`], [`sitemap`], [`fetch`], [`warc`] | [`feed::read`], [`sitemap::parse`], [`fetch::Fetcher`], [`warc::Reader`] |
 //! | | 2. clean each page into a tree; `dfs` on every element | [`clean`], [`page`] | [`clean::page`], [`Page::new`] |
 //! | | which site a page belongs to; what it declares | [`host`], [`metadata`] | [`host::of_page`], [`metadata::read`] |
 //! | | 3. signifiers: top-k tf-idf terms, or the feed item's terms | [`signifiers`] | [`signifiers::select`] |
@@ -47,7 +47,8 @@
 //! | extraction | 7. the article of a page: wrapper with fallbacks, single-page extractor | [`extract`] | [`extract::Applier`], [`extract::SinglePage`] |
 //! | | FiveFilters site configs, read, applied and written | [`ftr`] | [`ftr::SiteConfig`], [`ftr::ConfigApplier`] |
 //! | output | which rules each page gets; the page's article | [`rules`], [`article`] | [`rules::Rules::resolver`], [`Article`] |
-//! | | the article as Markdown, HTML or XML | [`render`] | [`Article::markdown`] |
+//! | | a site learned on the fly for a page of a host without rules | [`learn`] | [`learn::Learner`] |
+//! | | the article as Markdown, HTML or XML; a feed with full articles | [`render`], [`fulltext`] | [`Article::markdown`], [`fulltext::rewrite`] |
 //! | | wrappers kept by host; an archive of articles | [`store`], [`index`] | [`store::Store`], [`index::ArticleIndex`] |
 //! | | many pages in parallel, in order | [`run`] | [`rules::Rules::articles`] |
 //! | top | evaluation: the paper's 2-gram F1, Table 1, figures | [`bench`](mod@bench) | [`bench::run`] |
