@@ -91,6 +91,21 @@ impl Learner {
         learned.outcome.as_ref().ok().map(|(path, _, _)| path.clone())
     }
 
+    /// Learn `page`'s host again, whatever was learned or stored before (a site that changed
+    /// its template); the new templates join the stored ones ([`Store::add`]).
+    pub fn relearn(&self, page: &Page) -> Learned {
+        let host = crate::host::of_page(page).unwrap_or_default();
+        let outcome = match Location::parse(&page.location) {
+            Location::Url(url) => self.learn_host(page, &url, &host),
+            Location::File(_) => Err("the page is not from the web".to_string()),
+        };
+        let learned = Learned { host, outcome };
+        if let Some(report) = &self.report {
+            report(&learned);
+        }
+        learned
+    }
+
     fn learn_host(&self, page: &Page, url: &Url, host: &str) -> std::result::Result<(PathBuf, String, usize), String> {
         let robots = self.robots(url);
         let want = crate::sitemap::shape(url);

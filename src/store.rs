@@ -45,6 +45,35 @@ pub struct Entry {
     pub path: PathBuf,
 }
 
+/// How a stored wrapper does on the pages it is applied to, kept beside it (`<host>.health`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Health {
+    /// Pages it was applied to since it was stored.
+    pub pages: u64,
+    /// Of those, pages its own rules failed on: neither its pattern, nor its type, nor an
+    /// alternative was on the page (a runner-up candidate or the single-page extractor took
+    /// over), or the single-page extractor disagreed with it and was taken.
+    pub failed: u64,
+    /// The last outcomes, oldest first (`true`: its rules held), at most [`HEALTH_WINDOW`].
+    pub recent: Vec<bool>,
+}
+
+/// Outcomes a [`Health`] keeps.
+pub const HEALTH_WINDOW: usize = 20;
+
+/// A site has drifted from its wrapper when the wrapper failed on most of its last this many
+/// pages.
+pub const DRIFT_PAGES: usize = 5;
+
+impl Health {
+    /// Has the site changed under its wrapper? Its rules failed on most of its last
+    /// [`DRIFT_PAGES`] pages.
+    pub fn drifted(&self) -> bool {
+        let last = &self.recent[self.recent.len().saturating_sub(DRIFT_PAGES)..];
+        last.len() == DRIFT_PAGES && 2 * last.iter().filter(|&&ok| !ok).count() > DRIFT_PAGES
+    }
+}
+
 /// A folder of wrappers by host.
 #[derive(Debug, Clone)]
 pub struct Store {
@@ -102,10 +131,68 @@ impl Store {
         let path = self.path(&key, Kind::Wrapper);
         let mut merged = wrapper.clone();
         let kept = match Wrapper::load(&path) {
-            Ok(older) => merged.keep_templates_of(&older),
+            Ok(older) => {
+                // The wrapper it replaces stays as `<host>.prev`, for [`Store::undo`].
+                let prev = self.dir.join(format!("{key}.prev"));
+                std::fs::copy(&path, &prev).map_err(|source| Error::Io { path: prev, source })?;
+                merged.keep_templates_of(&older)
+            }
             Err(_) => 0,
         };
-        Ok((self.save(host, &merged)?, kept))
+        let saved = self.save(host, &merged)?;
+        // New rules start a new health record.
+        let _ = std::fs::remove_file(self.dir.join(format!("{key}.health")));
+        Ok((saved, kept))
+    }
+
+    /// Put back the wrapper [`Store::add`] replaced last; returns its file, `None` when there
+    /// is none to put back.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for a bad host, [`Error::Io`] when the files cannot be moved.
+    pub fn undo(&self, host: &str) -> Result<Option<PathBuf>> {
+        let key = crate::host::key(host)?;
+        let prev = self.dir.join(format!("{key}.prev"));
+        if !prev.is_file() {
+            return Ok(None);
+        }
+        let path = self.path(&key, Kind::Wrapper);
+        std::fs::rename(&prev, &path).map_err(|source| Error::Io { path: path.clone(), source })?;
+        let _ = std::fs::remove_file(self.dir.join(format!("{key}.health")));
+        Ok(Some(path))
+    }
+
+    /// The health record of `host`'s wrapper (none before it was applied).
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for a bad host.
+    pub fn health(&self, host: &str) -> Result<Option<Health>> {
+        let key = crate::host::key(host)?;
+        let bytes = match std::fs::read(self.dir.join(format!("{key}.health"))) {
+            Ok(b) => b,
+            Err(_) => return Ok(None),
+        };
+        // A damaged record starts over.
+        Ok(Some(serde_json::from_slice(&bytes).unwrap_or_default()))
+    }
+
+    /// Add the outcomes of pages `host`'s wrapper was applied to (`true`: its rules held), in
+    /// order; returns the record.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for a bad host, [`Error::Io`] when the record cannot be written.
+    pub fn record(&self, host: &str, outcomes: &[bool]) -> Result<Health> {
+        let key = crate::host::key(host)?;
+        let mut h = self.health(&key)?.unwrap_or_default();
+        h.pages += outcomes.len() as u64;
+        h.failed += outcomes.iter().filter(|&&ok| !ok).count() as u64;
+        h.recent.extend_from_slice(outcomes);
+        let cut = h.recent.len().saturating_sub(HEALTH_WINDOW);
+        h.recent.drain(..cut);
+        let json = serde_json::to_vec(&h).map_err(|e| Error::Internal(e.to_string()))?;
+        let path = self.dir.join(format!("{key}.health"));
+        write_atomic(&path, &json).map_err(|source| Error::Io { path, source })?;
+        Ok(h)
     }
 
     /// Save a FiveFilters site config's text for `host`; returns its file.

@@ -131,3 +131,96 @@ fn a_full_text_feed_has_every_item_with_its_article_and_a_rerun_only_revalidates
     }
     server.stop();
 }
+
+const WORDS: &[&str] = &[
+    "river", "bridge", "council", "harvest", "orchard", "library", "festival", "station", "ferry", "market",
+    "lantern", "meadow", "quarry", "harbor", "tunnel", "granary", "chapel", "foundry", "mill", "garden",
+];
+
+/// Prose of `n` sentences whose words depend on `seed`, with names of the page's own (so
+/// every page has signifiers of its own, as real articles do).
+fn prose(seed: usize, n: usize) -> String {
+    (0..n)
+        .map(|i| {
+            let w = |k: usize| WORDS[(seed * 7 + i * 3 + k) % WORDS.len()];
+            let name = |k: usize| format!("{}{}", ["Alder", "Birch", "Cedar", "Dunmore", "Elwood"][k % 5], ["ton", "ville", "field", "more"][(seed + k) % 4]);
+            format!(
+                "<p>The {} near the {} was rebuilt after the {} by the {} workers of {}, said {} of the {}.</p>",
+                w(0), w(1), w(2), w(3), name(seed + i), name(seed * 3 + i), w(4)
+            )
+        })
+        .collect()
+}
+
+/// A news page before the site's redesign, and after it.
+fn old_design(i: usize) -> String {
+    format!(
+        "<html><head><title>Story {i}</title></head><body><header class='masthead'><a href='/'>Home</a></header><main class='news'>\
+         <article class='story'><h1>Story {i} {}</h1>{}</article><aside class='related'><a href='/x'>More</a></aside></main></body></html>",
+        WORDS[i % 20],
+        prose(i, 8)
+    )
+}
+
+fn new_design(i: usize) -> String {
+    format!(
+        "<html><head><title>Story {i}</title></head><body><div class='top-bar'><nav><ul><li><a href='/'>Home</a></li></ul></nav></div>\
+         <div class='layout'><div class='col-main'><section class='post'><h2 class='post-title'>Story {i} {}</h2><div class='post-text'>{}</div></section></div>\
+         <div class='col-side'><ul class='trending'><li><a href='/t1'>Trending one</a></li><li><a href='/t2'>Trending two</a></li></ul><p>Advertisement</p></div></div></body></html>",
+        WORDS[(i + 3) % 20],
+        prose(i + 30, 8)
+    )
+}
+
+#[test]
+fn a_site_that_changed_its_template_is_detected_and_learned_again() {
+    let (listener, base) = common::listener();
+    let mut site = Site::new();
+    let mut urls = String::new();
+    for i in 0..12 {
+        site = site.at(&format!("/news/s{i}.html"), Reply::ok("text/html", new_design(i)));
+        urls.push_str(&format!("<url><loc>{base}/news/s{i}.html</loc></url>"));
+    }
+    site = site.at("/sitemap.xml", Reply::ok("application/xml", format!("<urlset>{urls}</urlset>")));
+    let server = site.serve_on(listener, 400);
+    let store = tempfile::tempdir().unwrap();
+
+    // The wrapper learned from the site before its redesign.
+    let old = tempfile::tempdir().unwrap();
+    for i in 0..4 {
+        std::fs::write(old.path().join(format!("o{i}.html")), old_design(100 + i)).unwrap();
+    }
+    let o = forest(store.path(), &["induce", old.path().to_str().unwrap(), "--host", "127.0.0.1", "--format", "json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let old_xpath = serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()["xpath"].clone();
+
+    // Five pages of the new design: the wrapper fails on them, and the drift is said.
+    let pages: Vec<String> = (0..5).map(|i| format!("{base}/news/s{i}.html")).collect();
+    let mut args = vec!["apply", "--no-cache", "-j", "1", "--format", "jsonl"];
+    args.extend(pages.iter().map(String::as_str));
+    let o = forest(store.path(), &args);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(err.contains("failed on") && err.contains("may have changed"), "{err}");
+    let list = forest(store.path(), &["wrappers", "list", "--json"]);
+    let rows: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(rows[0]["drifted"], true, "{rows}");
+
+    // --relearn learns the site again from its sitemap; its new pages get the new template,
+    // the old design keeps its own.
+    let o = forest(store.path(), &["apply", "--no-cache", "--relearn", "--format", "json", &format!("{base}/news/s5.html")]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(err.contains("learned again"), "{err}");
+    let o = forest(store.path(), &["apply", "--no-cache", "--format", "json", &format!("{base}/news/s6.html")]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["rule"], "exact", "{json}");
+    assert_ne!(json["xpath"], old_xpath);
+    let w: serde_json::Value = serde_json::from_slice(&std::fs::read(store.path().join("127.0.0.1.json")).unwrap()).unwrap();
+    assert_eq!(w["others"].as_array().map(Vec::len), Some(1), "the old design's template is kept");
+
+    // And the change can be undone.
+    let o = forest(store.path(), &["wrappers", "undo", "127.0.0.1"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let w: serde_json::Value = serde_json::from_slice(&std::fs::read(store.path().join("127.0.0.1.json")).unwrap()).unwrap();
+    assert_eq!(w["xpath"], old_xpath);
+    server.stop();
+}

@@ -255,6 +255,10 @@ pub(crate) struct ApplyArgs {
     /// feed, sitemaps or links, a wrapper is induced and stored, and the page gets it).
     #[arg(long, help_heading = "Rules")]
     pub(crate) no_learn: bool,
+    /// When a stored wrapper failed on most of its last 5 pages (the site changed), learn the
+    /// site again from a recent page; the older wrapper is kept (`forest wrappers undo HOST`).
+    #[arg(long, conflicts_with = "no_learn", help_heading = "Rules")]
+    pub(crate) relearn: bool,
     #[command(flatten)]
     pub(crate) store: StoreArgs,
     /// Pages processed at once (threads; default: all cores); the output is the same for any
@@ -338,6 +342,11 @@ pub(crate) enum WrappersAction {
     },
     /// Print the wrapper or site config that serves a host.
     Show {
+        /// Host name or URL.
+        host: String,
+    },
+    /// Put back the wrapper a re-learning or an induce replaced.
+    Undo {
         /// Host name or URL.
         host: String,
     },

@@ -48,7 +48,14 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
                             Err(err) => (format!("(unreadable: {err})"), 0),
                         },
                     };
-                    serde_json::json!({"host": e.host, "kind": e.kind, "xpath": xpath, "pages": pages, "path": e.path})
+                    let health = store.health(&e.host).ok().flatten().unwrap_or_default();
+                    let age_days = std::fs::metadata(&e.path)
+                        .and_then(|m| m.modified())
+                        .ok()
+                        .and_then(|t| t.elapsed().ok())
+                        .map(|d| d.as_secs() / 86_400);
+                    serde_json::json!({"host": e.host, "kind": e.kind, "xpath": xpath, "pages": pages, "path": e.path,
+                        "age_days": age_days, "applied": health.pages, "failed": health.failed, "drifted": health.drifted()})
                 })
                 .collect();
             if json {
@@ -57,7 +64,19 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
                 eprintln!("forest: no wrapper stored in {}", store.dir().display());
             } else {
                 for r in &rows {
-                    writeln!(out, "{}\t{}\t{}", r["host"].as_str().unwrap_or(""), r["kind"].as_str().unwrap_or(""), r["xpath"].as_str().unwrap_or(""))?;
+                    let health = match (r["applied"].as_u64(), r["drifted"].as_bool()) {
+                        (Some(0) | None, _) => "not applied yet".to_string(),
+                        (Some(n), Some(true)) => format!("applied {n}, failed {}, DRIFTED", r["failed"]),
+                        (Some(n), _) => format!("applied {n}, failed {}", r["failed"]),
+                    };
+                    writeln!(
+                        out,
+                        "{}\t{}\t{}d\t{health}\t{}",
+                        r["host"].as_str().unwrap_or(""),
+                        r["kind"].as_str().unwrap_or(""),
+                        r["age_days"].as_u64().map_or("?".into(), |d| d.to_string()),
+                        r["xpath"].as_str().unwrap_or("")
+                    )?;
                 }
             }
         }
@@ -68,6 +87,10 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
             eprintln!("forest: {} ({:?}): {}", entry.host, entry.kind, entry.path.display());
             out.write_all(&std::fs::read(&entry.path).with_context(|| format!("cannot read {}", entry.path.display()))?)?;
         }
+        WrappersAction::Undo { host } => match store.undo(&host)? {
+            Some(path) => eprintln!("forest: put back the previous wrapper of {host}: {}", path.display()),
+            None => bail!("no previous wrapper of {host} to put back in {}", store.dir().display()),
+        },
         WrappersAction::Rm { host } => {
             let removed = store.remove(&host)?;
             if removed.is_empty() {
