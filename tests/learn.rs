@@ -5,6 +5,7 @@
 mod common;
 
 use common::cli::{forest, root};
+use common::pages::{prose, WORDS};
 use common::{Reply, Site};
 use std::time::Duration;
 
@@ -130,26 +131,6 @@ fn a_full_text_feed_has_every_item_with_its_article_and_a_rerun_only_revalidates
         assert!(!again.is_empty() && again.iter().all(|r| r.header("if-none-match") == Some("p1")), "{p}");
     }
     server.stop();
-}
-
-const WORDS: &[&str] = &[
-    "river", "bridge", "council", "harvest", "orchard", "library", "festival", "station", "ferry", "market",
-    "lantern", "meadow", "quarry", "harbor", "tunnel", "granary", "chapel", "foundry", "mill", "garden",
-];
-
-/// Prose of `n` sentences whose words depend on `seed`, with names of the page's own (so
-/// every page has signifiers of its own, as real articles do).
-fn prose(seed: usize, n: usize) -> String {
-    (0..n)
-        .map(|i| {
-            let w = |k: usize| WORDS[(seed * 7 + i * 3 + k) % WORDS.len()];
-            let name = |k: usize| format!("{}{}", ["Alder", "Birch", "Cedar", "Dunmore", "Elwood"][k % 5], ["ton", "ville", "field", "more"][(seed + k) % 4]);
-            format!(
-                "<p>The {} near the {} was rebuilt after the {} by the {} workers of {}, said {} of the {}.</p>",
-                w(0), w(1), w(2), w(3), name(seed + i), name(seed * 3 + i), w(4)
-            )
-        })
-        .collect()
 }
 
 /// A news page before the site's redesign, and after it.

@@ -2,24 +2,12 @@
 //! pattern per group; apply sends each page to the template it fits, and a page that fits none
 //! to the single-page extractor.
 
+mod common;
+
+use common::pages::{prose, WORDS};
 use forest::page::Page;
 use forest::rules::Rules;
 use forest::{Config, Rule, Wrapper};
-
-const WORDS: &[&str] = &[
-    "river", "bridge", "council", "harvest", "orchard", "library", "festival", "station", "ferry", "market",
-    "lantern", "meadow", "quarry", "harbor", "tunnel", "granary", "chapel", "foundry", "mill", "garden",
-];
-
-/// Prose of `n` sentences whose words depend on `seed`, so every page has its own signifiers.
-fn prose(seed: usize, n: usize) -> String {
-    (0..n)
-        .map(|i| {
-            let w = |k: usize| WORDS[(seed * 7 + i * 3 + k) % WORDS.len()];
-            format!("<p>The {} near the {} was rebuilt after the {} by the {} workers of the {}.</p>", w(0), w(1), w(2), w(3), w(4))
-        })
-        .collect()
-}
 
 const HEAD: &str = "<header class='masthead'><a href='/'>Home</a><a href='/shop'>Shop</a><a href='/news'>News</a></header>";
 const FOOT: &str = "<footer class='site-footer'><p>Copyright the Riverside shop</p><a href='/about'>About</a></footer>";
