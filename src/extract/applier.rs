@@ -59,8 +59,8 @@ impl Applier {
     /// Compile the XPath of each of the wrapper's templates.
     ///
     /// # Errors
-    /// [`Error::XPath`] when an XPath does not parse or is refused (see
-    /// [`crate::wrapper::check_xpath_cost`]).
+    /// [`crate::Error::XPath`] when an XPath does not parse or is refused (see
+    /// [`crate::xpath::Program::compile`]).
     pub fn new(wrapper: Wrapper) -> Result<Applier> {
         let parts = wrapper.templates().into_iter().map(Part::new).collect::<Result<Vec<Part>>>()?;
         let template = Template::from_lines(wrapper.template.clone());
@@ -93,8 +93,8 @@ impl Applier {
     /// node-visit budget.
     ///
     /// # Errors
-    /// [`Error::XPath`] when evaluation fails (e.g. the expression is not a node set),
-    /// [`Error::OverBudget`] when it visits too many nodes.
+    /// [`crate::Error::XPath`] when evaluation fails (e.g. the expression is not a node set),
+    /// [`crate::Error::OverBudget`] when it visits too many nodes.
     pub fn select_exact(&self, doc: &Doc) -> Result<Vec<NodeId>> {
         self.select_metered(doc, &Meter::default())
     }
@@ -124,7 +124,7 @@ impl Extractor for Applier {
     }
 
     /// The wrapper's article, checked against the single-page extractor's: when the two
-    /// disagree (they share fewer than [`AGREEMENT`] of their word pairs), the single-page
+    /// disagree (they share fewer than nine in ten of their characters), the single-page
     /// article is taken ([`Rule::SinglePagePreferred`]).
     fn extract(&self, page: &Page) -> Result<Extraction> {
         // One analysis of the page serves the in-block cuts and the cross-check.

@@ -3,7 +3,7 @@
 //! needs no site knowledge and is every wrapper's last fallback.
 //!
 //! The wrapper's XPath is evaluated on the page ([`Rule::Exact`]): compiled to run on the tree
-//! directly when it is of the subset induction writes ([`CompiledPath`]), else by sxd-xpath on
+//! directly when it is of the subset induction writes ([`crate::xpath::CompiledPath`]), else by sxd-xpath on
 //! the page's cleaned XML (any XPath 1.0 a user writes into the wrapper).
 //! A page outside the sample has other `dfs` numbers, so when the XPath selects nothing with
 //! text, these rules are tried in order and the one that fired is reported:

@@ -41,7 +41,7 @@ impl ConfigApplier {
     /// `//img[contains(@src,'v')]`; quotes around `v` are dropped).
     ///
     /// # Errors
-    /// [`Error::XPath`] for an XPath that does not compile.
+    /// [`crate::Error::XPath`] for an XPath that does not compile.
     pub fn new(config: SiteConfig) -> Result<ConfigApplier> {
         let unquote = |v: &str| v.trim().trim_matches(|c| c == '\'' || c == '"').to_string();
         let mut strips = config.strip.clone();

@@ -240,7 +240,7 @@ impl Program {
     /// # Errors
     /// The reason, for the user: too long or too nested, a syntax error, a namespace prefix, a
     /// variable, a function outside the core library (or one sxd-xpath lacks: `id`, `lang`),
-    /// wrong arguments, or more than [`MAX_XPATH_INNER_SCANS`] scans inside predicates.
+    /// wrong arguments, or more than [`super::MAX_XPATH_INNER_SCANS`] scans inside predicates.
     pub fn compile(expr: &str) -> crate::Result<Program> {
         let metered_text = super::metered(expr).map_err(|why| super::refused(expr, why))?;
         let xpath = match sxd_xpath::Factory::new().build(&metered_text) {

@@ -2,7 +2,7 @@
 //! FiveFilters site configs) are checked and evaluated within a budget; the XPaths induction
 //! writes run on the cleaned tree directly.
 //!
-//! - [`syntax`](mod@syntax) parses XPath 1.0, `check` refuses what could run away, `write`
+//! - `syntax` parses XPath 1.0, `check` refuses what could run away, `write`
 //!   writes a parsed XPath back metered, [`meter`](mod@meter) counts visits and compiles
 //!   [`Program`]s;
 //! - [`compiled`] runs the subset induction writes straight on a [`crate::clean::Doc`];
