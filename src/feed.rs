@@ -102,6 +102,7 @@ pub fn read_with(fetcher: &fetch::Fetcher, source: &str) -> Result<Sample> {
                         Some(crate::sitemap::Robots::parse(&f.text(), &at))
                     });
                     let mut maps = robots.map(|r| r.sitemaps).unwrap_or_default();
+                    maps.truncate(3); // a robots.txt may name thousands
                     maps.extend(url.join("/sitemap.xml").ok());
                     for at in maps {
                         if let Ok(f) = fetcher.get(&Location::Url(at)) {

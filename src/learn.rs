@@ -25,6 +25,9 @@ pub const SAMPLES: usize = 8;
 /// Sitemaps read from one sitemap index.
 const MAX_CHILD_SITEMAPS: usize = 3;
 
+/// Sitemap files read to learn one host, at most (a `robots.txt` may name thousands).
+const MAX_SITEMAPS_READ: usize = 8;
+
 /// What learning a host gave.
 #[derive(Debug, Clone)]
 pub struct Learned {
@@ -179,15 +182,15 @@ impl Learner {
     /// The pages the host's sitemaps list, per sitemap read: those `robots.txt` names, else
     /// `/sitemap.xml`; an index's first few sitemaps.
     fn sitemaps(&self, url: &Url, robots: &Robots) -> Vec<Candidates> {
-        let mut queue: Vec<Url> = robots.sitemaps.clone();
+        let mut queue: std::collections::VecDeque<Url> = robots.sitemaps.iter().take(MAX_SITEMAPS_READ).cloned().collect();
         if queue.is_empty() {
             queue.extend(url.join("/sitemap.xml").ok());
         }
         let mut out = Vec::new();
         let mut read = 0usize;
-        while let Some(at) = (!queue.is_empty()).then(|| queue.remove(0)) {
+        while let Some(at) = queue.pop_front() {
             read += 1;
-            if read > 1 + MAX_CHILD_SITEMAPS + robots.sitemaps.len() {
+            if read > MAX_SITEMAPS_READ {
                 break;
             }
             let Ok(f) = self.fetcher.get(&Location::Url(at.clone())) else { continue };
