@@ -176,12 +176,16 @@ fn comment_end(bytes: &[u8], lt: usize) -> usize {
     if bytes.get(after..after + 2) == Some(b"->") {
         return after + 2;
     }
-    let a = find(bytes, after, b"-->").map(|p| p + 3);
-    let b = find(bytes, after, b"--!>").map(|p| p + 4);
-    match (a, b) {
-        (Some(x), Some(y)) => x.min(y),
-        (x, y) => x.or(y).unwrap_or(bytes.len()),
+    // One scan for the first `--` that a `>` or `!>` follows.
+    let mut from = after;
+    while let Some(p) = find(bytes, from, b"--") {
+        match bytes.get(p + 2) {
+            Some(b'>') => return p + 3,
+            Some(b'!') if bytes.get(p + 3) == Some(&b'>') => return p + 4,
+            _ => from = p + 1,
+        }
     }
+    bytes.len()
 }
 
 /// A start or end tag read as the HTML tokenizer reads it (§13.2.5, from the tag name on):
@@ -283,7 +287,10 @@ mod tests {
         let html = deep("<b id=q></span>", "", 10);
         let out = limit_markup(&html, 3);
         assert_eq!(out.matches("<b ").count(), 3, "{out}");
-        // An empty comment `<!-->` hides nothing.
+        // An empty comment `<!-->` hides nothing; `--!>` ends a comment too.
+        assert_eq!(comment_end(b"<!-- a --!> b -->", 0), 11);
+        assert_eq!(comment_end(b"<!-- a - -> b --->", 0), 18);
+        assert_eq!(comment_end(b"<!-- open", 0), 9);
         let html = format!("<!-->{}<!-- x -->", deep("<div>", "</div>", 10));
         assert_eq!(limit_markup(&html, 3).matches("<div>").count(), 3);
         // Nor does `<title>` inside `<svg>`, which holds tags, not text.

@@ -122,39 +122,48 @@ impl Layout {
 /// Groups of pages that share a template: average-linkage clustering, merging the two most
 /// similar groups while their mean pairwise similarity is at least [`SAME_TEMPLATE`]. Groups
 /// come largest first (ties: the one whose first page comes first), pages in input order.
+///
+/// The sums of pairwise similarities between groups are kept and updated on each merge, so a
+/// merge costs one pass over the groups: O(n³) cheap steps for n pages at worst.
 pub fn cluster(layouts: &[Layout]) -> Vec<Vec<usize>> {
     let n = layouts.len();
-    let mut sim = vec![vec![0.0f64; n]; n];
+    // sum[a][b]: Σ similarity over the pairs of pages of groups a and b.
+    let mut sum = vec![vec![0.0f64; n]; n];
     for i in 0..n {
         for j in i + 1..n {
             let s = layouts[i].similarity(&layouts[j]);
-            sim[i][j] = s;
-            sim[j][i] = s;
+            sum[i][j] = s;
+            sum[j][i] = s;
         }
     }
-    let mut groups: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
+    let mut groups: Vec<Option<Vec<usize>>> = (0..n).map(|i| Some(vec![i])).collect();
     loop {
         let mut best: Option<(f64, usize, usize)> = None;
-        for a in 0..groups.len() {
-            for b in a + 1..groups.len() {
-                let total: f64 = groups[a].iter().flat_map(|&i| groups[b].iter().map(move |&j| (i, j))).map(|(i, j)| sim[i][j]).sum();
-                let mean = total / (groups[a].len() * groups[b].len()) as f64;
+        for a in 0..n {
+            let Some(ga) = &groups[a] else { continue };
+            for b in a + 1..n {
+                let Some(gb) = &groups[b] else { continue };
+                let mean = sum[a][b] / (ga.len() * gb.len()) as f64;
                 if best.is_none_or(|(s, _, _)| mean > s) {
                     best = Some((mean, a, b));
                 }
             }
         }
-        match best {
-            Some((s, a, b)) if s >= SAME_TEMPLATE => {
-                let merged = groups.swap_remove(b);
-                groups[a].extend(merged);
-                groups[a].sort_unstable();
-            }
-            _ => break,
+        let Some((_, a, b)) = best.filter(|&(s, _, _)| s >= SAME_TEMPLATE) else { break };
+        let merged = groups[b].take().unwrap_or_default();
+        for c in 0..n {
+            let add = sum[b][c];
+            sum[a][c] += add;
+            sum[c][a] = sum[a][c];
+        }
+        if let Some(ga) = groups[a].as_mut() {
+            ga.extend(merged);
+            ga.sort_unstable();
         }
     }
-    groups.sort_by(|a, b| b.len().cmp(&a.len()).then(a[0].cmp(&b[0])));
-    groups
+    let mut out: Vec<Vec<usize>> = groups.into_iter().flatten().collect();
+    out.sort_by(|a, b| b.len().cmp(&a.len()).then(a[0].cmp(&b[0])));
+    out
 }
 
 #[cfg(test)]

@@ -511,14 +511,16 @@ fn learn(pages: &[&Page], typers: &[&Typer], cands: &[&PageCandidates], cfg: &Co
     Some(Learned { ranked, candidates, alternatives })
 }
 
-/// The groups of pages that each get a pattern: the layout groups of two or more pages; all
+/// The groups of pages that each get a pattern: the layout groups of two or more pages (the
+/// [`MAX_TEMPLATES`] largest); all
 /// pages as one group when there is none (no layouts, or every page a template of its own).
 fn template_groups(layouts: &[Layout], pages: usize) -> Vec<Vec<usize>> {
     let all = || vec![(0..pages).collect::<Vec<usize>>()];
     if layouts.len() != pages {
         return all();
     }
-    let groups: Vec<Vec<usize>> = layout::cluster(layouts).into_iter().filter(|g| g.len() >= 2).collect();
+    // The largest groups, at most as many as a wrapper keeps templates.
+    let groups: Vec<Vec<usize>> = layout::cluster(layouts).into_iter().filter(|g| g.len() >= 2).take(MAX_TEMPLATES).collect();
     if groups.is_empty() {
         all()
     } else {
