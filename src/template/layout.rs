@@ -151,8 +151,8 @@ pub fn cluster(layouts: &[Layout]) -> Vec<Vec<usize>> {
         }
         let Some((_, a, b)) = best.filter(|&(s, _, _)| s >= SAME_TEMPLATE) else { break };
         let merged = groups[b].take().unwrap_or_default();
-        for c in 0..n {
-            let add = sum[b][c];
+        let from_b = sum[b].clone();
+        for (c, add) in from_b.into_iter().enumerate() {
             sum[a][c] += add;
             sum[c][a] = sum[a][c];
         }
