@@ -61,8 +61,6 @@ pub struct Sample {
     /// The feed found through the page that was named (feed autodiscovery), when it was one;
     /// the sitemap read, for a sample from a sitemap.
     pub found_at: Option<String>,
-    /// The sample comes from a sitemap, not a feed.
-    pub from_sitemap: bool,
 }
 
 /// Read a SOURCE (feed URL, feed file or folder of pages) into the site's sample.
@@ -87,38 +85,43 @@ pub fn read_with(fetcher: &fetch::Fetcher, source: &str) -> Result<Sample> {
     let Location::Url(url) = Location::parse(source) else { return read_with_local(source) };
     let fetched = fetcher.get(&Location::Url(url.clone()))?;
     if crate::sitemap::looks_like(&fetched.bytes) {
-        return from_sitemap(fetcher, &fetched);
+        // A sitemap (or index) named: its own files, the site's robots.txt honoured.
+        let robots = crate::sitemap::robots_of(fetcher, &url);
+        let read = crate::sitemap::read_all(fetcher, vec![url.clone()], &robots);
+        return from_sitemap(&url, read).ok_or_else(|| Error::Feed { what: source.to_string(), message: "the sitemap lists no page".into() });
     }
+    match feed_of(fetcher, source, &fetched) {
+        Err(Error::Feed { message, .. }) if crate::page::sniff_html(&fetched.bytes[..fetched.bytes.len().min(4096)]) => {
+            // A page that links no feed: the site's sitemaps.
+            let robots = crate::sitemap::robots_of(fetcher, &url);
+            let read = crate::sitemap::read_all(fetcher, crate::sitemap::of_site(&url, &robots), &robots);
+            from_sitemap(&url, read).ok_or_else(|| Error::Feed { what: source.to_string(), message: format!("{message}; and its site has no sitemap") })
+        }
+        other => other,
+    }
+}
+
+/// As [`read_with`], a feed only: the bytes at `source` as a feed, else the feed its HTML page
+/// links to (no sitemap).
+///
+/// # Errors
+/// As [`read`]; [`Error::Feed`] also when an HTML page names no feed.
+pub fn read_feed_with(fetcher: &fetch::Fetcher, source: &str) -> Result<Sample> {
+    let Location::Url(url) = Location::parse(source) else { return read_with_local(source) };
+    let fetched = fetcher.get(&Location::Url(url))?;
+    feed_of(fetcher, source, &fetched)
+}
+
+fn feed_of(fetcher: &fetch::Fetcher, source: &str, fetched: &fetch::Fetched) -> Result<Sample> {
     match parse(&fetched.bytes, &fetched.location) {
         Ok(sample) => Ok(sample),
         Err(not_feed) => {
             let looks_html = crate::page::sniff_html(&fetched.bytes[..fetched.bytes.len().min(4096)]);
-            let Some(feed_url) = discover(&fetched) else {
-                // A page that links no feed: the site's sitemap, as robots.txt names it or at
-                // /sitemap.xml.
-                if looks_html {
-                    let robots = url.join("/robots.txt").ok().and_then(|at| {
-                        let f = fetcher.get(&Location::Url(at.clone())).ok()?;
-                        Some(crate::sitemap::Robots::parse(&f.text(), &at))
-                    });
-                    let mut maps = robots.map(|r| r.sitemaps).unwrap_or_default();
-                    maps.truncate(3); // a robots.txt may name thousands
-                    maps.extend(url.join("/sitemap.xml").ok());
-                    for at in maps {
-                        if let Ok(f) = fetcher.get(&Location::Url(at)) {
-                            if crate::sitemap::looks_like(&f.bytes) {
-                                if let Ok(sample) = from_sitemap(fetcher, &f) {
-                                    return Ok(sample);
-                                }
-                            }
-                        }
-                    }
-                }
+            let Some(feed_url) = discover(fetched) else {
                 if looks_html {
                     return Err(Error::Feed {
                         what: source.to_string(),
-                        message: "it is an HTML page that links no feed (no <link rel=alternate type=application/rss+xml>) \
-                                  and its site has no sitemap: \
+                        message: "it is an HTML page that links no feed (no <link rel=alternate type=application/rss+xml>): \
                                   name the site's feed, or a folder of its pages"
                             .into(),
                     });
@@ -133,46 +136,13 @@ pub fn read_with(fetcher: &fetch::Fetcher, source: &str) -> Result<Sample> {
     }
 }
 
-/// The sample a sitemap gives: its pages of the most common URL shape, the most recent first
-/// ([`crate::sitemap::sample`]); a sitemap index's first sitemap that has pages.
-fn from_sitemap(fetcher: &fetch::Fetcher, fetched: &fetch::Fetched) -> Result<Sample> {
-    use crate::sitemap::{self, Sitemap};
-    let what = fetched.location.to_string();
-    let max = fetcher.options().max_bytes;
-    let mut entries = match sitemap::parse(&fetched.bytes, &what, max)? {
-        Sitemap::Urls(e) => e,
-        Sitemap::Index(maps) => {
-            let mut found = Vec::new();
-            for at in maps.into_iter().take(3) {
-                let Ok(f) = fetcher.get(&Location::Url(at.clone())) else { continue };
-                if let Ok(Sitemap::Urls(e)) = sitemap::parse(&f.bytes, at.as_str(), max) {
-                    if !e.is_empty() {
-                        found = e;
-                        break;
-                    }
-                }
-            }
-            found
-        }
-    };
-    // Pages robots.txt disallows are not sampled.
-    if let Location::Url(u) = &fetched.location {
-        if let Ok(at) = u.join("/robots.txt") {
-            if let Ok(f) = fetcher.get(&Location::Url(at.clone())) {
-                let robots = sitemap::Robots::parse(&f.text(), &at);
-                entries.retain(|e| robots.allows(&e.url));
-            }
-        }
-    }
-    entries = sitemap::sample(entries, sitemap::SAMPLE_PAGES);
-    let home = match &fetched.location {
-        Location::Url(u) => u.join("/").ok().map(String::from),
-        Location::File(_) => None,
-    };
-    let site = match &fetched.location {
-        Location::Url(u) => u.host_str().unwrap_or("site").to_string(),
-        Location::File(_) => site_name(&fetched.location),
-    };
+/// The sample sitemaps give: the pages of the first sitemap read that lists any, those of its
+/// most common URL shape, the most recent first ([`crate::sitemap::sample`]); `None` when no
+/// sitemap lists a page.
+fn from_sitemap(site_url: &url::Url, read: Vec<(url::Url, Vec<crate::sitemap::Entry>)>) -> Option<Sample> {
+    let (at, entries) = read.into_iter().find(|(_, e)| !e.is_empty())?;
+    let entries = crate::sitemap::sample(entries, crate::sitemap::SAMPLE_PAGES);
+    let home = site_url.join("/").ok().map(String::from);
     let items = entries
         .into_iter()
         .map(|e| Item {
@@ -184,7 +154,8 @@ fn from_sitemap(fetcher: &fetch::Fetcher, fetched: &fetch::Fetched) -> Result<Sa
             home: home.clone(),
         })
         .collect();
-    Ok(Sample { site, items, home, found_at: Some(what), from_sitemap: true, ..Sample::default() })
+    let site = site_url.host_str().unwrap_or("site").to_string();
+    Some(Sample { site, items, home, found_at: Some(at.to_string()), ..Sample::default() })
 }
 
 /// The feed an HTML page links to (`<link rel="alternate" type="…rss+xml|atom+xml|feed+json">`).

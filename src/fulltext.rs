@@ -64,18 +64,8 @@ pub fn rewrite(feed: &[u8], what: &str, articles: &HashMap<String, String>) -> R
                 }
             }
             Event::GeneralRef(r) if in_link => {
-                if let (Some((link, _, _)), Ok(Some(c))) = (item.as_mut(), r.resolve_char_ref()) {
-                    link.push(c);
-                } else if let Some((link, _, _)) = item.as_mut() {
-                    let name = String::from_utf8_lossy(r);
-                    link.push_str(match name.as_ref() {
-                        "amp" => "&",
-                        "lt" => "<",
-                        "gt" => ">",
-                        "quot" => "\"",
-                        "apos" => "'",
-                        _ => "",
-                    });
+                if let Some((link, _, _)) = item.as_mut() {
+                    link.extend(crate::sitemap::xml_ref(r));
                 }
             }
             Event::End(e) if e.local_name().as_ref() == b"link" => in_link = false,

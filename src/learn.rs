@@ -11,7 +11,7 @@
 
 use crate::budget::Budget;
 use crate::fetch::{Fetcher, Location};
-use crate::sitemap::{self, Robots, Sitemap};
+use crate::sitemap;
 use crate::store::Store;
 use crate::{Config, Page, Wrapper};
 use std::collections::{HashMap, HashSet};
@@ -22,11 +22,6 @@ use url::Url;
 /// Sample pages fetched to learn a site, besides the page itself (default).
 pub const SAMPLES: usize = 8;
 
-/// Sitemaps read from one sitemap index.
-const MAX_CHILD_SITEMAPS: usize = 3;
-
-/// Sitemap files read to learn one host, at most (a `robots.txt` may name thousands).
-const MAX_SITEMAPS_READ: usize = 8;
 
 /// What learning a host gave.
 #[derive(Debug, Clone)]
@@ -40,9 +35,6 @@ pub struct Learned {
 
 /// What a [`Learner`] calls once per host.
 type Report = Box<dyn Fn(&Learned) + Send + Sync>;
-
-/// Candidate sample pages from one source: its name, and URLs with their last change.
-type Candidates = (String, Vec<(Url, Option<String>)>);
 
 /// Learns hosts on the fly, each once; see the [module](self) documentation.
 pub struct Learner {
@@ -110,7 +102,7 @@ impl Learner {
     }
 
     fn learn_host(&self, page: &Page, url: &Url, host: &str) -> std::result::Result<(PathBuf, String, usize), String> {
-        let robots = self.robots(url);
+        let robots = sitemap::robots_of(&self.fetcher, url);
         let want = crate::sitemap::shape(url);
         let mut chosen: Vec<Url> = Vec::new();
         let mut seen: HashSet<String> = HashSet::from([url.as_str().to_string()]);
@@ -132,18 +124,17 @@ impl Learner {
                 from.push(source);
             }
         };
-        if let Ok(sample) = crate::feed::read_with(&self.fetcher, url.as_str()) {
+        if let Ok(sample) = crate::feed::read_feed_with(&self.fetcher, url.as_str()) {
             let at = sample.found_at.clone().unwrap_or_else(|| url.to_string());
-            let kind = if sample.from_sitemap { "sitemap" } else { "feed" };
             let urls = sample.items.iter().filter_map(|i| match &i.page {
                 Location::Url(u) => Some((u.clone(), None)),
                 _ => None,
             });
-            take(format!("{kind} {at}"), urls.collect(), &mut chosen);
+            take(format!("feed {at}"), urls.collect(), &mut chosen);
         }
         if chosen.len() < self.samples {
-            for (at, entries) in self.sitemaps(url, &robots) {
-                take(format!("sitemap {at}"), entries, &mut chosen);
+            for (at, entries) in sitemap::read_all(&self.fetcher, sitemap::of_site(url, &robots), &robots) {
+                take(format!("sitemap {at}"), entries.into_iter().map(|e| (e.url, e.lastmod)).collect(), &mut chosen);
                 if chosen.len() >= self.samples {
                     break;
                 }
@@ -168,43 +159,6 @@ impl Learner {
         wrapper.host = Some(host.to_string());
         let (path, _) = self.store.add(host, &wrapper).map_err(|e| e.to_string())?;
         Ok((path, from.join(", "), sample.len()))
-    }
-
-    /// The host's `robots.txt` (allowing everything when there is none or it cannot be read).
-    fn robots(&self, url: &Url) -> Robots {
-        let Ok(at) = url.join("/robots.txt") else { return Robots::default() };
-        match self.fetcher.get(&Location::Url(at.clone())) {
-            Ok(f) => Robots::parse(&f.text(), &at),
-            Err(_) => Robots::default(),
-        }
-    }
-
-    /// The pages the host's sitemaps list, per sitemap read: those `robots.txt` names, else
-    /// `/sitemap.xml`; an index's first few sitemaps.
-    fn sitemaps(&self, url: &Url, robots: &Robots) -> Vec<Candidates> {
-        let mut queue: std::collections::VecDeque<Url> = robots.sitemaps.iter().take(MAX_SITEMAPS_READ).cloned().collect();
-        if queue.is_empty() {
-            queue.extend(url.join("/sitemap.xml").ok());
-        }
-        let mut out = Vec::new();
-        let mut read = 0usize;
-        while let Some(at) = queue.pop_front() {
-            read += 1;
-            if read > MAX_SITEMAPS_READ {
-                break;
-            }
-            let Ok(f) = self.fetcher.get(&Location::Url(at.clone())) else { continue };
-            match sitemap::parse(&f.bytes, at.as_str(), self.budget_bytes()) {
-                Ok(Sitemap::Urls(entries)) => out.push((at.to_string(), entries.into_iter().map(|e| (e.url, e.lastmod)).collect())),
-                Ok(Sitemap::Index(maps)) => queue.extend(maps.into_iter().take(MAX_CHILD_SITEMAPS)),
-                Err(_) => {}
-            }
-        }
-        out
-    }
-
-    fn budget_bytes(&self) -> u64 {
-        self.fetcher.options().max_bytes
     }
 }
 

@@ -82,23 +82,7 @@ pub fn parse(bytes: &[u8], what: &str, max_bytes: u64) -> Result<Sitemap> {
                 }
             }
             // `&amp;` and the like arrive as references of their own.
-            Event::GeneralRef(r) if in_loc => {
-                let name = String::from_utf8_lossy(&r).into_owned();
-                let c = match name.as_str() {
-                    "amp" => Some('&'),
-                    "lt" => Some('<'),
-                    "gt" => Some('>'),
-                    "quot" => Some('"'),
-                    "apos" => Some('\''),
-                    n => n
-                        .strip_prefix("#x")
-                        .or_else(|| n.strip_prefix("#X"))
-                        .and_then(|h| u32::from_str_radix(h, 16).ok())
-                        .or_else(|| n.strip_prefix('#').and_then(|d| d.parse().ok()))
-                        .and_then(char::from_u32),
-                };
-                loc.extend(c);
-            }
+            Event::GeneralRef(r) if in_loc => loc.extend(xml_ref(&r)),
             Event::CData(t) if in_loc => loc.push_str(String::from_utf8_lossy(&t).trim()),
             Event::End(e) => match e.local_name().as_ref() {
                 b"loc" => in_loc = false,
@@ -234,6 +218,74 @@ fn matches(pattern: &str, path: &str) -> bool {
             }
             _ => return false,
         }
+    }
+}
+
+/// Sitemap files read for one site, at most (a `robots.txt` may name thousands), and sitemaps
+/// read from one sitemap index.
+pub const MAX_SITEMAPS_READ: usize = 8;
+const MAX_CHILD_SITEMAPS: usize = 3;
+
+/// The `robots.txt` of `url`'s site (allowing everything when there is none or it cannot be
+/// read).
+pub fn robots_of(fetcher: &crate::fetch::Fetcher, url: &Url) -> Robots {
+    let Ok(at) = url.join("/robots.txt") else { return Robots::default() };
+    match fetcher.get(&crate::fetch::Location::Url(at.clone())) {
+        Ok(f) => Robots::parse(&f.text(), &at),
+        Err(_) => Robots::default(),
+    }
+}
+
+/// The pages the sitemaps at `first` list, per sitemap file read, those `robots` disallows left
+/// out: a sitemap index is followed to its first few sitemaps; at most [`MAX_SITEMAPS_READ`]
+/// files are fetched. A file that is not a sitemap or cannot be fetched is passed over.
+pub fn read_all(fetcher: &crate::fetch::Fetcher, first: Vec<Url>, robots: &Robots) -> Vec<(Url, Vec<Entry>)> {
+    let max = fetcher.options().max_bytes;
+    let mut queue: std::collections::VecDeque<Url> = first.into_iter().take(MAX_SITEMAPS_READ).collect();
+    let (mut out, mut read) = (Vec::new(), 0usize);
+    while let Some(at) = queue.pop_front() {
+        read += 1;
+        if read > MAX_SITEMAPS_READ {
+            break;
+        }
+        let Ok(f) = fetcher.get(&crate::fetch::Location::Url(at.clone())) else { continue };
+        match parse(&f.bytes, at.as_str(), max) {
+            Ok(Sitemap::Urls(mut entries)) => {
+                entries.retain(|e| robots.allows(&e.url));
+                out.push((at, entries));
+            }
+            Ok(Sitemap::Index(maps)) => queue.extend(maps.into_iter().take(MAX_CHILD_SITEMAPS)),
+            Err(_) => {}
+        }
+    }
+    out
+}
+
+/// The sitemaps of `url`'s site: those its `robots.txt` names, else `/sitemap.xml`.
+pub fn of_site(url: &Url, robots: &Robots) -> Vec<Url> {
+    if robots.sitemaps.is_empty() {
+        url.join("/sitemap.xml").ok().into_iter().collect()
+    } else {
+        robots.sitemaps.clone()
+    }
+}
+
+/// The character an XML entity or character reference stands for: the five predefined
+/// entities and `#N`/`#xN`; `None` for any other (a feed or sitemap declares none forest reads).
+pub fn xml_ref(name: &[u8]) -> Option<char> {
+    let name = std::str::from_utf8(name).ok()?;
+    match name {
+        "amp" => Some('&'),
+        "lt" => Some('<'),
+        "gt" => Some('>'),
+        "quot" => Some('"'),
+        "apos" => Some('\''),
+        n => n
+            .strip_prefix("#x")
+            .or_else(|| n.strip_prefix("#X"))
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+            .or_else(|| n.strip_prefix('#').and_then(|d| d.parse().ok()))
+            .and_then(char::from_u32),
     }
 }
 

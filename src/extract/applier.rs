@@ -131,10 +131,7 @@ impl Extractor for Applier {
         let analysis = (self.in_block || self.cross_check).then(|| Analysis::new(&page.doc, &Default::default()));
         let x = match self.part_for(page) {
             Some(part) => self.by_wrapper(part, page, analysis.as_ref())?,
-            None => match &analysis {
-                Some(a) => SinglePage::extraction(&page.doc, a.extract(), Rule::SinglePageFallback),
-                None => SinglePage::default().extract_as(page, Rule::SinglePageFallback),
-            },
+            None => single_page_fallback(page, analysis.as_ref()),
         };
         let Some(analysis) = analysis.filter(|_| self.cross_check) else { return Ok(x) };
         if matches!(x.rule, Rule::SinglePageFallback | Rule::WholePage) {
@@ -272,14 +269,20 @@ impl Applier {
                 return Ok(done(siblings(t, vec![n], c), Rule::Candidate(i)));
             }
         }
-        let x = match analysis {
-            Some(a) => SinglePage::extraction(doc, a.extract(), Rule::SinglePageFallback),
-            None => SinglePage::default().extract_as(page, Rule::SinglePageFallback),
-        };
+        let x = single_page_fallback(page, analysis);
         if x.rule == Rule::WholePage {
             return Ok(done(vec![doc.body], Rule::WholePage));
         }
         Ok(x)
+    }
+}
+
+/// The single-page extractor's article, when the site's rules have none for the page (from the
+/// page's analysis when there is one).
+fn single_page_fallback(page: &Page, analysis: Option<&Analysis>) -> Extraction {
+    match analysis {
+        Some(a) => SinglePage::extraction(&page.doc, a.extract(), Rule::SinglePageFallback),
+        None => SinglePage::default().extract_as(page, Rule::SinglePageFallback),
     }
 }
 

@@ -326,9 +326,6 @@ impl Wrapper {
             let layout = (layouts.len() == pages.len()).then(|| Layout::common(group.iter().map(|&i| &layouts[i])));
             learned.push((group, layout, l));
         }
-        if learned.is_empty() {
-            return Err(Error::NoPattern { site: site.to_string() });
-        }
         let mut learned = learned.into_iter();
         let Some((group, layout, main)) = learned.next() else { return Err(Error::NoPattern { site: site.to_string() }) };
         let mut groups = vec![group.clone()];
