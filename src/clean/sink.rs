@@ -9,7 +9,8 @@
 
 use super::{clean_attrs, collapse_ws, is_comment_region, push_text, xml_name, Doc, Element, Node, NodeData, NodeId, DROPPED};
 use html5ever::tendril::StrTendril;
-use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use super::tokens::Bridge;
+use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeBuilder, TreeBuilderOpts, TreeSink};
 use html5ever::{Attribute, QualName};
 use std::borrow::Cow;
 use std::cell::{Ref, RefCell};
@@ -273,7 +274,11 @@ impl TreeSink for Sink {
         }
         let mut t = self.tree.borrow_mut();
         if let Kind::Element { attrs: existing, .. } = &mut t.nodes[*target].kind {
+            // Capped as a tag's own attributes are: each `<body>` of a page adds its new ones.
             for a in attrs {
+                if existing.len() >= super::MAX_ATTRIBUTES {
+                    break;
+                }
                 if !existing.iter().any(|e| e.name == a.name) {
                     existing.push(a);
                 }
@@ -308,32 +313,36 @@ impl TreeSink for Sink {
 
 /// Parse `html` and build the cleaned document; also how many elements the parser made.
 ///
-/// The input is fed to the parser in slices; once more than `max_elements` elements exist, the
-/// rest is not parsed (the caller refuses the page); the elements the tree builder still makes
-/// within the slice are not built ([`DISCARDED`]), so a page over budget costs no more memory
-/// than the budget's worth of elements. Past `deadline` (checked between slices) it stops
-/// likewise. Either way the document returned is empty.
-pub fn parse(html: &str, max_elements: usize, deadline: Option<std::time::Instant>) -> Parsed {
-    use html5ever::tendril::TendrilSink;
-    const SLICE: usize = 8 * 1024;
+/// html5gum's tokenizer feeds html5ever's tree builder through [`Bridge`], which holds back
+/// nesting past `max_depth` and attributes past the cap. Every few dozen tags the tokenizer
+/// returns control here: once more than `max_elements` elements exist, the rest is not parsed
+/// (the caller refuses the page), and the elements the tree builder still makes are not built
+/// ([`DISCARDED`]), so a page over budget costs no more memory than the budget's worth of
+/// elements. Past `deadline` it stops likewise. Either way the document returned is empty.
+pub fn parse(html: &str, max_depth: usize, max_elements: usize, deadline: Option<std::time::Instant>) -> Parsed {
     let elements = std::rc::Rc::new(std::cell::Cell::new(0));
-    let mut parser = html5ever::parse_document(Sink::new(std::rc::Rc::clone(&elements), max_elements), Default::default());
-    let mut rest = html;
+    let builder = TreeBuilder::new(Sink::new(std::rc::Rc::clone(&elements), max_elements), TreeBuilderOpts::default());
+    // The tokenizer drops a leading byte order mark, as html5ever's does.
+    let html = html.strip_prefix('\u{FEFF}').unwrap_or(html);
     let mut timed_out = false;
-    while !rest.is_empty() && elements.get() <= max_elements {
-        if deadline.is_some_and(|d| std::time::Instant::now() > d) {
-            timed_out = true;
-            break;
+    {
+        let tokenizer = html5gum::Tokenizer::new_with_emitter(html, Bridge::new(&builder, max_depth));
+        for _turn in tokenizer {
+            if elements.get() > max_elements {
+                break;
+            }
+            if deadline.is_some_and(|d| std::time::Instant::now() > d) {
+                timed_out = true;
+                break;
+            }
         }
-        let mut cut = rest.len().min(SLICE);
-        while !rest.is_char_boundary(cut) {
-            cut += 1;
-        }
-        let (slice, tail) = rest.split_at(cut);
-        parser.process(StrTendril::from_slice(slice));
-        rest = tail;
     }
-    let tree = parser.finish().tree.into_inner();
+    finish(builder.sink, &elements, max_elements, timed_out)
+}
+
+/// The cleaned document of what the sink holds, or an empty one for a page over a budget.
+fn finish(sink: Sink, elements: &std::cell::Cell<usize>, max_elements: usize, timed_out: bool) -> Parsed {
+    let tree = sink.tree.into_inner();
     // A page over a budget is refused: its tree is dropped before a document is built of it.
     let doc = if elements.get() > max_elements || timed_out {
         drop(tree);
@@ -342,6 +351,16 @@ pub fn parse(html: &str, max_elements: usize, deadline: Option<std::time::Instan
         flatten(&tree)
     };
     Parsed { doc, elements: elements.get(), timed_out }
+}
+
+/// [`parse`] with html5ever's own tokenizer and no guard: the reference the token bridge is
+/// checked against (the trees must be the same). Not for hostile input.
+pub fn parse_reference(html: &str) -> Parsed {
+    use html5ever::tendril::TendrilSink;
+    let elements = std::rc::Rc::new(std::cell::Cell::new(0));
+    let parser = html5ever::parse_document(Sink::new(std::rc::Rc::clone(&elements), usize::MAX), Default::default());
+    let sink = parser.one(StrTendril::from_slice(html));
+    finish(sink, &elements, usize::MAX, false)
 }
 
 /// What [`parse`] made of a page.

@@ -1,0 +1,300 @@
+//! The token stream: html5gum's WHATWG tokenizer feeding html5ever's tree builder, with the
+//! markup guard applied to the tokens on the way.
+//!
+//! html5ever's own tokenizer reads a character at a time; html5gum's reads runs of bytes and
+//! is about twice as fast, and both follow the same specification (§13.2.5), so the tree
+//! builder receives the same tokens and builds the same tree (proved on every page of the
+//! gold sets by `tests/corpus_walk.rs`, against html5ever's tokenizer). This emitter is the
+//! bridge: it turns html5gum's callbacks into html5ever tokens, and passes the tokenizer the
+//! state switches the tree builder asks for (raw text after `<script>`, `<title>`, …).
+//!
+//! The guard works here, on tags as the tokenizer reads them: past `max_depth` open elements
+//! a start tag and its end tag are not passed on (their content joins the deepest allowed
+//! element, as browsers cap depth), and a tag keeps its first [`MAX_ATTRIBUTES`] attributes
+//! (the first of two with one name wins). Both keep html5ever's tree builder linear.
+
+use super::guard::{Open, MAX_ATTRIBUTES};
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::states::RawKind;
+use html5ever::tokenizer::{Doctype, Tag, TagKind, Token, TokenSink, TokenSinkResult};
+use html5ever::{Attribute, LocalName, QualName};
+use html5gum::{Emitter, Error, State};
+use std::borrow::Cow;
+
+/// Tags between two returns of control to the caller (which checks budgets there).
+const TAGS_PER_TURN: usize = 64;
+
+/// What the tokenizer is building now.
+#[derive(Clone, Copy, PartialEq)]
+enum Current {
+    None,
+    Start,
+    End,
+    Comment,
+    Doctype,
+}
+
+/// Bytes as text: they are UTF-8 whenever the input is (the tokenizer splits only at ASCII).
+fn text(bytes: &[u8]) -> Cow<'_, str> {
+    String::from_utf8_lossy(bytes)
+}
+
+/// The bridge from html5gum's tokenizer to a [`TokenSink`] (html5ever's tree builder).
+pub struct Bridge<'a, S: TokenSink> {
+    sink: &'a S,
+    /// Characters not yet passed on (flushed before any other token).
+    chars: Vec<u8>,
+    current: Current,
+    name: Vec<u8>,
+    self_closing: bool,
+    attrs: Vec<Attribute>,
+    /// The attribute being read, if any, and whether it will be kept.
+    attr: Option<(Vec<u8>, Vec<u8>)>,
+    comment: Vec<u8>,
+    doctype: Doctype,
+    doctype_name: Option<Vec<u8>>,
+    public_id: Option<Vec<u8>>,
+    system_id: Option<Vec<u8>>,
+    last_start_tag: Vec<u8>,
+    /// The tokenizer state the tree builder asked for after the last tag.
+    next_state: Option<State>,
+    /// The elements open, as the guard counts them.
+    open: Open,
+    max_depth: usize,
+    /// Tags passed since control last returned to the caller.
+    tags: usize,
+}
+
+impl<'a, S: TokenSink> Bridge<'a, S> {
+    /// A bridge into `sink`, capping nesting at `max_depth` elements.
+    pub fn new(sink: &'a S, max_depth: usize) -> Self {
+        Bridge {
+            sink,
+            chars: Vec::new(),
+            current: Current::None,
+            name: Vec::new(),
+            self_closing: false,
+            attrs: Vec::new(),
+            attr: None,
+            comment: Vec::new(),
+            doctype: Doctype::default(),
+            doctype_name: None,
+            public_id: None,
+            system_id: None,
+            last_start_tag: Vec::new(),
+            next_state: None,
+            open: Open::default(),
+            max_depth: max_depth.max(1),
+            tags: 0,
+        }
+    }
+
+    fn send(&mut self, token: Token) {
+        self.next_state = match self.sink.process_token(token, 1) {
+            TokenSinkResult::Continue => None,
+            TokenSinkResult::Script(_) => Some(State::Data),
+            TokenSinkResult::Plaintext => Some(State::PlainText),
+            TokenSinkResult::RawData(RawKind::Rcdata) => Some(State::RcData),
+            TokenSinkResult::RawData(RawKind::Rawtext) => Some(State::RawText),
+            TokenSinkResult::RawData(RawKind::ScriptData | RawKind::ScriptDataEscaped(_)) => Some(State::ScriptData),
+        };
+    }
+
+    /// Pass on the characters read so far; a NUL is its own token, as html5ever's tokenizer
+    /// emits it (the tree builder ignores it or replaces it, depending on where it stands).
+    fn flush_chars(&mut self) {
+        if self.chars.is_empty() {
+            return;
+        }
+        let chars = std::mem::take(&mut self.chars);
+        let all = text(&chars);
+        for (i, part) in all.split('\0').enumerate() {
+            if i > 0 {
+                self.send(Token::NullCharacterToken);
+            }
+            if !part.is_empty() {
+                self.send(Token::CharacterTokens(StrTendril::from_slice(part)));
+            }
+        }
+        self.chars = chars;
+        self.chars.clear();
+    }
+
+    /// The attribute being read joins the tag, unless the tag has one of that name already or
+    /// is full.
+    fn flush_attr(&mut self) {
+        let Some((name, value)) = self.attr.take() else { return };
+        if self.current != Current::Start || self.attrs.len() >= MAX_ATTRIBUTES {
+            return;
+        }
+        let name = LocalName::from(&*text(&name));
+        if self.attrs.iter().any(|a| a.name.local == name) {
+            return;
+        }
+        self.attrs.push(Attribute {
+            name: QualName::new(None, html5ever::ns!(), name),
+            value: StrTendril::from_slice(&text(&value)),
+        });
+    }
+}
+
+impl<S: TokenSink> Emitter for Bridge<'_, S> {
+    /// A turn: control returns to the caller of the tokenizer every [`TAGS_PER_TURN`] tags.
+    type Token = ();
+
+    fn set_last_start_tag(&mut self, last_start_tag: Option<&[u8]>) {
+        self.last_start_tag.clear();
+        self.last_start_tag.extend_from_slice(last_start_tag.unwrap_or_default());
+    }
+
+    fn emit_eof(&mut self) {
+        self.flush_chars();
+        self.send(Token::EOFToken);
+        self.sink.end();
+    }
+
+    fn emit_error(&mut self, _error: Error) {}
+
+    fn should_emit_errors(&mut self) -> bool {
+        false
+    }
+
+    fn pop_token(&mut self) -> Option<()> {
+        if self.tags >= TAGS_PER_TURN {
+            self.tags = 0;
+            return Some(());
+        }
+        None
+    }
+
+    fn emit_string(&mut self, c: &[u8]) {
+        self.chars.extend_from_slice(c);
+    }
+
+    fn init_start_tag(&mut self) {
+        self.current = Current::Start;
+        self.name.clear();
+        self.self_closing = false;
+        self.attrs.clear();
+        self.attr = None;
+    }
+
+    fn init_end_tag(&mut self) {
+        self.init_start_tag();
+        self.current = Current::End;
+    }
+
+    fn init_comment(&mut self) {
+        self.current = Current::Comment;
+        self.comment.clear();
+    }
+
+    fn emit_current_tag(&mut self) -> Option<State> {
+        self.flush_attr();
+        self.flush_chars();
+        self.tags += 1;
+        let kind = if self.current == Current::Start { TagKind::StartTag } else { TagKind::EndTag };
+        self.current = Current::None;
+        let name = LocalName::from(&*text(&self.name));
+        let start = kind == TagKind::StartTag;
+        if start {
+            self.last_start_tag.clone_from(&self.name);
+        }
+        // The guard: a nesting tag past the depth cap is not passed on, nor its end tag.
+        if self.open.tag(&name, start, self.self_closing, self.max_depth) {
+            return None;
+        }
+        let attrs = if start { std::mem::take(&mut self.attrs) } else { Vec::new() };
+        self.send(Token::TagToken(Tag { kind, name, self_closing: self.self_closing, attrs }));
+        self.next_state.take()
+    }
+
+    fn emit_current_comment(&mut self) {
+        self.flush_chars();
+        self.current = Current::None;
+        let comment = StrTendril::from_slice(&text(&self.comment));
+        self.send(Token::CommentToken(comment));
+    }
+
+    fn emit_current_doctype(&mut self) {
+        self.flush_chars();
+        self.current = Current::None;
+        let tendril = |v: &Option<Vec<u8>>| v.as_deref().map(|v| StrTendril::from_slice(&text(v)));
+        let doctype = Doctype {
+            name: tendril(&self.doctype_name),
+            public_id: tendril(&self.public_id),
+            system_id: tendril(&self.system_id),
+            force_quirks: self.doctype.force_quirks,
+        };
+        self.send(Token::DoctypeToken(doctype));
+    }
+
+    fn set_self_closing(&mut self) {
+        self.self_closing = true;
+    }
+
+    fn set_force_quirks(&mut self) {
+        self.doctype.force_quirks = true;
+    }
+
+    fn push_tag_name(&mut self, s: &[u8]) {
+        self.name.extend_from_slice(s);
+    }
+
+    fn push_comment(&mut self, s: &[u8]) {
+        self.comment.extend_from_slice(s);
+    }
+
+    fn push_doctype_name(&mut self, s: &[u8]) {
+        self.doctype_name.get_or_insert_with(Vec::new).extend_from_slice(s);
+    }
+
+    fn init_doctype(&mut self) {
+        self.current = Current::Doctype;
+        self.doctype = Doctype::default();
+        self.doctype_name = None;
+        self.public_id = None;
+        self.system_id = None;
+    }
+
+    fn init_attribute(&mut self) {
+        self.flush_attr();
+        self.attr = Some((Vec::new(), Vec::new()));
+    }
+
+    fn push_attribute_name(&mut self, s: &[u8]) {
+        if let Some((name, _)) = &mut self.attr {
+            name.extend_from_slice(s);
+        }
+    }
+
+    fn push_attribute_value(&mut self, s: &[u8]) {
+        if let Some((_, value)) = &mut self.attr {
+            value.extend_from_slice(s);
+        }
+    }
+
+    fn set_doctype_public_identifier(&mut self, value: &[u8]) {
+        self.public_id = Some(value.to_vec());
+    }
+
+    fn set_doctype_system_identifier(&mut self, value: &[u8]) {
+        self.system_id = Some(value.to_vec());
+    }
+
+    fn push_doctype_public_identifier(&mut self, s: &[u8]) {
+        self.public_id.get_or_insert_with(Vec::new).extend_from_slice(s);
+    }
+
+    fn push_doctype_system_identifier(&mut self, s: &[u8]) {
+        self.system_id.get_or_insert_with(Vec::new).extend_from_slice(s);
+    }
+
+    fn current_is_appropriate_end_tag_token(&mut self) -> bool {
+        self.current == Current::End && !self.last_start_tag.is_empty() && self.name == self.last_start_tag
+    }
+
+    fn adjusted_current_node_present_but_not_in_html_namespace(&mut self) -> bool {
+        self.sink.adjusted_current_node_present_but_not_in_html_namespace()
+    }
+}
