@@ -11,6 +11,8 @@
 //!   one, so one tag with 100 000 attributes costs O(N²) (~18 s). A start tag keeps its first
 //!   [`MAX_ATTRIBUTES`]; real pages carry a few dozen.
 
+use html5ever::LocalName;
+
 /// Most attributes kept on one element (the cleaner keeps no more either).
 pub const MAX_ATTRIBUTES: usize = 256;
 
@@ -35,9 +37,9 @@ const RAW: &[&str] = &["script", "style", "textarea", "title", "xmp", "iframe", 
 #[derive(Default)]
 pub(super) struct Open {
     /// Open elements, outermost first: name, and whether its start tag was kept.
-    stack: Vec<(String, bool)>,
+    stack: Vec<(LocalName, bool)>,
     /// How many of each name are open (an end tag finds out at once whether it is stray).
-    count: std::collections::HashMap<String, usize>,
+    count: std::collections::HashMap<LocalName, usize>,
     /// Kept elements open (the depth the parser sees).
     kept: usize,
     /// `svg` and `math` elements open.
@@ -49,34 +51,34 @@ impl Open {
     /// back: a start tag that would nest past `max` kept elements, or the end tag of one.
     /// Void elements, elements the parser closes implicitly, self-closing start tags and
     /// elements holding raw text (outside `svg` and `math`, where none does) do not nest.
-    pub(super) fn tag(&mut self, name: &str, start: bool, self_closing: bool, max: usize) -> bool {
-        let raw = start && self.foreign == 0 && RAW.contains(&name);
-        let nests = !(raw || VOID.contains(&name) || IMPLICIT.contains(&name) || (self_closing && start));
+    pub(super) fn tag(&mut self, name: &LocalName, start: bool, self_closing: bool, max: usize) -> bool {
+        let raw = start && self.foreign == 0 && RAW.contains(&&**name);
+        let nests = !(raw || VOID.contains(&&**name) || IMPLICIT.contains(&&**name) || (self_closing && start));
         nests && if start { self.start(name, max) } else { self.close(name) }
     }
 
     /// A start tag; returns whether to remove it (past `max` kept elements).
-    fn start(&mut self, name: &str, max: usize) -> bool {
+    fn start(&mut self, name: &LocalName, max: usize) -> bool {
         let keep = self.kept < max;
         self.kept += usize::from(keep);
-        self.foreign += usize::from(matches!(name, "svg" | "math"));
-        *self.count.entry(name.to_string()).or_insert(0) += 1;
-        self.stack.push((name.to_string(), keep));
+        self.foreign += usize::from(matches!(&**name, "svg" | "math"));
+        *self.count.entry(name.clone()).or_insert(0) += 1;
+        self.stack.push((name.clone(), keep));
         !keep
     }
 
     /// An end tag; returns whether to remove it (it closes an element whose start was removed).
-    fn close(&mut self, name: &str) -> bool {
+    fn close(&mut self, name: &LocalName) -> bool {
         if self.count.get(name).copied().unwrap_or(0) == 0 {
             return false; // stray: the parser ignores it
         }
         while let Some((n, kept)) = self.stack.pop() {
             self.kept -= usize::from(kept);
-            self.foreign -= usize::from(matches!(n.as_str(), "svg" | "math"));
+            self.foreign -= usize::from(matches!(&*n, "svg" | "math"));
             if let Some(c) = self.count.get_mut(&n) {
                 *c -= 1;
             }
-            if n == name {
+            if n == *name {
                 return !kept;
             }
         }

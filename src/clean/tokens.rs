@@ -36,7 +36,10 @@ enum Current {
 
 /// Bytes as text: they are UTF-8 whenever the input is (the tokenizer splits only at ASCII).
 fn text(bytes: &[u8]) -> Cow<'_, str> {
-    String::from_utf8_lossy(bytes)
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }
 
 /// The bridge from html5gum's tokenizer to a [`TokenSink`] (html5ever's tree builder).
@@ -48,8 +51,10 @@ pub struct Bridge<'a, S: TokenSink> {
     name: Vec<u8>,
     self_closing: bool,
     attrs: Vec<Attribute>,
-    /// The attribute being read, if any, and whether it will be kept.
-    attr: Option<(Vec<u8>, Vec<u8>)>,
+    /// Is an attribute being read? Its name and value (buffers reused from tag to tag).
+    in_attr: bool,
+    attr_name: Vec<u8>,
+    attr_value: Vec<u8>,
     comment: Vec<u8>,
     doctype: Doctype,
     doctype_name: Option<Vec<u8>>,
@@ -75,7 +80,9 @@ impl<'a, S: TokenSink> Bridge<'a, S> {
             name: Vec::new(),
             self_closing: false,
             attrs: Vec::new(),
-            attr: None,
+            in_attr: false,
+            attr_name: Vec::new(),
+            attr_value: Vec::new(),
             comment: Vec::new(),
             doctype: Doctype::default(),
             doctype_name: None,
@@ -123,17 +130,16 @@ impl<'a, S: TokenSink> Bridge<'a, S> {
     /// The attribute being read joins the tag, unless the tag has one of that name already or
     /// is full.
     fn flush_attr(&mut self) {
-        let Some((name, value)) = self.attr.take() else { return };
-        if self.current != Current::Start || self.attrs.len() >= MAX_ATTRIBUTES {
+        if !std::mem::take(&mut self.in_attr) || self.current != Current::Start || self.attrs.len() >= MAX_ATTRIBUTES {
             return;
         }
-        let name = LocalName::from(&*text(&name));
+        let name = LocalName::from(&*text(&self.attr_name));
         if self.attrs.iter().any(|a| a.name.local == name) {
             return;
         }
         self.attrs.push(Attribute {
             name: QualName::new(None, html5ever::ns!(), name),
-            value: StrTendril::from_slice(&text(&value)),
+            value: StrTendril::from_slice(&text(&self.attr_value)),
         });
     }
 }
@@ -176,7 +182,7 @@ impl<S: TokenSink> Emitter for Bridge<'_, S> {
         self.name.clear();
         self.self_closing = false;
         self.attrs.clear();
-        self.attr = None;
+        self.in_attr = false;
     }
 
     fn init_end_tag(&mut self) {
@@ -259,19 +265,17 @@ impl<S: TokenSink> Emitter for Bridge<'_, S> {
 
     fn init_attribute(&mut self) {
         self.flush_attr();
-        self.attr = Some((Vec::new(), Vec::new()));
+        self.in_attr = true;
+        self.attr_name.clear();
+        self.attr_value.clear();
     }
 
     fn push_attribute_name(&mut self, s: &[u8]) {
-        if let Some((name, _)) = &mut self.attr {
-            name.extend_from_slice(s);
-        }
+        self.attr_name.extend_from_slice(s);
     }
 
     fn push_attribute_value(&mut self, s: &[u8]) {
-        if let Some((_, value)) = &mut self.attr {
-            value.extend_from_slice(s);
-        }
+        self.attr_value.extend_from_slice(s);
     }
 
     fn set_doctype_public_identifier(&mut self, value: &[u8]) {
