@@ -70,10 +70,23 @@ pub struct Declared {
     pub date: Option<String>,
 }
 
+/// Which of an article's fields a caller reads: all, or the text only (with the URL, host
+/// and rule), which spares the headline search and the language detection.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Fields {
+    /// Every field.
+    #[default]
+    All,
+    /// The text, URL, host, rule and what the page declares; the title is the page's
+    /// `<title>` and the language is only a declared one.
+    Text,
+}
+
 impl Article {
     /// The article `extraction` found on `page`, read from `source`; `xpath` names the rules
-    /// and `declared` is what they say of the page beyond its own metadata.
-    pub fn from_extraction(page: Page, extraction: Extraction, source: &Location, xpath: &str, declared: Declared) -> Article {
+    /// and `declared` is what they say of the page beyond its own metadata; `fields` says
+    /// which fields are worked out.
+    pub fn from_extraction(page: Page, extraction: Extraction, source: &Location, xpath: &str, declared: Declared, fields: Fields) -> Article {
         let doc = &page.doc;
         let meta = crate::metadata::read(doc);
         // The page's URL: where it was fetched from, else the canonical URL it declares.
@@ -84,7 +97,10 @@ impl Article {
         let host = url.as_deref().and_then(|u| Url::parse(u).ok()).and_then(|u| u.host_str().map(str::to_string));
         let byline = if declared.authors.is_empty() { meta.byline.clone() } else { Some(declared.authors.join(", ")) };
         let published = declared.date.or_else(|| meta.published.clone());
-        let title = title_of(doc, &extraction, &meta);
+        let title = match fields {
+            Fields::All => title_of(doc, &extraction, &meta),
+            Fields::Text => doc.title.clone(),
+        };
         let extracted_at =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
         Article {
@@ -94,7 +110,7 @@ impl Article {
             title,
             byline,
             published,
-            lang: meta.lang.or_else(|| detect_lang(&extraction.text)),
+            lang: meta.lang.or_else(|| (fields == Fields::All).then(|| detect_lang(&extraction.text)).flatten()),
             text: extraction.text.clone(),
             xpath: xpath.to_string(),
             rule: extraction.rule,

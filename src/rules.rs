@@ -10,7 +10,7 @@
 //!
 //! A new rule source plugs in here: a variant of [`Rules`], compiled once per worker.
 
-use crate::article::{Article, Declared};
+use crate::article::{Article, Declared, Fields};
 use crate::extract::{Applier, Extractor, SinglePage};
 use crate::fetch::Location;
 use crate::ftr::{ConfigApplier, SiteConfig};
@@ -104,7 +104,13 @@ impl Rules {
             Rules::SinglePage => Some(Compiled::SinglePage(SinglePage::default())),
             Rules::Store(..) => None,
         };
-        Ok(Resolver { rules: self, fixed, single: Compiled::SinglePage(SinglePage::default()), by_file: HashMap::new() })
+        Ok(Resolver {
+            rules: self,
+            fixed,
+            single: Compiled::SinglePage(SinglePage::default()),
+            by_file: HashMap::new(),
+            fields: Fields::All,
+        })
     }
 }
 
@@ -116,9 +122,17 @@ pub struct Resolver<'a> {
     /// The rules of a page whose host has none stored, with [`Missing::SinglePage`].
     single: Compiled,
     by_file: HashMap<PathBuf, Compiled>,
+    /// Which fields of each article are worked out.
+    fields: Fields,
 }
 
 impl Resolver<'_> {
+    /// Work out only these fields of each article (see [`Fields`]).
+    pub fn fields(mut self, fields: Fields) -> Self {
+        self.fields = fields;
+        self
+    }
+
     /// The compiled rules for `page`.
     fn rules_for(&mut self, page: &Page) -> Result<&Compiled> {
         if let Some(fixed) = &self.fixed {
@@ -159,12 +173,13 @@ impl Resolver<'_> {
     /// [`Error::NoRules`] (rules from the store, [`Missing::Error`]); the extractor's errors
     /// ([`Error::OverBudget`] for a page whose XPath evaluation outlasts its budget).
     pub fn article_from(&mut self, page: Page, source: &Location) -> Result<Article> {
+        let fields = self.fields;
         let rules = self.rules_for(&page)?;
         let extraction = rules.extractor().extract(&page)?;
         page.check_deadline("extraction")?;
         let declared = rules.declared(&page);
         let xpath = extraction.xpath.clone();
-        Ok(Article::from_extraction(page, extraction, source, xpath.as_deref().unwrap_or(rules.xpath()), declared))
+        Ok(Article::from_extraction(page, extraction, source, xpath.as_deref().unwrap_or(rules.xpath()), declared, fields))
     }
 
     /// The article of `page`, read from where it says ([`Page::location`]).
@@ -179,7 +194,8 @@ impl Resolver<'_> {
 
 impl Rules {
     /// The article of every source, `jobs` at a time, handed to `put` in input order with the
-    /// source's location (a page that fails comes with its error: the run goes on).
+    /// source's location (a page that fails comes with its error: the run goes on); `fields`
+    /// says which fields of each article are worked out.
     ///
     /// # Errors
     /// The first error `put` returns.
@@ -189,12 +205,13 @@ impl Rules {
         jobs: usize,
         fetcher: &Fetcher,
         budget: &Budget,
+        fields: Fields,
         mut put: impl FnMut(Location, Result<Article>) -> std::result::Result<(), E>,
     ) -> std::result::Result<usize, E> {
         crate::run::ordered(
             sources,
             jobs,
-            || self.resolver(),
+            || self.resolver().map(|r| r.fields(fields)),
             |resolver, source| {
                 let loc = source.location().clone();
                 let article = match resolver {

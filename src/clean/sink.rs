@@ -47,7 +47,12 @@ struct Tree {
 impl Tree {
     /// A tree of the document node only.
     fn empty() -> Tree {
-        let mut tree = Tree { nodes: Vec::new(), no_name: QualName::new(None, html5ever::ns!(html), html5ever::local_name!("")) };
+        Tree::with_capacity(1)
+    }
+
+    /// A tree of the document node only, with room for `nodes` nodes.
+    fn with_capacity(nodes: usize) -> Tree {
+        let mut tree = Tree { nodes: Vec::with_capacity(nodes), no_name: QualName::new(None, html5ever::ns!(html), html5ever::local_name!("")) };
         tree.push(Kind::Document);
         tree
     }
@@ -135,8 +140,11 @@ pub struct Sink {
 }
 
 impl Sink {
-    fn new(elements: std::rc::Rc<std::cell::Cell<usize>>, max_elements: usize) -> Sink {
-        Sink { tree: RefCell::new(Tree::empty()), elements, max_elements, discarded: RefCell::new(Vec::new()) }
+    /// A sink for a page of `bytes` bytes (room is made for the nodes such a page usually
+    /// has: untouched room costs no memory).
+    fn new(elements: std::rc::Rc<std::cell::Cell<usize>>, max_elements: usize, bytes: usize) -> Sink {
+        let nodes = (bytes / 32).clamp(16, 1 << 20);
+        Sink { tree: RefCell::new(Tree::with_capacity(nodes)), elements, max_elements, discarded: RefCell::new(Vec::new()) }
     }
 
     fn over_budget(&self) -> bool {
@@ -321,7 +329,7 @@ impl TreeSink for Sink {
 /// elements. Past `deadline` it stops likewise. Either way the document returned is empty.
 pub fn parse(html: &str, max_depth: usize, max_elements: usize, deadline: Option<std::time::Instant>) -> Parsed {
     let elements = std::rc::Rc::new(std::cell::Cell::new(0));
-    let builder = TreeBuilder::new(Sink::new(std::rc::Rc::clone(&elements), max_elements), TreeBuilderOpts::default());
+    let builder = TreeBuilder::new(Sink::new(std::rc::Rc::clone(&elements), max_elements, html.len()), TreeBuilderOpts::default());
     // The tokenizer drops a leading byte order mark, as html5ever's does.
     let html = html.strip_prefix('\u{FEFF}').unwrap_or(html);
     let mut timed_out = false;
@@ -358,7 +366,7 @@ fn finish(sink: Sink, elements: &std::cell::Cell<usize>, max_elements: usize, ti
 pub fn parse_reference(html: &str) -> Parsed {
     use html5ever::tendril::TendrilSink;
     let elements = std::rc::Rc::new(std::cell::Cell::new(0));
-    let parser = html5ever::parse_document(Sink::new(std::rc::Rc::clone(&elements), usize::MAX), Default::default());
+    let parser = html5ever::parse_document(Sink::new(std::rc::Rc::clone(&elements), usize::MAX, html.len()), Default::default());
     let sink = parser.one(StrTendril::from_slice(html));
     finish(sink, &elements, usize::MAX, false)
 }
@@ -397,7 +405,7 @@ fn holds_h1(tree: &Tree, headed: &mut Option<Vec<bool>>, n: usize) -> bool {
 /// Walk the linked tree in document order (explicit stack) into the cleaned arena, applying
 /// the cleaner's rules (see the module documentation of [`super`]).
 fn flatten(tree: &Tree) -> Doc {
-    let mut doc = Doc::default();
+    let mut doc = Doc { nodes: Vec::with_capacity(tree.nodes.len()), by_dfs: Vec::with_capacity(tree.nodes.len() / 2), ..Doc::default() };
     let mut title: Option<String> = None;
     let mut in_head = false;
     // (source node, our node or None when the element was not kept but is walked: never),

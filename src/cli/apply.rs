@@ -4,6 +4,7 @@
 
 use super::*;
 use forest::page::Source;
+use forest::article::Fields;
 use forest::rules::{Missing, Rules};
 
 /// Read and check a FiveFilters site config; its warnings go to stderr.
@@ -188,6 +189,8 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     };
     let jobs = a.jobs.unwrap_or_else(forest::run::cores).max(1);
     let many = warc || sources.len() > 1;
+    // Plain text reads no title or language (the index and `--no-title` do).
+    let fields = if a.format == Format::Text && !a.no_title && index.is_none() { Fields::Text } else { Fields::All };
     let mut sink = Sink {
         format: a.format,
         out_dir: a.out_dir.clone(),
@@ -225,12 +228,12 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
                 let (url, fetched) = reader.next_page(&mut stats)?;
                 Some(Source::Fetched(Location::Url(url), fetched))
             });
-            total += rules.articles(pages, jobs, &fetcher, &budget, &mut put)?;
+            total += rules.articles(pages, jobs, &fetcher, &budget, fields, &mut put)?;
         }
         eprintln!("forest: {stats}");
         damaged = stats.skipped_bad + stats.skipped_too_large;
     } else {
-        total = rules.articles(sources, jobs, &fetcher, &budget, &mut put)?;
+        total = rules.articles(sources, jobs, &fetcher, &budget, fields, &mut put)?;
     }
     if let Some(b) = bar {
         b.finish_and_clear();
@@ -362,7 +365,7 @@ pub(crate) fn feed(a: FeedArgs) -> anyhow::Result<ExitCode> {
     let jobs = a.jobs.unwrap_or_else(forest::run::cores).max(1);
     let mut articles = std::collections::HashMap::new();
     let (mut skipped, mut k) = (0usize, 0usize);
-    rules.articles(sources, jobs, &fetcher, &budget, |loc, r| -> anyhow::Result<()> {
+    rules.articles(sources, jobs, &fetcher, &budget, Fields::All, |loc, r| -> anyhow::Result<()> {
         match (r, links.get(k).cloned().flatten()) {
             (Ok(article), Some(link)) => {
                 articles.insert(link, article.html());

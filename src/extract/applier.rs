@@ -29,16 +29,19 @@ pub struct Applier {
 /// One template's rules: its wrapper, layout and compiled XPath.
 struct Part {
     wrapper: Wrapper,
-    /// The XPath for the general evaluator, metered (see [`crate::xpath`]).
-    xpath: Program,
+    /// The XPath for the general evaluator, metered (see [`crate::xpath`]); compiled only
+    /// when the XPath is not of the compiled subset (the oracle compiles it when asked).
+    xpath: Option<Program>,
     /// The XPath compiled to run on the tree directly, when it is of the induced subset.
     compiled: Option<CompiledPath>,
 }
 
 impl Part {
     fn new(wrapper: Wrapper) -> Result<Part> {
-        let xpath = Program::compile(&wrapper.xpath)?;
         let compiled = CompiledPath::parse(&wrapper.xpath);
+        // An XPath of the compiled subset is valid XPath 1.0: the general evaluator is built
+        // only for the others (and checks them).
+        let xpath = if compiled.is_some() { None } else { Some(Program::compile(&wrapper.xpath)?) };
         Ok(Part { wrapper, xpath, compiled })
     }
 
@@ -51,7 +54,15 @@ impl Part {
 
     fn sxd_metered(&self, doc: &Doc, meter: &Meter) -> Result<Vec<NodeId>> {
         let package = sxd::parse(doc)?;
-        Evaluator::within(doc, &package, meter).elements(&self.xpath)
+        let compiled_now;
+        let program = match &self.xpath {
+            Some(p) => p,
+            None => {
+                compiled_now = Program::compile(&self.wrapper.xpath)?;
+                &compiled_now
+            }
+        };
+        Evaluator::within(doc, &package, meter).elements(program)
     }
 }
 

@@ -449,15 +449,24 @@ impl Wrapper {
     }
 
     fn parse_json(bytes: &[u8]) -> std::result::Result<Wrapper, String> {
-        let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
-        if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
-            return Err(format!("no \"format\": \"{FORMAT}\" field"));
-        }
-        let w: Wrapper = serde_json::from_value(value).map_err(|e| format!("malformed wrapper: {e}"))?;
+        // One pass for a good wrapper; a second, to say what is wrong, only for a bad one.
+        let w = match serde_json::from_slice::<Wrapper>(bytes) {
+            Ok(w) if w.format == FORMAT => w,
+            _ => Wrapper::parse_json_checked(bytes)?,
+        };
         if w.version > VERSION {
             return Err(format!("wrapper version {} is newer than this forest reads ({VERSION})", w.version));
         }
         Ok(w)
+    }
+
+    /// [`Wrapper::parse_json`] in steps, each failing with its own message.
+    fn parse_json_checked(bytes: &[u8]) -> std::result::Result<Wrapper, String> {
+        let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
+        if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+            return Err(format!("no \"format\": \"{FORMAT}\" field"));
+        }
+        serde_json::from_value(value).map_err(|e| format!("malformed wrapper: {e}"))
     }
 
     /// The wrapper as pretty JSON.
