@@ -6,6 +6,7 @@
 use crate::budget::Budget;
 use crate::fetch::{self, Fetched, Location};
 use crate::{clean, feed, Error, Result};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// A cleaned page, with where it came from and what its feed item says.
@@ -23,6 +24,9 @@ pub struct Page {
     pub budget: Budget,
     /// When work on it must stop (from its budget's time, counted from reading), if ever.
     pub deadline: Option<Instant>,
+    /// The decoded HTML it was cleaned from, when [`PageOptions::keep_source`] asked for it
+    /// (methods that read the markup's lines, such as the bench's CETR, need it).
+    pub source: Option<Arc<str>>,
 }
 
 /// What [`Page::new`] needs besides the HTML: names, the feed item, the budget.
@@ -38,6 +42,8 @@ pub struct PageOptions {
     pub budget: Budget,
     /// When work on it must stop (default: from the budget's time, counted from now).
     pub deadline: Option<Instant>,
+    /// Keep the decoded HTML beside the cleaned tree ([`Page::source`]; default: no).
+    pub keep_source: bool,
 }
 
 impl Page {
@@ -58,7 +64,8 @@ impl Page {
         let deadline = opts.deadline.or_else(|| opts.budget.deadline());
         let doc = clean::page_until(html, &opts.budget, deadline)?;
         let id = opts.id.unwrap_or_else(|| opts.item.as_ref().map(|i| i.id.clone()).unwrap_or_default());
-        Ok(Page { id, location: opts.location, item: opts.item, doc, budget: opts.budget, deadline })
+        let source = opts.keep_source.then(|| Arc::from(html));
+        Ok(Page { id, location: opts.location, item: opts.item, doc, budget: opts.budget, deadline, source })
     }
 
     /// A page from HTML text already in memory, named `id`, within the default budget.
@@ -84,6 +91,7 @@ impl Page {
             item: None,
             budget: *budget,
             deadline,
+            keep_source: false,
         };
         Page::new(&html, opts)
     }

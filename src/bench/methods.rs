@@ -1,7 +1,8 @@
 //! The bench's methods: Forest (fitted on a site's sample pages) and the baselines, each a
 //! [`Method`], by name.
 
-use super::baselines::{Boilerpipe, Description, Fulltext, Sigfeed};
+use super::baselines::cetr::{Cetr, Clustering};
+use super::baselines::{cetd::Cetd, mss::MssMethod, Boilerpipe, Description, Fulltext, Sigfeed};
 use crate::extract::{Applier, Extractor, SinglePage};
 use crate::rank::Strategy;
 use crate::signifiers::Source;
@@ -21,6 +22,12 @@ pub trait Method: Sync {
     /// page is the same whatever it was fitted on.
     fn single_page(&self) -> bool {
         false
+    }
+
+    /// For a method that learns from labelled pages of other sites (the bench trains it per
+    /// fold, [`super::train`]): its learner.
+    fn learner(&self) -> Option<&dyn super::train::Learner> {
+        None
     }
 }
 
@@ -52,8 +59,10 @@ impl Method for Forest {
 }
 
 /// The methods `forest bench` knows, in table order.
-pub const METHODS: &[&str] =
-    &["forest-tfidf", "forest-feeds", "coverage", "sigfeed", "description", "boilerpipe", "single-page", "fulltext"];
+pub const METHODS: &[&str] = &[
+    "forest-tfidf", "forest-feeds", "coverage", "sigfeed", "description", "boilerpipe", "cetr", "cetr-km", "cetd", "mss", "single-page",
+    "fulltext",
+];
 
 /// The mechanisms beyond the paper that `forest-tfidf-no-<name>` turns off (ablation).
 pub const MECHANISMS: &[&str] =
@@ -107,6 +116,10 @@ pub fn method(name: &str) -> Result<Box<dyn Method>> {
         "sigfeed" => Box::new(Sigfeed),
         "description" => Box::new(Description),
         "boilerpipe" => Box::new(Boilerpipe),
+        "cetr" => Box::new(Cetr { clustering: Clustering::Threshold { lambda: 1.0 } }),
+        "cetr-km" => Box::new(Cetr { clustering: Clustering::KMeans }),
+        "cetd" => Box::new(Cetd),
+        "mss" => Box::new(MssMethod),
         "fulltext" => Box::new(Fulltext),
         _ => return Err(Error::Invalid(format!("unknown method {name:?}; known: {}", METHODS.join(", ")))),
     })

@@ -7,6 +7,9 @@
 //!   apply to it; every page is left out once. Single-page methods give the same output
 //!   under both, so they are run once.
 //!
+//! Learned methods (a [`train::Learner`]) are trained on other sites' gold pages, hosts split
+//! into folds ([`train`]); once trained they are single-page methods.
+//!
 //! Scores are [`score`]'s (identical to `shared/tools/score.py`). Sites run in parallel
 //! (`jobs` threads); every site's work is deterministic and results are put back in site order,
 //! so the report does not depend on the number of threads.
@@ -16,6 +19,7 @@ pub mod figures;
 pub mod methods;
 pub mod report;
 pub mod score;
+pub mod train;
 
 pub use methods::{method, Method, METHODS, MECHANISMS};
 
@@ -92,6 +96,7 @@ pub fn load(root: &Path) -> Result<Vec<GoldSite>> {
             let opts = PageOptions {
                 location: html_path.to_string_lossy().into_owned(),
                 item: Some(item.clone()),
+                keep_source: true,
                 ..PageOptions::default()
             };
             let page = Page::new(&html, opts)?;
@@ -117,6 +122,9 @@ pub struct Options {
     pub jobs: usize,
     /// Also compute the figures' curves (Figures 5–7: more runs of forest-tfidf).
     pub curves: bool,
+    /// Folds of hosts for learned methods: each fold is extracted by a model trained on the
+    /// others ([`train`]).
+    pub folds: usize,
 }
 
 impl Default for Options {
@@ -126,6 +134,7 @@ impl Default for Options {
             protocols: vec![Protocol::Samples, Protocol::Unseen],
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
             curves: true,
+            folds: 5,
         }
     }
 }
@@ -198,6 +207,8 @@ pub struct Report {
     pub timings: Vec<Timing>,
     /// Figures 5–7 data.
     pub curves: Vec<CurvePoint>,
+    /// Seconds spent training each learned method (all folds; not in its timings).
+    pub training: Vec<(String, f64)>,
 }
 
 /// Results of one site: page results, timings, and curve points' per-page scores.
@@ -221,11 +232,41 @@ pub fn run(sites: &[GoldSite], opts: &Options) -> Result<Report> {
 /// # Errors
 /// As [`run`].
 pub fn run_with(sites: &[GoldSite], opts: &Options, progress: &dyn Fn(usize, &str)) -> Result<Report> {
+    run_trained(sites, opts, &train::Training::default(), progress)
+}
+
+/// [`run_with`], learned methods trained on `training` besides the bench's own sites (or
+/// using its loaded models).
+///
+/// # Errors
+/// As [`run`]; a learned method that cannot be trained ([`train::Learner::train`]).
+pub fn run_trained(sites: &[GoldSite], opts: &Options, training: &train::Training, progress: &dyn Fn(usize, &str)) -> Result<Report> {
     let methods: Vec<Box<dyn Method>> = opts.methods.iter().map(|m| method(m)).collect::<Result<_>>()?;
     let start = Instant::now();
+    let mut trained = Vec::new();
+    let mut training_secs = Vec::new();
+    for m in &methods {
+        let Some(learner) = m.learner() else { continue };
+        let t = Instant::now();
+        trained.push((m.name().to_string(), train::fold_models(m.name(), learner, sites, training, opts.folds)?));
+        training_secs.push((m.name().to_string(), t.elapsed().as_secs_f64()));
+    }
     let mut outs = Vec::with_capacity(sites.len());
     let jobs = opts.jobs.clamp(1, sites.len().max(1));
-    crate::run::ordered(sites, jobs, || (), |_, site| (run_site(site, &methods, opts), site.name.as_str()), |(out, name)| {
+    let work = |i: usize| {
+        let site = &sites[i];
+        let models: Vec<Option<train::Trained>> = methods
+            .iter()
+            .map(|m| {
+                let model = trained.iter().find(|(n, _)| n == m.name()).and_then(|(_, f)| f.for_site(i))?;
+                Some(train::Trained { name: m.name().to_string(), model: model.clone() })
+            })
+            .collect();
+        let site_methods: Vec<&dyn Method> =
+            methods.iter().zip(&models).map(|(m, t)| t.as_ref().map_or(m.as_ref(), |t| t as &dyn Method)).collect();
+        (run_site(site, &site_methods, opts), site.name.as_str())
+    };
+    crate::run::ordered(0..sites.len(), jobs, || (), |_, i| work(i), |(out, name)| {
         outs.push(out);
         progress(outs.len(), name);
         Ok::<(), Error>(())
@@ -240,6 +281,7 @@ pub fn run_with(sites: &[GoldSite], opts: &Options, progress: &dyn Fn(usize, &st
         results: Vec::new(),
         timings: Vec::new(),
         curves: Vec::new(),
+        training: training_secs,
     };
     let mut curves: Vec<(String, String, Vec<Scores>)> = Vec::new();
     for out in outs {
@@ -291,7 +333,7 @@ fn evaluate(method: &dyn Method, fit: &[&Page], target: &GoldPage, fitted: Optio
     }
 }
 
-fn run_site(site: &GoldSite, methods: &[Box<dyn Method>], opts: &Options) -> SiteOut {
+fn run_site(site: &GoldSite, methods: &[&dyn Method], opts: &Options) -> SiteOut {
     let mut out = SiteOut::default();
     let all: Vec<&Page> = site.pages.iter().map(|p| &p.page).collect();
     for method in methods {
@@ -310,7 +352,7 @@ fn run_site(site: &GoldSite, methods: &[Box<dyn Method>], opts: &Options) -> Sit
                         .iter()
                         .map(|gp| {
                             let (text, rule, error) = match &fitted {
-                                Ok(ext) => evaluate(method.as_ref(), &all, gp, Some(ext.as_ref())),
+                                Ok(ext) => evaluate(*method, &all, gp, Some(ext.as_ref())),
                                 Err(e) => (String::new(), "error".into(), Some(e.to_string())),
                             };
                             page_result(site, gp, method.name(), protocol, text, rule, error)
@@ -324,7 +366,7 @@ fn run_site(site: &GoldSite, methods: &[Box<dyn Method>], opts: &Options) -> Sit
                     .map(|(i, gp)| {
                         let others: Vec<&Page> =
                             all.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, p)| *p).collect();
-                        let (text, rule, error) = evaluate(method.as_ref(), &others, gp, None);
+                        let (text, rule, error) = evaluate(*method, &others, gp, None);
                         page_result(site, gp, method.name(), protocol, text, rule, error)
                     })
                     .collect(),

@@ -154,7 +154,7 @@ impl Report {
 
     /// The speed line: pages, MB, cleaning time, wall time.
     pub fn summary(&self) -> String {
-        format!(
+        let mut s = format!(
             "{} sites, {} pages, {:.1} MB of HTML; cleaning {:.2} s (once, shared); wall time {:.1} s on {} thread(s)",
             self.sites.len(),
             self.pages,
@@ -162,7 +162,11 @@ impl Report {
             self.clean_secs,
             self.wall_secs,
             self.jobs
-        )
+        );
+        for (method, secs) in &self.training {
+            s.push_str(&format!("; training {method} {secs:.1} s (all folds)"));
+        }
+        s
     }
 
     /// Write everything as JSON (summary rows, per-page results, timings, curves).

@@ -277,7 +277,8 @@ pub(crate) struct BenchArgs {
     #[arg(default_value = "gold")]
     pub(crate) corpus: PathBuf,
     /// Methods to run, comma-separated (default: all): forest-tfidf, forest-feeds, coverage,
-    /// sigfeed, description, boilerpipe, single-page, fulltext; for ablation forest-tfidf-no-M
+    /// sigfeed, description, boilerpipe, cetr, cetr-km, cetd, mss, single-page, fulltext (mss
+    /// is learned: see --train); for ablation forest-tfidf-no-M
     /// with M one of template, link-text, link-blocks, split, headline, alternatives, anchored,
     /// cross-check, in-block, templates, and forest-paper (all off); single-page-no-M with M one of classes,
     /// teasers, landmarks, hidden, siblings, prune, link-blocks, header, tail, headline,
@@ -302,6 +303,21 @@ pub(crate) struct BenchArgs {
     /// Skip the figures and the extra runs they need.
     #[arg(long)]
     pub(crate) no_figures: bool,
+    /// More gold sets (comma-separated folders) that learned methods (mss) train on, besides
+    /// the gold set's own sites of other folds; hosts of the fold under test are left out.
+    #[arg(long, value_delimiter = ',', help_heading = "Learned methods")]
+    pub(crate) train: Vec<PathBuf>,
+    /// Folds of hosts: each fold's pages are extracted by a model trained on the other hosts.
+    #[arg(long, default_value_t = 5, help_heading = "Learned methods")]
+    pub(crate) folds: usize,
+    /// Also train the learned methods on every site (the gold set's and --train's) and write
+    /// the models to FILE, for --load-model.
+    #[arg(long, value_name = "FILE", help_heading = "Learned methods")]
+    pub(crate) save_model: Option<PathBuf>,
+    /// Extract every page with the models in FILE (from --save-model) instead of training per
+    /// fold: no fold split, so pages of the sites it was trained on are not held out.
+    #[arg(long, value_name = "FILE", conflicts_with = "train", help_heading = "Learned methods")]
+    pub(crate) load_model: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short)]
     pub(crate) quiet: bool,

@@ -17,15 +17,32 @@ pub(crate) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
         opts.jobs = j.max(1);
     }
     opts.curves = !a.no_figures;
-    for m in &opts.methods {
-        bench::method(m)?;
+    opts.folds = a.folds.max(2);
+    let methods = opts.methods.iter().map(|m| bench::method(m)).collect::<Result<Vec<_>, _>>()?;
+    let load = |dir: &std::path::Path| -> anyhow::Result<Vec<bench::GoldSite>> {
+        let sites = bench::load(dir).with_context(|| format!("cannot load the gold set {}", dir.display()))?;
+        if sites.is_empty() {
+            bail!("{} holds no site folder with .html pages and .txt gold texts", dir.display());
+        }
+        Ok(sites)
+    };
+    let sites = load(&a.corpus)?;
+    let mut extra = Vec::new();
+    for dir in &a.train {
+        extra.extend(load(dir)?);
     }
-    let sites = bench::load(&a.corpus).with_context(|| format!("cannot load the gold set {}", a.corpus.display()))?;
-    if sites.is_empty() {
-        bail!("{} holds no site folder with .html pages and .txt gold texts", a.corpus.display());
+    let mut training = bench::train::Training { extra: &extra, ..Default::default() };
+    if let Some(path) = &a.load_model {
+        training.loaded = bench::train::Models::load(path)?;
+    }
+    if let Some(path) = &a.save_model {
+        bench::train::train_all(&sites, &extra, &methods)?.save(path)?;
+        if !a.quiet {
+            eprintln!("models written to {}", path.display());
+        }
     }
     let bar = progress_bar(sites.len(), "sites", a.quiet);
-    let report = bench::run_with(&sites, &opts, &|done, site| {
+    let report = bench::run_trained(&sites, &opts, &training, &|done, site| {
         if let Some(b) = &bar {
             b.set_position(done as u64);
             b.set_message(site.to_string());

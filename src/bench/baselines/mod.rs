@@ -5,9 +5,16 @@
 //! - [`Description`]: the feed item's title and description as the article;
 //! - [`Sigfeed`]: the smallest `div` holding the most of the feed item's keywords;
 //! - [`Boilerpipe`]: Boilerpipe's ArticleExtractor (Kohlschütter et al., WSDM 2010), forest's
-//!   single-page path until the production extractor ([`crate::extract::readable`]) replaced it.
+//!   single-page path until the production extractor ([`crate::extract::readable`]) replaced it;
+//! - [`cetr::Cetr`]: text-to-tag ratio of each line of the source (Weninger & Hsu, 2008/2010);
+//! - [`cetd::Cetd`]: composite text density and DensitySum over the DOM (Sun, Song & Liao, 2011);
+//! - [`mss::MssMethod`]: a Naive Bayes token classifier and the maximum-sum token run (Pasternack
+//!   & Roth, 2009), learned from other sites' gold pages.
 
 pub mod boilerpipe;
+pub mod cetd;
+pub mod cetr;
+pub mod mss;
 mod sigfeed;
 
 pub use sigfeed::Sigfeed;
