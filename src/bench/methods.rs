@@ -2,6 +2,7 @@
 //! [`Method`], by name.
 
 use super::baselines::cetr::{Cetr, Clustering};
+use super::baselines::blocks::{gbt::GbtMethod, svm::{Labels, SvmMethod}};
 use super::baselines::{cetd::Cetd, mss::MssMethod, Boilerpipe, Description, Fulltext, Sigfeed};
 use crate::extract::{Applier, Extractor, SinglePage};
 use crate::rank::Strategy;
@@ -60,7 +61,8 @@ impl Method for Forest {
 
 /// The methods `forest bench` knows, in table order.
 pub const METHODS: &[&str] = &[
-    "forest-tfidf", "forest-feeds", "coverage", "sigfeed", "description", "boilerpipe", "cetr", "cetr-km", "cetd", "mss", "single-page",
+    "forest-tfidf", "forest-feeds", "coverage", "sigfeed", "description", "boilerpipe", "cetr", "cetr-km", "cetd", "mss", "svm", "svm-auto",
+    "svm-forest", "gbt", "single-page",
     "fulltext",
 ];
 
@@ -120,6 +122,10 @@ pub fn method(name: &str) -> Result<Box<dyn Method>> {
         "cetr-km" => Box::new(Cetr { clustering: Clustering::KMeans }),
         "cetd" => Box::new(Cetd),
         "mss" => Box::new(MssMethod),
+        "svm" => Box::new(SvmMethod { labels: Labels::Gold }),
+        "svm-auto" => Box::new(SvmMethod { labels: Labels::Description }),
+        "svm-forest" => Box::new(SvmMethod { labels: Labels::Wrapper }),
+        "gbt" => Box::new(GbtMethod),
         "fulltext" => Box::new(Fulltext),
         _ => return Err(Error::Invalid(format!("unknown method {name:?}; known: {}", METHODS.join(", ")))),
     })

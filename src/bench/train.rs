@@ -24,6 +24,8 @@ use std::sync::Arc;
 /// A gold page to learn from: the page and its gold text.
 #[derive(Clone, Copy)]
 pub struct Labelled<'a> {
+    /// Its site's folder name.
+    pub site: &'a str,
     /// The cleaned page.
     pub page: &'a Page,
     /// Its gold article text.
@@ -120,7 +122,7 @@ pub fn pool<'a>(sites: &'a [GoldSite], extra: &'a [GoldSite]) -> Vec<&'a GoldSit
 
 /// The labelled pages of `sites`.
 pub fn labelled<'a>(sites: impl Iterator<Item = &'a GoldSite>) -> Vec<Labelled<'a>> {
-    sites.flat_map(|s| &s.pages).map(|gp| Labelled { page: &gp.page, gold: &gp.gold }).collect()
+    sites.flat_map(|s| s.pages.iter().map(|gp| Labelled { site: &s.name, page: &gp.page, gold: &gp.gold })).collect()
 }
 
 /// The host a gold site folder stands for: `big9-arstechnica.com-2005` → `arstechnica.com`

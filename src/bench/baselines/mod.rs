@@ -9,8 +9,14 @@
 //! - [`cetr::Cetr`]: text-to-tag ratio of each line of the source (Weninger & Hsu, 2008/2010);
 //! - [`cetd::Cetd`]: composite text density and DensitySum over the DOM (Sun, Song & Liao, 2011);
 //! - [`mss::MssMethod`]: a Naive Bayes token classifier and the maximum-sum token run (Pasternack
-//!   & Roth, 2009), learned from other sites' gold pages.
+//!   & Roth, 2009), learned from other sites' gold pages;
+//! - [`blocks`]: learned classifiers of Kohlschütter's text blocks: an RBF SVM over Yao & Zuo's
+//!   features (with gold labels, labels found by clustering against the meta description, or
+//!   forest's wrapper as labels) and gradient-boosted trees over Dragnet-style features.
+//!
+//! VIPS (visual page segmentation) is not here: it needs a rendering browser.
 
+pub mod blocks;
 pub mod boilerpipe;
 pub mod cetd;
 pub mod cetr;

@@ -313,7 +313,7 @@ mod tests {
         let texts = ["the bridge will close for six weeks of repairs", "a new school opens on the hill next to the park"];
         let pages: Vec<Page> = texts.iter().map(|t| Page::from_html("p", &page(t)).expect("page")).collect();
         let golds: Vec<String> = texts.iter().map(|t| format!("{t}\n{t} {t}\n{t} again.")).collect();
-        let labelled: Vec<Labelled> = pages.iter().zip(&golds).map(|(page, gold)| Labelled { page, gold }).collect();
+        let labelled: Vec<Labelled> = pages.iter().zip(&golds).map(|(page, gold)| Labelled { site: "s", page, gold }).collect();
         let model = MssMethod.train(&labelled).expect("train");
         let test = Page::from_html("t", &page("farmers sell apples and pears at the market square")).expect("page");
         let text = model.extract(&test).expect("extract").text;

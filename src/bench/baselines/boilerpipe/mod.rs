@@ -81,6 +81,8 @@ struct Block {
     labels: u8,
     /// Classified as content.
     content: bool,
+    /// Lower-cased words of the `id` and `class` of the elements around the block.
+    names: Vec<String>,
 }
 
 impl Block {
@@ -124,6 +126,9 @@ impl Block {
         self.content |= next.content;
         self.labels |= next.labels;
         self.level = self.level.min(next.level);
+        self.names.extend(next.names);
+        self.names.sort_unstable();
+        self.names.dedup();
     }
 
     /// The empty block that stands before the first and after the last block.
@@ -139,8 +144,50 @@ impl Block {
             level: 0,
             labels: 0,
             content: false,
+            names: Vec::new(),
         }
     }
+}
+
+/// One of boilerpipe's text blocks as the learned block classifiers see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextBlock {
+    /// The text, white space collapsed.
+    pub text: String,
+    /// Tokens holding a letter or digit.
+    pub words: u32,
+    /// Of those, the ones inside an `<a>`.
+    pub anchor_words: u32,
+    /// Words per 80-column wrapped line, the last line left out (Kohlschütter's density).
+    pub text_density: f64,
+    /// Share of the words inside links.
+    pub link_density: f64,
+    /// Tag depth at the block's first text.
+    pub level: i32,
+    /// Inside an `<h1>`–`<h3>`.
+    pub heading: bool,
+    /// Inside an `<li>`.
+    pub list_item: bool,
+    /// Lower-cased words of the `id` and `class` of the elements around the block.
+    pub names: Vec<String>,
+}
+
+/// The page's text blocks, as boilerpipe cuts them (before any filter), in document order.
+pub fn text_blocks(doc: &Doc) -> Vec<TextBlock> {
+    segment(doc)
+        .into_iter()
+        .map(|b| TextBlock {
+            text_density: b.text_density(),
+            link_density: b.link_density(),
+            heading: b.has(HEADING),
+            list_item: b.has(LI),
+            text: b.text,
+            words: b.words,
+            anchor_words: b.anchor_words,
+            level: b.level,
+            names: b.names,
+        })
+        .collect()
 }
 
 mod filters;

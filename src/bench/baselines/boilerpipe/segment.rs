@@ -72,6 +72,8 @@ pub(super) struct Segmenter {
     flush: bool,
     /// Labels of each open element.
     labels: Vec<u8>,
+    /// Words of the `id` and `class` of the open elements.
+    names: Vec<String>,
     blocks: Vec<Block>,
 }
 
@@ -261,6 +263,12 @@ impl Segmenter {
             level: self.block_level,
             labels,
             content: false,
+            names: {
+                let mut names = self.names.clone();
+                names.sort_unstable();
+                names.dedup();
+                names
+            },
         };
         block.normalize_lines();
         self.blocks.push(block);
@@ -351,15 +359,16 @@ pub(super) fn segment(doc: &Doc) -> Vec<Block> {
     // The levels of the elements around the body (`html` counts one).
     seg.level = body_node.level as i32 - 1;
     let end = (body_node.end as usize).min(doc.nodes.len());
-    // Open elements: (end of subtree, action).
-    let mut open: Vec<(usize, Action)> = Vec::new();
+    // Open elements: (end of subtree, action, id/class words before it opened).
+    let mut open: Vec<(usize, Action, usize)> = Vec::new();
     for i in body..end {
-        while let Some(&(close, action)) = open.last() {
+        while let Some(&(close, action, names)) = open.last() {
             if close > i {
                 break;
             }
             open.pop();
             seg.end(action);
+            seg.names.truncate(names);
         }
         let node = &doc.nodes[i];
         match &node.data {
@@ -370,14 +379,20 @@ pub(super) fn segment(doc: &Doc) -> Vec<Block> {
                 } else {
                     action_of(&e.name)
                 };
+                let names = seg.names.len();
+                for value in [e.attr("id"), e.attr("class")].into_iter().flatten() {
+                    let words = value.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
+                    seg.names.extend(words.map(str::to_lowercase));
+                }
                 seg.start(action);
-                open.push((node.end as usize, action));
+                open.push((node.end as usize, action, names));
             }
             NodeData::Text(t) => seg.characters(t),
         }
     }
-    while let Some((_, action)) = open.pop() {
+    while let Some((_, action, names)) = open.pop() {
         seg.end(action);
+        seg.names.truncate(names);
     }
     seg.flush_block();
     seg.blocks
