@@ -38,7 +38,7 @@ fn gold_set_table_puts_forest_well_above_fulltext() {
     let tmp = tempfile::tempdir().unwrap();
     let (report, _) = bench(&root().join("gold"), &["--jobs", "2", "--no-figures"], tmp.path());
     assert_eq!(report["report"]["sites"].as_array().unwrap().len(), 3);
-    assert_eq!(report["rows"].as_array().unwrap().len(), 8 * 2);
+    assert_eq!(report["rows"].as_array().unwrap().len(), forest::bench::METHODS.len() * 2);
     let f1 = |m: &str, p: &str| row(&report, m, p)["mean"]["f1"].as_f64().unwrap();
     let forest = f1("forest-tfidf", "samples");
     let fulltext = f1("fulltext", "samples");
@@ -133,4 +133,42 @@ fn scores_equal_the_reference_scorer_on_the_shared_corpus() {
         return;
     }
     cross_check(&corpus, "fulltext,forest-tfidf");
+}
+
+#[test]
+fn learned_methods_train_per_fold_and_their_models_save_and_load() {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("models.json");
+    let gold = root().join("gold");
+    let (report, _) = bench(
+        &gold,
+        &["--method", "mss,gbt,cetd", "--no-figures", "--protocol", "samples", "--save-model", model.to_str().unwrap()],
+        tmp.path(),
+    );
+    // Trained per fold of hosts: every learned method has a row, and its training time.
+    for m in ["mss", "gbt", "cetd"] {
+        assert!(row(&report, m, "samples")["pages"].as_u64().unwrap() > 0, "{m}");
+    }
+    let training = report["report"]["training"].as_array().unwrap();
+    assert_eq!(training.len(), 2, "{training:?}");
+    let saved: Value = serde_json::from_slice(&std::fs::read(&model).unwrap()).unwrap();
+    assert!(saved.get("mss").is_some() && saved.get("gbt").is_some() && saved.get("cetd").is_none());
+    // The saved models extract every site, with no training.
+    let tmp2 = tempfile::tempdir().unwrap();
+    let (loaded, _) = bench(
+        &gold,
+        &["--method", "mss,gbt", "--no-figures", "--protocol", "samples", "--load-model", model.to_str().unwrap()],
+        tmp2.path(),
+    );
+    assert!(loaded["report"]["training"].as_array().unwrap().iter().all(|t| t[1].as_f64().unwrap() < 1.0));
+    assert!(row(&loaded, "mss", "samples")["mean"]["f1"].as_f64().unwrap() > 0.5);
+    // A file that is not a model file is refused with a message.
+    let bad = tmp.path().join("bad.json");
+    std::fs::write(&bad, "[1, 2]").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_forest"))
+        .args(["bench", gold.to_str().unwrap(), "--method", "mss", "--no-figures", "-q", "--load-model", bad.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a forest bench model file"), "{}", String::from_utf8_lossy(&o.stderr));
 }

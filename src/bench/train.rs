@@ -151,22 +151,23 @@ pub fn folds_of(sites: &[GoldSite], folds: usize) -> Vec<usize> {
 pub(super) struct FoldModels {
     /// Fold of each bench site.
     pub fold_of: Vec<usize>,
-    /// Model of each fold (one for all when loaded).
-    pub models: Vec<Arc<dyn Model>>,
+    /// Model of each fold (one for all when loaded), or why it could not be trained (its
+    /// pages then count as failures, and the run goes on).
+    pub models: Vec<std::result::Result<Arc<dyn Model>, String>>,
 }
 
 impl FoldModels {
     /// The model that extracts bench site `site`.
-    pub fn for_site(&self, site: usize) -> Option<&Arc<dyn Model>> {
+    pub fn for_site(&self, site: usize) -> Option<&std::result::Result<Arc<dyn Model>, String>> {
         let fold = self.fold_of.get(site).copied().unwrap_or(0);
         self.models.get(fold).or_else(|| self.models.first())
     }
 }
 
 /// Train `learner` once per fold of the bench's `sites` (or take its loaded model).
-pub(super) fn fold_models(name: &str, learner: &dyn Learner, sites: &[GoldSite], training: &Training, folds: usize) -> Result<FoldModels> {
+pub(super) fn fold_models(name: &str, learner: &dyn Learner, sites: &[GoldSite], training: &Training, folds: usize) -> FoldModels {
     if let Some(model) = training.loaded.0.get(name) {
-        return Ok(FoldModels { fold_of: vec![0; sites.len()], models: vec![model.clone()] });
+        return FoldModels { fold_of: vec![0; sites.len()], models: vec![Ok(model.clone())] };
     }
     let fold_of = folds_of(sites, folds);
     let pool = pool(sites, training.extra);
@@ -176,15 +177,16 @@ pub(super) fn fold_models(name: &str, learner: &dyn Learner, sites: &[GoldSite],
         let held: HashSet<String> =
             sites.iter().zip(&fold_of).filter(|(_, &f)| f == fold).map(|(s, _)| host_key(&s.name)).collect();
         let train = labelled(pool.iter().copied().filter(|s| !held.contains(&host_key(&s.name))));
-        models.push(Arc::from(learner.train(&train)?));
+        models.push(learner.train(&train).map(Arc::from).map_err(|e| e.to_string()));
     }
-    Ok(FoldModels { fold_of, models })
+    FoldModels { fold_of, models }
 }
 
-/// A trained model shared by the sites of a fold, as a single-page [`Method`].
+/// A trained model shared by the sites of a fold, as a single-page [`Method`] (or why it
+/// could not be trained: then it fails on every page).
 pub(super) struct Trained {
     pub name: String,
-    pub model: Arc<dyn Model>,
+    pub model: std::result::Result<Arc<dyn Model>, String>,
 }
 
 impl Method for Trained {
@@ -192,7 +194,10 @@ impl Method for Trained {
         &self.name
     }
     fn fit(&self, _samples: &[&Page]) -> Result<Box<dyn Extractor>> {
-        Ok(Box::new(Shared(self.model.clone())))
+        match &self.model {
+            Ok(model) => Ok(Box::new(Shared(model.clone()))),
+            Err(why) => Err(Error::Invalid(why.clone())),
+        }
     }
     fn single_page(&self) -> bool {
         true
