@@ -150,8 +150,8 @@ fn strip_hidden(html: &str) -> String {
         let at = i + next;
         out.push_str(&html[i..at]);
         let here = &lower[at..];
-        let skip_to = if here.starts_with("<!--") {
-            here[4..].find("-->").map_or(html.len(), |e| at + 4 + e + 3)
+        let skip_to = if let Some(comment) = here.strip_prefix("<!--") {
+            comment.find("-->").map_or(html.len(), |e| at + 4 + e + 3)
         } else if let Some(tag) = ["script", "style"].into_iter().find(|t| opens(here, t)) {
             let close = format!("</{tag}");
             here.find(&close).map_or(html.len(), |e| {

@@ -88,6 +88,31 @@ impl Extractor for Boilerpipe {
     }
 }
 
+/// Make a learned method's learner a [`Method`]: its `method_name()` in tables, a single-page
+/// method once trained, never fitted on a site's samples (the bench trains it per fold).
+macro_rules! learned_method {
+    ($ty:ident) => {
+        impl crate::bench::methods::Method for $ty {
+            fn name(&self) -> &str {
+                self.method_name()
+            }
+            fn fit(&self, _samples: &[&crate::Page]) -> crate::Result<Box<dyn crate::extract::Extractor>> {
+                Err(crate::Error::Invalid(format!(
+                    "{} is trained on other sites' gold pages: run it through forest bench",
+                    self.method_name()
+                )))
+            }
+            fn single_page(&self) -> bool {
+                true
+            }
+            fn learner(&self) -> Option<&dyn crate::bench::train::Learner> {
+                Some(self)
+            }
+        }
+    };
+}
+pub(crate) use learned_method;
+
 single_page_method!(Fulltext, "fulltext");
 single_page_method!(Description, "description");
 single_page_method!(Boilerpipe, "boilerpipe");

@@ -14,7 +14,6 @@
 //! token is article text when its text node is (the bench's 2-gram labelling rule,
 //! [`GoldGrams::is_content`]), a tag token when the words on both sides of it are.
 
-use super::Method;
 use crate::bench::train::{GoldGrams, Labelled, Learner, Model};
 use crate::clean::{Doc, NodeData};
 use crate::extract::{Extraction, Extractor, Rule};
@@ -26,20 +25,13 @@ use std::collections::HashMap;
 #[derive(Debug, Clone, Copy)]
 pub struct MssMethod;
 
-impl Method for MssMethod {
-    fn name(&self) -> &str {
+impl MssMethod {
+    fn method_name(&self) -> &'static str {
         "mss"
     }
-    fn fit(&self, _samples: &[&Page]) -> Result<Box<dyn Extractor>> {
-        Err(Error::Invalid("mss is learned from gold pages of other sites: run it through the bench's training (forest bench)".into()))
-    }
-    fn single_page(&self) -> bool {
-        true
-    }
-    fn learner(&self) -> Option<&dyn Learner> {
-        Some(self)
-    }
 }
+
+super::learned_method!(MssMethod);
 
 impl Learner for MssMethod {
     fn train(&self, pages: &[Labelled]) -> Result<Box<dyn Model>> {

@@ -13,7 +13,6 @@
 //! the title.
 
 use super::{article, gold_labelled, sample, sentences, TextBlock};
-use crate::bench::methods::Method;
 use crate::bench::train::{Labelled, Learner, Model};
 use crate::extract::{Extraction, Extractor, Rule};
 use crate::text::overlap::tokens;
@@ -37,20 +36,13 @@ pub const FEATURES: usize = SHALLOW * (2 * CONTEXT + 1) + 3;
 #[derive(Debug, Clone, Copy)]
 pub struct GbtMethod;
 
-impl Method for GbtMethod {
-    fn name(&self) -> &str {
+impl GbtMethod {
+    fn method_name(&self) -> &'static str {
         "gbt"
     }
-    fn fit(&self, _samples: &[&Page]) -> Result<Box<dyn Extractor>> {
-        Err(Error::Invalid("gbt is trained on other sites' pages: run it through forest bench".into()))
-    }
-    fn single_page(&self) -> bool {
-        true
-    }
-    fn learner(&self) -> Option<&dyn Learner> {
-        Some(self)
-    }
 }
+
+crate::bench::baselines::learned_method!(GbtMethod);
 
 fn shallow(b: &TextBlock) -> [f64; SHALLOW] {
     let words = f64::from(b.words);
@@ -160,22 +152,13 @@ impl Model for GbtModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::baselines::blocks::tests::{template_page, training_pages};
+    use crate::bench::baselines::blocks::tests::template_page;
 
     /// As the SVM's test: long unlinked blocks after the title block are the story; the trees
-    /// learn it from eleven pages of the template and keep it on a twelfth.
+    /// learn it from twelve pages of the template and keep it on a new one.
     #[test]
     fn keeps_the_story_blocks() {
-        let (pages, golds) = training_pages();
-        let labelled: Vec<Labelled> = pages.iter().zip(&golds).map(|(page, gold)| Labelled { site: "s", page, gold }).collect();
-        let model = GbtMethod.train(&labelled).expect("train");
-        let test = template_page(99);
-        let text = model.extract(&test).expect("extract").text;
-        assert!(text.contains("Story 99 paragraph 2"), "{text}");
-        assert!(!text.contains("Menu item"), "{text}");
-        assert!(!text.contains("Footer link"), "{text}");
-        let back = GbtMethod.load(&model.to_json()).expect("load");
-        assert_eq!(back.extract(&test).expect("extract").text, text);
+        crate::bench::baselines::blocks::tests::learns_the_template(&GbtMethod);
     }
 
     #[test]

@@ -128,6 +128,21 @@ pub(crate) mod tests {
         Page::from_html(format!("p{i}"), &html).expect("page")
     }
 
+    /// Trained on [`training_pages`], `learner` keeps a new page's story paragraphs and drops
+    /// its menu and footer links; its model reads back from JSON and says the same.
+    pub(crate) fn learns_the_template(learner: &dyn crate::bench::train::Learner) {
+        let (pages, golds) = training_pages();
+        let labelled: Vec<Labelled> = pages.iter().zip(&golds).map(|(page, gold)| Labelled { site: "s", page, gold }).collect();
+        let model = learner.train(&labelled).expect("train");
+        let test = template_page(99);
+        let text = model.extract(&test).expect("extract").text;
+        assert!(text.contains("Story 99 paragraph 2"), "{text}");
+        assert!(!text.contains("Menu item"), "{text}");
+        assert!(!text.contains("Footer link"), "{text}");
+        let back = learner.load(&model.to_json()).expect("load");
+        assert_eq!(back.extract(&test).expect("extract").text, text);
+    }
+
     /// Twelve pages of [`template_page`] with their gold texts (title and paragraphs).
     pub(crate) fn training_pages() -> (Vec<Page>, Vec<String>) {
         let pages: Vec<Page> = (0..12).map(template_page).collect();

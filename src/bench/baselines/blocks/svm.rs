@@ -18,7 +18,6 @@
 //! [`super::auto::wrapper_labels`]).
 
 use super::{article, gold_labelled, sample, sentences, Scaler, TextBlock, MAX_TRAINING_BLOCKS};
-use crate::bench::methods::Method;
 use crate::bench::train::{Labelled, Learner, Model};
 use crate::extract::{Extraction, Extractor, Rule};
 use crate::{Error, Page, Result};
@@ -64,20 +63,7 @@ impl SvmMethod {
     }
 }
 
-impl Method for SvmMethod {
-    fn name(&self) -> &str {
-        self.method_name()
-    }
-    fn fit(&self, _samples: &[&Page]) -> Result<Box<dyn Extractor>> {
-        Err(Error::Invalid(format!("{} is trained on other sites' pages: run it through forest bench", self.method_name())))
-    }
-    fn single_page(&self) -> bool {
-        true
-    }
-    fn learner(&self) -> Option<&dyn Learner> {
-        Some(self)
-    }
-}
+crate::bench::baselines::learned_method!(SvmMethod);
 
 /// The features of block `i` of `blocks` (the token features from `tokens`).
 fn features(blocks: &[TextBlock], i: usize, tokens: &[String]) -> Vec<f64> {
@@ -202,22 +188,12 @@ impl Model for SvmModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::baselines::blocks::tests::{template_page, training_pages};
 
     /// Trained on pages of one template (menu links, article paragraphs in `div.story`,
     /// footer links), the SVM keeps a new page's paragraphs: long blocks of low link density
     /// inside `story`; link-only blocks of the menu and footer are dropped.
     #[test]
     fn keeps_long_unlinked_blocks() {
-        let (pages, golds) = training_pages();
-        let labelled: Vec<Labelled> = pages.iter().zip(&golds).map(|(page, gold)| Labelled { site: "s", page, gold }).collect();
-        let model = SvmMethod { labels: Labels::Gold }.train(&labelled).expect("train");
-        let test = template_page(99);
-        let text = model.extract(&test).expect("extract").text;
-        assert!(text.contains("Story 99 paragraph 2"), "{text}");
-        assert!(!text.contains("Menu item"), "{text}");
-        assert!(!text.contains("Footer link"), "{text}");
-        let back = SvmMethod { labels: Labels::Gold }.load(&model.to_json()).expect("load");
-        assert_eq!(back.extract(&test).expect("extract").text, text);
+        crate::bench::baselines::blocks::tests::learns_the_template(&SvmMethod { labels: Labels::Gold });
     }
 }
