@@ -89,12 +89,12 @@ impl Method for Cetr {
 /// # Example
 /// ```
 /// use forest::bench::baselines::cetr::{extract, Clustering};
-/// let html = "<html><body>\n<div><a href=/>Home</a> <a href=/n>News</a></div>\n\
-///     <p>A long paragraph of article text, far more words than tags on its line.</p>\n\
-///     <div><a href=/c>Contact</a></div>\n</body></html>";
-/// let text = extract(html, Clustering::Threshold { lambda: 1.0 });
-/// assert!(text.contains("A long paragraph"));
-/// assert!(!text.contains("Contact"));
+/// let menu: String = (0..10).map(|i| format!("<li><a href=/{i}>Menu{i}</a></li>\n")).collect();
+/// let story = "<p>A long paragraph of article text, far more characters than tags on its line.</p>\n";
+/// let html = format!("<html><body>\n<ul>\n{menu}</ul>\n{}<ul>\n{menu}</ul>\n</body></html>", story.repeat(3));
+/// let text = extract(&html, Clustering::Threshold { lambda: 1.0 });
+/// assert_eq!(text.matches("A long paragraph").count(), 3);
+/// assert!(!text.contains("Menu0"));
 /// ```
 pub fn extract(html: &str, clustering: Clustering) -> String {
     let lines = lines(&strip_hidden(html));
