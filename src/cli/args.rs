@@ -277,8 +277,9 @@ pub(crate) struct BenchArgs {
     #[arg(default_value = "gold")]
     pub(crate) corpus: PathBuf,
     /// Methods to run, comma-separated (default: all): forest-tfidf, forest-feeds, coverage,
-    /// sigfeed, description, boilerpipe, cetr, cetr-km, cetd, mss, single-page, fulltext (mss
-    /// is learned: see --train); for ablation forest-tfidf-no-M
+    /// sigfeed, description, boilerpipe, cetr, cetr-km, cetd, mss, svm, svm-auto, svm-forest,
+    /// gbt, single-page, fulltext (mss, svm* and gbt are learned: see --train); for ablation
+    /// forest-tfidf-no-M
     /// with M one of template, link-text, link-blocks, split, headline, alternatives, anchored,
     /// cross-check, in-block, templates, and forest-paper (all off); single-page-no-M with M one of classes,
     /// teasers, landmarks, hidden, siblings, prune, link-blocks, header, tail, headline,
