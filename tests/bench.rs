@@ -153,6 +153,15 @@ fn learned_methods_train_per_fold_and_their_models_save_and_load() {
     assert_eq!(training.len(), 2, "{training:?}");
     let saved: Value = serde_json::from_slice(&std::fs::read(&model).unwrap()).unwrap();
     assert!(saved.get("mss").is_some() && saved.get("gbt").is_some() && saved.get("cetd").is_none());
+    // A --train set holding the bench's own sites adds nothing: a site is taken once.
+    let tmp3 = tempfile::tempdir().unwrap();
+    let (again, _) = bench(
+        &gold,
+        &["--method", "mss", "--no-figures", "--protocol", "samples", "--train", gold.to_str().unwrap(), "--folds", "3"],
+        tmp3.path(),
+    );
+    let f1 = |r: &Value| row(r, "mss", "samples")["mean"]["f1"].as_f64().unwrap();
+    assert_eq!(f1(&again), f1(&report));
     // The saved models extract every site, with no training.
     let tmp2 = tempfile::tempdir().unwrap();
     let (loaded, _) = bench(
