@@ -231,6 +231,62 @@ impl Article {
     }
 }
 
+/// An output format of an article: what `forest apply --format` writes for one page
+/// ([`Article::render`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Plain text, paragraphs separated by blank lines.
+    #[default]
+    Text,
+    /// CommonMark (GFM tables).
+    Markdown,
+    /// An HTML document holding the article.
+    Html,
+    /// The article's cleaned XML, with dfs numbers.
+    Xml,
+    /// One JSON object, indented.
+    Json,
+    /// One JSON object on one line.
+    Jsonl,
+}
+
+impl Format {
+    /// Every format, with its name.
+    pub const ALL: [(&'static str, Format); 6] = [
+        ("text", Format::Text),
+        ("markdown", Format::Markdown),
+        ("html", Format::Html),
+        ("xml", Format::Xml),
+        ("json", Format::Json),
+        ("jsonl", Format::Jsonl),
+    ];
+
+    /// The format of a name (`text`, `markdown`, `html`, `xml`, `json`, `jsonl`).
+    ///
+    /// # Errors
+    /// [`crate::Error::Invalid`] for another name, listing the names.
+    pub fn named(name: &str) -> crate::Result<Format> {
+        Format::ALL.iter().find(|(n, _)| *n == name).map(|&(_, f)| f).ok_or_else(|| {
+            let names: Vec<&str> = Format::ALL.iter().map(|(n, _)| *n).collect();
+            crate::Error::Invalid(format!("unknown format {name:?}: use one of {}", names.join(", ")))
+        })
+    }
+}
+
+impl Article {
+    /// The article in `format`, as `forest apply` writes it for one page (ending in a newline).
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Text => format!("{}\n", self.text),
+            Format::Markdown => self.markdown(),
+            Format::Xml => self.xml(),
+            Format::Html => self.html_document(),
+            Format::Json => format!("{}\n", self.to_json(true)),
+            Format::Jsonl => format!("{}\n", self.to_json(false)),
+        }
+    }
+}
+
 /// The article's title: the headline the extraction found or the page's headline, else the
 /// declared headline, else `<title>`.
 fn title_of(doc: &Doc, x: &Extraction, meta: &Metadata) -> String {

@@ -43,17 +43,6 @@ struct Sink {
 }
 
 impl Sink {
-    fn body(&self, a: &Article) -> String {
-        match self.format {
-            Format::Text => format!("{}\n", a.text),
-            Format::Markdown => a.markdown(),
-            Format::Xml => a.xml(),
-            Format::Html => a.html_document(),
-            Format::Json => format!("{}\n", a.to_json(true)),
-            Format::Jsonl => format!("{}\n", a.to_json(false)),
-        }
-    }
-
     fn put(&mut self, out: &mut impl Write, loc: &Location, result: forest::Result<Article>) -> anyhow::Result<()> {
         let mut article = match result {
             Ok(a) => a,
@@ -115,7 +104,7 @@ impl Sink {
         if self.no_title && matches!(self.format, Format::Text | Format::Json | Format::Jsonl) {
             article.text = article.body();
         }
-        let body = self.body(&article);
+        let body = article.render(self.format.into());
         match &self.out_dir {
             Some(dir) => {
                 let name = unique_name(&mut self.used_names, &loc.stem(), self.format.ext());

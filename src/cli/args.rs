@@ -433,6 +433,19 @@ pub(crate) enum Format {
     Jsonl,
 }
 
+impl From<Format> for forest::article::Format {
+    fn from(f: Format) -> Self {
+        match f {
+            Format::Text => forest::article::Format::Text,
+            Format::Markdown => forest::article::Format::Markdown,
+            Format::Html => forest::article::Format::Html,
+            Format::Xml => forest::article::Format::Xml,
+            Format::Json => forest::article::Format::Json,
+            Format::Jsonl => forest::article::Format::Jsonl,
+        }
+    }
+}
+
 impl Format {
     pub(crate) fn ext(self) -> &'static str {
         match self {

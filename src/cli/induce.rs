@@ -100,7 +100,7 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
         eprintln!("forest: skipped {what}: {}", explain(e));
     }
     let cfg = a.config();
-    let induction = match Wrapper::induce(&sample.site, &pages, &cfg) {
+    let induction = match Wrapper::induce_sample(&sample, &pages, &cfg) {
         Err(forest::Error::TooFewPages { got, detail: d }) if d.is_empty() => {
             let causes: Vec<String> = failed.iter().map(|(w, e)| format!("{w}: {}", explain(e))).collect();
             let detail = if causes.is_empty() {
@@ -115,10 +115,6 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
     let mut wrapper = induction.wrapper.clone();
     if let Some(h) = &a.host {
         wrapper.host = Some(forest::host::key(h)?);
-    }
-    // Pages without URLs: the site's home page, as the feed links it.
-    if wrapper.host.is_none() {
-        wrapper.host = sample.home.as_deref().and_then(|h| forest::host::key(h).ok());
     }
     let text = match a.format {
         InduceFormat::Xpath if a.explain => format!("{}\n\n{}", wrapper.xpath, induction.explain(20)),

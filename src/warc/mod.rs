@@ -318,20 +318,24 @@ impl<R: BufRead> Reader<R> {
     /// The next HTML page of the stream (see [`Record::into_page`]), `None` at the end; the
     /// records read and skipped on the way are counted into `stats` (bad ones never an error).
     pub fn next_page(&mut self, stats: &mut Stats) -> Option<(url::Url, Fetched)> {
+        loop {
+            if let Ok(page) = self.try_next_page(stats)? {
+                return Some(page);
+            }
+        }
+    }
+
+    /// As [`Reader::next_page`], but a damaged record (truncated, malformed, over the size
+    /// cap) is an error item, with its offset and what is wrong; it is counted into `stats`
+    /// too, and reading may go on after it.
+    pub fn try_next_page(&mut self, stats: &mut Stats) -> Option<Result<(url::Url, Fetched)>> {
         let max_body = self.limits.max_record_bytes;
         let before = self.offset;
         let found = loop {
             let Some(item) = self.next_record() else { break None };
             let record = match item {
                 Ok(r) => r,
-                Err(Error::TooLarge { .. }) => {
-                    stats.skipped_too_large += 1;
-                    continue;
-                }
-                Err(_) => {
-                    stats.skipped_bad += 1;
-                    continue;
-                }
+                Err(e) => break Some(Err(stats.damaged(e))),
             };
             stats.records += 1;
             if record.warc_type.eq_ignore_ascii_case("response") {
@@ -340,13 +344,12 @@ impl<R: BufRead> Reader<R> {
             match record.into_page(max_body) {
                 Ok(page) => {
                     stats.html += 1;
-                    break Some(page);
+                    break Some(Ok(page));
                 }
                 Err(NotPage::NotResponse) => {}
                 Err(NotPage::Status(_)) => stats.skipped_status += 1,
                 Err(NotPage::NotHtml(_)) => stats.skipped_not_html += 1,
-                Err(NotPage::Bad(Error::TooLarge { .. })) => stats.skipped_too_large += 1,
-                Err(NotPage::Bad(_)) => stats.skipped_bad += 1,
+                Err(NotPage::Bad(e)) => break Some(Err(stats.damaged(e))),
             }
         };
         stats.bytes += self.offset.saturating_sub(before);
@@ -576,6 +579,17 @@ pub struct Stats {
     pub skipped_too_large: u64,
     /// Bytes read, uncompressed.
     pub bytes: u64,
+}
+
+impl Stats {
+    /// Count a damaged record (too large, else bad), handing its error back.
+    fn damaged(&mut self, e: Error) -> Error {
+        match e {
+            Error::TooLarge { .. } => self.skipped_too_large += 1,
+            _ => self.skipped_bad += 1,
+        }
+        e
+    }
 }
 
 impl fmt::Display for Stats {

@@ -250,6 +250,21 @@ impl Induction {
 }
 
 impl Wrapper {
+    /// The wrapper of a site's sample (a feed or a folder, [`crate::feed::read`]) from its
+    /// pages ([`crate::page::load`]): [`Wrapper::induce`], the wrapper's host taken from the
+    /// pages, else from the site's home page as the feed links it.
+    ///
+    /// # Errors
+    /// As [`Wrapper::induce`].
+    pub fn induce_sample<P: Borrow<Page>>(sample: &crate::feed::Sample, pages: &[P], cfg: &Config) -> Result<Induction> {
+        let mut induction = Wrapper::induce(&sample.site, pages, cfg)?;
+        // Pages without URLs: the site's home page, as the feed links it.
+        if induction.wrapper.host.is_none() {
+            induction.wrapper.host = sample.home.as_deref().and_then(|h| crate::host::key(h).ok());
+        }
+        Ok(induction)
+    }
+
     /// Induce a site's wrapper from its sample pages.
     ///
     /// # Errors

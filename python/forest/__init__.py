@@ -1,0 +1,74 @@
+"""forest: the main article of web pages.
+
+forest learns, per web site, one XPath wrapper from a handful of that site's pages (no
+labels), then applies it to any page of the site; a page of a site without a wrapper gets the
+single-page extractor. This package is the Rust library (PyO3): the same output as the
+``forest`` command, byte for byte.
+
+>>> import forest
+>>> article = forest.extract(html, "https://news.example/a.html")     # doctest: +SKIP
+>>> wrapper = forest.induce("feeds/demo-news/feed.xml")                # doctest: +SKIP
+>>> wrapper.apply(html, url).text                                      # doctest: +SKIP
+
+Functions: :func:`extract`, :func:`extract_many` (all cores, the GIL released),
+:func:`induce`, :func:`read_warc`. Classes: :class:`Article`, :class:`Wrapper`,
+:class:`Store`, :class:`WarcRecord`. Errors: :class:`ForestError` and its subclasses.
+"""
+
+from ._forest import (
+    ArchiveIndexError,
+    Article,
+    FeedError,
+    FetchError,
+    ForestError,
+    InductionError,
+    InternalError,
+    InvalidError,
+    NoRulesError,
+    NotHtmlError,
+    OverBudgetError,
+    ReadError,
+    SiteConfigError,
+    Store,
+    TooLargeError,
+    WarcError,
+    WarcReader,
+    WarcRecord,
+    Wrapper,
+    WrapperError,
+    XPathError,
+    __version__,
+    extract,
+    extract_many,
+    induce,
+    read_warc,
+)
+
+__all__ = [
+    "ArchiveIndexError",
+    "Article",
+    "FeedError",
+    "FetchError",
+    "ForestError",
+    "InductionError",
+    "InternalError",
+    "InvalidError",
+    "NoRulesError",
+    "NotHtmlError",
+    "OverBudgetError",
+    "ReadError",
+    "SiteConfigError",
+    "Store",
+    "TooLargeError",
+    "WarcError",
+    "WarcReader",
+    "WarcRecord",
+    "Wrapper",
+    "WrapperError",
+    "XPathError",
+    "__version__",
+    "extract",
+    "extract_many",
+    "induce",
+    "read_warc",
+]

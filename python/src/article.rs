@@ -1,0 +1,123 @@
+//! `forest.Article`: what forest found on a page, the library's [`forest::Article`] with the
+//! format it was asked for.
+
+use forest::article::Format;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// The article of a page: its text and metadata, every output format, how it was found.
+#[pyclass(module = "forest", frozen)]
+pub struct Article {
+    pub(crate) inner: forest::Article,
+    pub(crate) format: Format,
+}
+
+#[pymethods]
+impl Article {
+    /// The page's URL: where it was fetched from, else the canonical URL it declares.
+    #[getter]
+    fn url(&self) -> Option<&str> {
+        self.inner.url.as_deref()
+    }
+    /// Where it was read from, as given (a path or a URL; empty for HTML without a URL).
+    #[getter]
+    fn source(&self) -> &str {
+        &self.inner.source
+    }
+    /// The host of `url`.
+    #[getter]
+    fn host(&self) -> Option<&str> {
+        self.inner.host.as_deref()
+    }
+    /// The headline.
+    #[getter]
+    fn title(&self) -> &str {
+        &self.inner.title
+    }
+    /// The author(s), when the page declares them.
+    #[getter]
+    fn byline(&self) -> Option<&str> {
+        self.inner.byline.as_deref()
+    }
+    /// The publication date, as declared.
+    #[getter]
+    fn published(&self) -> Option<&str> {
+        self.inner.published.as_deref()
+    }
+    /// The language code, as declared, else detected from the text.
+    #[getter]
+    fn lang(&self) -> Option<&str> {
+        self.inner.lang.as_deref()
+    }
+    /// The article's readable text, paragraphs separated by blank lines.
+    #[getter]
+    fn text(&self) -> &str {
+        &self.inner.text
+    }
+    /// The article's elements as an HTML fragment (links resolved against `url`).
+    #[getter]
+    fn html(&self) -> String {
+        self.inner.html()
+    }
+    /// The article as CommonMark.
+    #[getter]
+    fn markdown(&self) -> String {
+        self.inner.markdown()
+    }
+    /// The XPath of the rules that extracted it (empty for the single-page extractor).
+    #[getter]
+    fn xpath(&self) -> &str {
+        &self.inner.xpath
+    }
+    /// The rule that selected it (`exact`, `same-type`, …, `single-page`).
+    #[getter]
+    fn rule(&self) -> String {
+        self.inner.rule.name()
+    }
+    /// How much to trust it: `high`, `medium` or `low`.
+    #[getter]
+    fn confidence(&self) -> &'static str {
+        self.inner.confidence()
+    }
+    /// The format asked for (`text`, `markdown`, `html`, `xml`, `json`, `jsonl`).
+    #[getter]
+    fn format(&self) -> &'static str {
+        Format::ALL.iter().find(|(_, f)| *f == self.format).map_or("text", |(n, _)| n)
+    }
+    /// The article in the format asked for, exactly as `forest apply --format FORMAT` prints
+    /// it for one page (also `str(article)`).
+    #[getter]
+    fn output(&self) -> String {
+        self.inner.render(self.format)
+    }
+
+    /// The article in `format`, as `forest apply --format FORMAT` prints it for one page.
+    fn render(&self, format: &str) -> PyResult<String> {
+        Ok(self.inner.render(Format::named(format).map_err(crate::errors::to_py)?))
+    }
+
+    /// The JSON object of `forest apply --format json` (`pretty`) or `jsonl`, without the
+    /// newline.
+    #[pyo3(signature = (pretty = false))]
+    fn to_json(&self, pretty: bool) -> String {
+        self.inner.to_json(pretty)
+    }
+
+    /// The fields of the JSON output as a dict (`url`, `source`, `host`, `title`, `byline`,
+    /// `published`, `lang`, `text`, `html`, `xpath`, `rule`, `confidence`), plus `markdown`.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let json = py.import("json")?;
+        let d = json.call_method1("loads", (self.inner.to_json(false),))?.cast_into::<PyDict>()?;
+        d.set_item("markdown", self.inner.markdown())?;
+        Ok(d)
+    }
+
+    fn __str__(&self) -> String {
+        self.output()
+    }
+
+    fn __repr__(&self) -> String {
+        let title: String = self.inner.title.chars().take(60).collect();
+        format!("Article(title={title:?}, url={:?}, rule={:?}, {} chars)", self.inner.url, self.inner.rule.name(), self.inner.text.len())
+    }
+}

@@ -1,0 +1,193 @@
+//! forest for Python: the `forest._forest` extension module (PyO3), re-exported by the `forest`
+//! package. Thin: every call is the library's, read and written as `forest apply` and `forest
+//! induce` do, so Python gets the command's output byte for byte.
+//!
+//! - `errors`: the library's errors as a `forest.ForestError` hierarchy; panics caught;
+//! - `input`: Python pages (str, bytes, (url, html), paths, WARC records) into sources;
+//! - `article`, `wrapper` (and the store), `warc`: the classes;
+//! - here: `extract`, `extract_many` (all cores, the GIL released), `induce`.
+
+mod article;
+mod errors;
+mod input;
+mod warc;
+mod wrapper;
+
+use article::Article;
+use errors::{guarded, to_py};
+use forest::article::Format;
+use forest::budget::Budget;
+use forest::fetch::{FetchOptions, Fetcher};
+use forest::page::Source;
+use forest::rules::Rules;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString};
+use std::sync::OnceLock;
+use wrapper::{Store, Wrapper};
+
+/// The budget of each page: the command line's defaults (its time limit included).
+fn budget() -> Budget {
+    Budget { max_time: std::time::Duration::try_from_secs_f64(forest::budget::MAX_SECONDS).ok(), ..Budget::default() }
+}
+
+/// The fetcher for pages named by path (and, for `induce`, feeds named by URL): made once.
+fn fetcher() -> forest::Result<&'static Fetcher> {
+    static FETCHER: OnceLock<Fetcher> = OnceLock::new();
+    if let Some(f) = FETCHER.get() {
+        return Ok(f);
+    }
+    let made = Fetcher::new(FetchOptions::default())?;
+    Ok(FETCHER.get_or_init(|| made))
+}
+
+/// The rules of an `extract` call: a wrapper, a store, else the single-page extractor.
+fn rules_of(store: Option<&Store>, wrapper: Option<&Wrapper>) -> Rules {
+    match (wrapper, store) {
+        (Some(w), _) => Rules::Wrapper(Box::new(w.inner.clone())),
+        (None, Some(s)) => s.rules(),
+        (None, None) => Rules::SinglePage,
+    }
+}
+
+/// The article of one page by `rules`, the GIL released while forest works.
+pub(crate) fn extract_one(py: Python<'_>, rules: Rules, page: &Bound<'_, PyAny>, url: Option<String>, format: &str) -> PyResult<Article> {
+    let format = Format::named(format).map_err(to_py)?;
+    let source = input::source(page, url)?;
+    let inner = py
+        .detach(|| {
+            guarded(|| {
+                let loc = source.location().clone();
+                let page = source.page(fetcher()?, &budget())?;
+                rules.resolver()?.article_from(page, &loc)
+            })
+        })
+        .map_err(to_py)?;
+    Ok(Article { inner, format })
+}
+
+/// The main article of one page.
+///
+/// `page` is HTML (`str` or `bytes`, with `url` the address it was read from), a path
+/// (`os.PathLike`: a page file, read as `forest apply FILE` reads it), a `(url, html)` pair or
+/// a `WarcRecord`. With a `store`, the page gets the stored wrapper of its host (else the
+/// single-page extractor); with a `wrapper`, that wrapper; else the single-page extractor.
+/// `format` chooses `str(article)` (`article.output`): what `forest apply --format` prints.
+#[pyfunction]
+#[pyo3(signature = (page, url = None, *, format = "text", store = None, wrapper = None))]
+fn extract(
+    py: Python<'_>,
+    page: &Bound<'_, PyAny>,
+    url: Option<String>,
+    format: &str,
+    store: Option<PyRef<'_, Store>>,
+    wrapper: Option<PyRef<'_, Wrapper>>,
+) -> PyResult<Article> {
+    extract_one(py, rules_of(store.as_deref(), wrapper.as_deref()), page, url, format)
+}
+
+/// The articles of many pages, in order, on `jobs` threads (default: all cores) with the GIL
+/// released: `forest apply --jobs N`'s runner. Pages are as for `extract` (a folder stands for
+/// its pages). A page that fails raises its error once all are done, or, with
+/// `return_exceptions=True`, is its `ForestError` in the list.
+#[pyfunction]
+#[pyo3(signature = (pages, *, format = "text", store = None, wrapper = None, jobs = None, return_exceptions = false))]
+#[allow(clippy::too_many_arguments)]
+fn extract_many<'py>(
+    py: Python<'py>,
+    pages: &Bound<'py, PyAny>,
+    format: &str,
+    store: Option<PyRef<'_, Store>>,
+    wrapper: Option<PyRef<'_, Wrapper>>,
+    jobs: Option<usize>,
+    return_exceptions: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    let format = Format::named(format).map_err(to_py)?;
+    let rules = rules_of(store.as_deref(), wrapper.as_deref());
+    let sources: Vec<Source> = input::all_sources(pages)?;
+    let jobs = jobs.unwrap_or_else(forest::run::cores).max(1);
+    let results = py.detach(|| {
+        guarded(|| {
+            rules.resolver()?;
+            let mut results = Vec::with_capacity(sources.len());
+            rules.articles(sources, jobs, fetcher()?, &budget(), |_, r| {
+                results.push(r);
+                Ok::<(), forest::Error>(())
+            })?;
+            Ok(results)
+        })
+    });
+    let out = PyList::empty(py);
+    for r in results.map_err(to_py)? {
+        match r {
+            Ok(inner) => out.append(Article { inner, format })?,
+            Err(e) if return_exceptions => out.append(to_py(e).into_value(py))?,
+            Err(e) => return Err(to_py(e)),
+        }
+    }
+    Ok(out)
+}
+
+/// A site's wrapper, learned from a few of its pages (at least 2 sharing a template).
+///
+/// `pages` is a feed (file or URL) or a folder of pages, as `forest induce SOURCE` reads it
+/// (its first `max_pages`), or an iterable of pages as for `extract` (`(url, html)` pairs,
+/// `WarcRecord`s, paths). `host` names the site in the store when its pages do not.
+#[pyfunction]
+#[pyo3(signature = (pages, *, host = None, max_pages = 20))]
+fn induce(py: Python<'_>, pages: &Bound<'_, PyAny>, host: Option<String>, max_pages: usize) -> PyResult<Wrapper> {
+    let feed = if pages.is_instance_of::<PyString>() {
+        Some(pages.extract::<String>()?)
+    } else if pages.hasattr("__fspath__")? {
+        Some(pages.extract::<std::path::PathBuf>()?.to_string_lossy().into_owned())
+    } else {
+        None
+    };
+    let sources = match &feed {
+        Some(_) => Vec::new(),
+        None => input::all_sources(pages)?,
+    };
+    let host = host.map(|h| forest::host::key(&h)).transpose().map_err(to_py)?;
+    let cfg = forest::Config::default();
+    let mut inner = py
+        .detach(|| {
+            guarded(|| {
+                let fetcher = fetcher()?;
+                let induction = match &feed {
+                    Some(feed) => {
+                        let sample = forest::feed::read_with(fetcher, feed)?;
+                        let items = &sample.items[..sample.items.len().min(max_pages)];
+                        let (pages, _failed) = forest::page::load_with(fetcher, items, 8, &budget(), &|| {});
+                        forest::Wrapper::induce_sample(&sample, &pages, &cfg)?
+                    }
+                    None => {
+                        let pages = sources.into_iter().take(max_pages).map(|s| s.page(fetcher, &budget())).collect::<forest::Result<Vec<_>>>()?;
+                        let site = forest::host::of_pages(&pages).unwrap_or_else(|| "pages".into());
+                        forest::Wrapper::induce(&site, &pages, &cfg)?
+                    }
+                };
+                Ok(induction.wrapper)
+            })
+        })
+        .map_err(to_py)?;
+    if host.is_some() {
+        inner.host = host;
+    }
+    Ok(Wrapper { inner })
+}
+
+/// The extension module: functions, classes and exceptions (see the `forest` package).
+#[pymodule]
+fn _forest(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(extract, m)?)?;
+    m.add_function(wrap_pyfunction!(extract_many, m)?)?;
+    m.add_function(wrap_pyfunction!(induce, m)?)?;
+    m.add_function(wrap_pyfunction!(warc::read_warc, m)?)?;
+    m.add_class::<Article>()?;
+    m.add_class::<Wrapper>()?;
+    m.add_class::<Store>()?;
+    m.add_class::<warc::WarcRecord>()?;
+    m.add_class::<warc::WarcReader>()?;
+    errors::register(m)?;
+    Ok(())
+}
