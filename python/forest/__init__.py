@@ -12,7 +12,7 @@ single-page extractor. This package is the Rust library (PyO3): the same output 
 
 Functions: :func:`extract`, :func:`extract_many` (all cores, the GIL released),
 :func:`induce`, :func:`read_warc`. Classes: :class:`Article`, :class:`Wrapper`,
-:class:`Store`, :class:`WarcRecord`. Errors: :class:`ForestError` and its subclasses.
+:class:`Store`, :class:`WarcRecord`, :class:`Index`. Errors: :class:`ForestError` and its subclasses.
 """
 
 from ._forest import (
@@ -21,6 +21,7 @@ from ._forest import (
     FeedError,
     FetchError,
     ForestError,
+    Index,
     InductionError,
     InternalError,
     InvalidError,
@@ -50,6 +51,7 @@ __all__ = [
     "FeedError",
     "FetchError",
     "ForestError",
+    "Index",
     "InductionError",
     "InternalError",
     "InvalidError",

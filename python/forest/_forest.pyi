@@ -114,8 +114,10 @@ class Store:
     def __contains__(self, host: str) -> bool: ...
 
 class WarcRecord:
-    """One HTML page of a WARC file."""
+    """One HTML page of a WARC file (picklable)."""
 
+    def __init__(self, url: str, content: bytes, content_type: Optional[str] = None) -> None:
+        """A record made in memory: its URL, body and HTTP ``Content-Type``."""
     @property
     def url(self) -> str:
         """The record's target URL."""
@@ -140,6 +142,20 @@ class WarcReader(Iterator[WarcRecord]):
     @property
     def path(self) -> str:
         """The file read."""
+
+class Index:
+    """An article index (tantivy) in a folder, keyed by URL, as ``forest apply --index`` writes it."""
+
+    def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        """The index in ``path``, created when absent."""
+    def add(self, articles: list[Article], *, batch: int = 256) -> int:
+        """Add ``articles`` (committing every ``batch``); how many were added."""
+    def merge(self, shards: list[Union[str, "os.PathLike[str]"]]) -> int:
+        """Add every article of the indexes ``shards`` (as ``forest merge-index``)."""
+    @property
+    def path(self) -> str:
+        """The folder."""
+    def __len__(self) -> int: ...
 
 def extract(
     page: Page,

@@ -118,6 +118,7 @@ impl Article {
 
     fn __repr__(&self) -> String {
         let title: String = self.inner.title.chars().take(60).collect();
-        format!("Article(title={title:?}, url={:?}, rule={:?}, {} chars)", self.inner.url, self.inner.rule.name(), self.inner.text.len())
+        let url = self.inner.url.as_deref().unwrap_or(&self.inner.source);
+        format!("Article(title={title:?}, url={url:?}, rule={:?}, {} chars)", self.inner.rule.name(), self.inner.text.len())
     }
 }

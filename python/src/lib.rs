@@ -9,6 +9,7 @@
 
 mod article;
 mod errors;
+mod index;
 mod input;
 mod warc;
 mod wrapper;
@@ -131,7 +132,8 @@ fn extract_many<'py>(
 ///
 /// `pages` is a feed (file or URL) or a folder of pages, as `forest induce SOURCE` reads it
 /// (its first `max_pages`), or an iterable of pages as for `extract` (`(url, html)` pairs,
-/// `WarcRecord`s, paths). `host` names the site in the store when its pages do not.
+/// `WarcRecord`s, paths; those that cannot be read are left out). `host` names the site in
+/// the store when its pages do not.
 #[pyfunction]
 #[pyo3(signature = (pages, *, host = None, max_pages = 20))]
 fn induce(py: Python<'_>, pages: &Bound<'_, PyAny>, host: Option<String>, max_pages: usize) -> PyResult<Wrapper> {
@@ -160,7 +162,8 @@ fn induce(py: Python<'_>, pages: &Bound<'_, PyAny>, host: Option<String>, max_pa
                         forest::Wrapper::induce_sample(&sample, &pages, &cfg)?
                     }
                     None => {
-                        let pages = sources.into_iter().take(max_pages).map(|s| s.page(fetcher, &budget())).collect::<forest::Result<Vec<_>>>()?;
+                        // Pages that cannot be read are left out, as `forest induce` does.
+                        let pages: Vec<_> = sources.into_iter().take(max_pages).filter_map(|s| s.page(fetcher, &budget()).ok()).collect();
                         let site = forest::host::of_pages(&pages).unwrap_or_else(|| "pages".into());
                         forest::Wrapper::induce(&site, &pages, &cfg)?
                     }
@@ -188,6 +191,7 @@ fn _forest(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Store>()?;
     m.add_class::<warc::WarcRecord>()?;
     m.add_class::<warc::WarcReader>()?;
+    m.add_class::<index::Index>()?;
     errors::register(m)?;
     Ok(())
 }

@@ -28,6 +28,23 @@ impl WarcRecord {
 
 #[pymethods]
 impl WarcRecord {
+    /// A record made in memory (or shipped between processes): its URL, body and HTTP
+    /// `Content-Type`.
+    #[new]
+    #[pyo3(signature = (url, content, content_type = None))]
+    fn new(url: &str, content: Vec<u8>, content_type: Option<String>) -> PyResult<WarcRecord> {
+        let url = url::Url::parse(url).map_err(|e| PyValueError::new_err(format!("{url:?} is not a URL: {e}")))?;
+        let mut fetched = Fetched::local(Location::Url(url.clone()), content);
+        fetched.content_type = content_type;
+        Ok(WarcRecord { url, fetched })
+    }
+
+    /// Pickling: the record is its URL, body and content type.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, Bound<'py, PyBytes>, Option<String>))> {
+        let r = slf.get();
+        Ok((slf.get_type().into_any(), (r.url.to_string(), PyBytes::new(slf.py(), &r.fetched.bytes), r.fetched.content_type.clone())))
+    }
+
     /// The record's target URL (`WARC-Target-URI`).
     #[getter]
     fn url(&self) -> &str {

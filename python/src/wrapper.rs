@@ -68,7 +68,7 @@ impl Wrapper {
     }
 
     fn __repr__(&self) -> String {
-        format!("Wrapper(host={:?}, xpath={:?})", self.inner.host, self.inner.xpath)
+        format!("Wrapper(host={:?}, xpath={:?})", self.inner.host.as_deref().unwrap_or_default(), self.inner.xpath)
     }
 }
 
