@@ -235,18 +235,18 @@ impl Article {
 /// ([`Article::render`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
-    /// Plain text, paragraphs separated by blank lines.
+    /// Plain text ([`Article::text`]).
     #[default]
     Text,
-    /// CommonMark (GFM tables).
+    /// CommonMark ([`Article::markdown`]).
     Markdown,
-    /// An HTML document holding the article.
+    /// An HTML document ([`Article::html_document`]).
     Html,
-    /// The article's cleaned XML, with dfs numbers.
+    /// The cleaned XML ([`Article::xml`]).
     Xml,
-    /// One JSON object, indented.
+    /// JSON, indented ([`Article::to_json`]).
     Json,
-    /// One JSON object on one line.
+    /// JSON on one line.
     Jsonl,
 }
 
@@ -270,6 +270,29 @@ impl Format {
             let names: Vec<&str> = Format::ALL.iter().map(|(n, _)| *n).collect();
             crate::Error::Invalid(format!("unknown format {name:?}: use one of {}", names.join(", ")))
         })
+    }
+
+    /// What the format holds, in a line.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Format::Text => "Plain text, paragraphs separated by blank lines",
+            Format::Markdown => "CommonMark (GFM tables)",
+            Format::Html => "An HTML document holding the article",
+            Format::Xml => "The article's cleaned XML, with dfs numbers",
+            Format::Json => "One JSON object per page (an array for several pages on stdout)",
+            Format::Jsonl => "One JSON object per line",
+        }
+    }
+
+    /// The file name extension of an article in this format.
+    pub fn ext(self) -> &'static str {
+        match self {
+            Format::Text => "txt",
+            Format::Markdown => "md",
+            Format::Html => "html",
+            Format::Xml => "xml",
+            Format::Json | Format::Jsonl => "json",
+        }
     }
 }
 

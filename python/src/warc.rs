@@ -12,6 +12,9 @@ use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+/// What a [`WarcRecord`] is made of, for pickling: URL, body, content type.
+type RecordArgs<'py> = (String, Bound<'py, PyBytes>, Option<String>);
+
 /// One HTML page of a WARC file: its target URL and the HTTP response body.
 #[pyclass(module = "forest", frozen)]
 pub struct WarcRecord {
@@ -40,7 +43,7 @@ impl WarcRecord {
     }
 
     /// Pickling: the record is its URL, body and content type.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, Bound<'py, PyBytes>, Option<String>))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, RecordArgs<'py>)> {
         let r = slf.get();
         Ok((slf.get_type().into_any(), (r.url.to_string(), PyBytes::new(slf.py(), &r.fetched.bytes), r.fetched.content_type.clone())))
     }

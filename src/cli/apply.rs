@@ -104,7 +104,7 @@ impl Sink {
         if self.no_title && matches!(self.format, Format::Text | Format::Json | Format::Jsonl) {
             article.text = article.body();
         }
-        let body = article.render(self.format.into());
+        let body = article.render(self.format);
         match &self.out_dir {
             Some(dir) => {
                 let name = unique_name(&mut self.used_names, &loc.stem(), self.format.ext());

@@ -240,7 +240,7 @@ pub(crate) struct ApplyArgs {
     pub(crate) out_dir: Option<PathBuf>,
     /// Output format. JSON fields: url, source, host, title, byline, published, lang, text,
     /// html, xpath, rule, confidence.
-    #[arg(long, short, value_enum, default_value_t = Format::Text, help_heading = "Output")]
+    #[arg(long, short, value_parser = format_parser(), default_value = "text", help_heading = "Output")]
     pub(crate) format: Format,
     /// Leave the headline out of the text (text and JSON `text`; the title stays in JSON
     /// `title`).
@@ -417,44 +417,12 @@ pub(crate) enum InduceFormat {
     Ftr,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Format {
-    /// Plain text, paragraphs separated by blank lines.
-    Text,
-    /// CommonMark (GFM tables).
-    Markdown,
-    /// An HTML document holding the article.
-    Html,
-    /// The article's cleaned XML, with dfs numbers.
-    Xml,
-    /// One JSON object per page (an array for several pages on stdout).
-    Json,
-    /// One JSON object per line.
-    Jsonl,
-}
+pub(crate) use forest::article::Format;
 
-impl From<Format> for forest::article::Format {
-    fn from(f: Format) -> Self {
-        match f {
-            Format::Text => forest::article::Format::Text,
-            Format::Markdown => forest::article::Format::Markdown,
-            Format::Html => forest::article::Format::Html,
-            Format::Xml => forest::article::Format::Xml,
-            Format::Json => forest::article::Format::Json,
-            Format::Jsonl => forest::article::Format::Jsonl,
-        }
-    }
-}
-
-impl Format {
-    pub(crate) fn ext(self) -> &'static str {
-        match self {
-            Format::Text => "txt",
-            Format::Markdown => "md",
-            Format::Html => "html",
-            Format::Xml => "xml",
-            Format::Json | Format::Jsonl => "json",
-        }
-    }
+/// `--format`: the library's output formats ([`Format::ALL`]), each with its help line.
+fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
+    let values = Format::ALL.iter().map(|&(name, f)| clap::builder::PossibleValue::new(name).help(f.describe()));
+    let names = clap::builder::PossibleValuesParser::new(values);
+    clap::builder::TypedValueParser::map(names, |name: String| Format::named(&name).expect("clap let only a format's name through"))
 }
 
