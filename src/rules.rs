@@ -115,13 +115,15 @@ impl Rules {
 }
 
 /// Rules compiled for the pages of one worker: the fixed rules, or each stored file's rules
-/// compiled once, when first needed.
+/// compiled once, when first needed (and again when the file changes: a resolver kept for a
+/// long time sees a wrapper stored after it).
 pub struct Resolver<'a> {
     rules: &'a Rules,
     fixed: Option<Compiled>,
     /// The rules of a page whose host has none stored, with [`Missing::SinglePage`].
     single: Compiled,
-    by_file: HashMap<PathBuf, Compiled>,
+    /// Each stored file's rules, with the file's modification time when compiled.
+    by_file: HashMap<PathBuf, (Option<std::time::SystemTime>, Compiled)>,
     /// Which fields of each article are worked out.
     fields: Fields,
 }
@@ -157,14 +159,15 @@ impl Resolver<'_> {
             }
             return Err(Error::NoRules { host, store: store.dir().to_path_buf() });
         };
-        if !self.by_file.contains_key(&entry.path) {
+        let modified = std::fs::metadata(&entry.path).and_then(|m| m.modified()).ok();
+        if self.by_file.get(&entry.path).is_none_or(|(at, _)| *at != modified) {
             let compiled = match entry.kind {
                 Kind::Wrapper => Compiled::wrapper(Wrapper::load(&entry.path)?)?,
                 Kind::SiteConfig => Compiled::site_config(SiteConfig::load(&entry.path)?.0)?,
             };
-            self.by_file.insert(entry.path.clone(), compiled);
+            self.by_file.insert(entry.path.clone(), (modified, compiled));
         }
-        self.by_file.get(&entry.path).ok_or_else(|| Error::Internal("compiled rules went missing".into()))
+        self.by_file.get(&entry.path).map(|(_, c)| c).ok_or_else(|| Error::Internal("compiled rules went missing".into()))
     }
 
     /// The article of `page`, read from `source`, by the rules of its site.

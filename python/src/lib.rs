@@ -20,7 +20,11 @@ use forest::article::Format;
 use forest::budget::Budget;
 use forest::fetch::{FetchOptions, Fetcher};
 use forest::page::Source;
-use forest::rules::Rules;
+use forest::rules::{Missing, Resolver, Rules};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 use std::sync::OnceLock;
@@ -41,6 +45,34 @@ fn fetcher() -> forest::Result<&'static Fetcher> {
     Ok(FETCHER.get_or_init(|| made))
 }
 
+/// The rules of a store folder, made once per folder for the process (a path each), so the
+/// resolvers of each thread can borrow them for as long as they live.
+fn store_rules(dir: &Path) -> &'static Rules {
+    static ALL: OnceLock<Mutex<HashMap<PathBuf, &'static Rules>>> = OnceLock::new();
+    let mut all = ALL.get_or_init(Default::default).lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    all.entry(dir.to_path_buf())
+        .or_insert_with(|| Box::leak(Box::new(Rules::Store(forest::store::Store::new(dir), Missing::SinglePage))))
+}
+
+thread_local! {
+    /// Each thread's resolver of each store: its wrappers compiled once per thread (and again
+    /// when a file changes), as `forest apply` compiles them once per worker.
+    static RESOLVERS: RefCell<HashMap<PathBuf, Resolver<'static>>> = RefCell::new(HashMap::new());
+}
+
+/// The article of `page` (read from `loc`) by `rules`; a store's rules by this thread's
+/// resolver of that store.
+fn article(rules: &Rules, page: forest::Page, loc: &forest::fetch::Location) -> forest::Result<forest::Article> {
+    let Rules::Store(store, _) = rules else { return rules.resolver()?.article_from(page, loc) };
+    RESOLVERS.with_borrow_mut(|resolvers| {
+        let resolver = match resolvers.entry(store.dir().to_path_buf()) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => e.insert(store_rules(store.dir()).resolver()?),
+        };
+        resolver.article_from(page, loc)
+    })
+}
+
 /// The rules of an `extract` call: a wrapper, a store, else the single-page extractor.
 fn rules_of(store: Option<&Store>, wrapper: Option<&Wrapper>) -> Rules {
     match (wrapper, store) {
@@ -59,7 +91,7 @@ pub(crate) fn extract_one(py: Python<'_>, rules: Rules, page: &Bound<'_, PyAny>,
             guarded(|| {
                 let loc = source.location().clone();
                 let page = source.page(fetcher()?, &budget())?;
-                rules.resolver()?.article_from(page, &loc)
+                article(&rules, page, &loc)
             })
         })
         .map_err(to_py)?;

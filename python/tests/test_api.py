@@ -215,3 +215,17 @@ def test_hostile_page_is_an_error_or_an_article():
         forest.extract(deep, "https://deep.example/a")
     except forest.ForestError:
         pass
+
+
+def test_store_changes_are_seen(tmp_path):
+    store = forest.Store(tmp_path)
+    html = BRIDGE.read_bytes()
+    assert forest.extract(html, BRIDGE_URL, store=store).rule == "single-page"
+    w = forest.induce(DEMO / "feed.xml")
+    store.save(w)
+    assert forest.extract(html, BRIDGE_URL, store=store).rule == "exact"
+    # A wrapper stored again, by any program, is the one used next.
+    other = json.loads(w.to_json())
+    other["xpath"] = "//table[@id='nothing-here']"
+    store.save(forest.Wrapper.from_json(json.dumps(other)))
+    assert forest.extract(html, BRIDGE_URL, store=store).rule != "exact"
