@@ -180,12 +180,7 @@ pub fn sources(inputs: &[String]) -> Result<Vec<Source>> {
         feeds: &'a mut std::collections::HashMap<std::path::PathBuf, Vec<feed::Item>>,
         dir: &std::path::Path,
     ) -> &'a Vec<feed::Item> {
-        feeds.entry(dir.to_path_buf()).or_insert_with(|| {
-            if !dir.join("feed.xml").is_file() {
-                return Vec::new();
-            }
-            feed::read(&dir.to_string_lossy()).map(|s| s.items).unwrap_or_default()
-        })
+        feeds.entry(dir.to_path_buf()).or_insert_with(|| folder_items(dir))
     }
     let mut out = Vec::new();
     for input in inputs {
@@ -224,6 +219,32 @@ pub fn sources(inputs: &[String]) -> Result<Vec<Source>> {
         }
     }
     Ok(out)
+}
+
+/// The feed items of a folder's `feed.xml` (none without one). A program that reads pages one
+/// call at a time (the Python package) reads each folder's feed once, and again when it changes:
+/// the last few folders' items are kept, with the feed's modification time.
+fn folder_items(dir: &std::path::Path) -> Vec<feed::Item> {
+    type Kept = std::collections::HashMap<std::path::PathBuf, (std::time::SystemTime, Vec<feed::Item>)>;
+    static KEPT: std::sync::Mutex<Option<Kept>> = std::sync::Mutex::new(None);
+    const FOLDERS: usize = 16;
+    let feed = dir.join("feed.xml");
+    let read = || feed::read(&dir.to_string_lossy()).map(|s| s.items).unwrap_or_default();
+    let Some(meta) = std::fs::metadata(&feed).ok().filter(std::fs::Metadata::is_file) else { return Vec::new() };
+    let Ok(modified) = meta.modified() else { return read() };
+    let mut kept = KEPT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let kept = kept.get_or_insert_with(Default::default);
+    if let Some((at, items)) = kept.get(dir) {
+        if *at == modified {
+            return items.clone();
+        }
+    }
+    let items = read();
+    if kept.len() >= FOLDERS {
+        kept.clear();
+    }
+    kept.insert(dir.to_path_buf(), (modified, items.clone()));
+    items
 }
 
 /// Do two paths name the same file (`./a.html` and `a.html`)?
