@@ -142,7 +142,7 @@ fn extract_many<'py>(
         guarded(|| {
             rules.resolver()?;
             let mut results = Vec::with_capacity(sources.len());
-            rules.articles(sources, jobs, fetcher()?, &budget(), |_, r| {
+            rules.articles(sources, jobs, fetcher()?, &budget(), forest::article::Fields::All, |_, r| {
                 results.push(r);
                 Ok::<(), forest::Error>(())
             })?;
