@@ -39,8 +39,7 @@ fn same_tree(name: &str, html: &str, guarded: bool) {
 
 fn first_difference(a: &str, b: &str) -> String {
     let at = a.bytes().zip(b.bytes()).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
-    let from = a.floor_char_boundary(at.saturating_sub(120));
-    let near = |s: &str| s.get(from..s.ceil_char_boundary((at + 120).min(s.len()))).unwrap_or("").to_string();
+    let near = |s: &str| String::from_utf8_lossy(&s.as_bytes()[at.saturating_sub(120)..(at + 120).min(s.len())]).into_owned();
     format!("fast:      …{}…\nreference: …{}…", near(a), near(b))
 }
 
