@@ -78,7 +78,8 @@ pub enum Fields {
     #[default]
     All,
     /// The text, URL, host, rule and what the page declares; the title is the page's
-    /// `<title>` and the language is only a declared one.
+    /// `<title>` and the language is only a declared one. The article does not keep its page
+    /// (freed where it was extracted, on the worker's thread), so it renders from its text.
     Text,
 }
 
@@ -101,6 +102,12 @@ impl Article {
             Fields::All => title_of(doc, &extraction, &meta),
             Fields::Text => doc.title.clone(),
         };
+        let lang = meta.lang.or_else(|| (fields == Fields::All).then(|| detect_lang(&extraction.text)).flatten());
+        let rule = extraction.rule;
+        let (text, extracted) = match fields {
+            Fields::All => (extraction.text.clone(), Some(Box::new(Extracted { page, extraction }))),
+            Fields::Text => (extraction.text, None),
+        };
         let extracted_at =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
         Article {
@@ -110,12 +117,12 @@ impl Article {
             title,
             byline,
             published,
-            lang: meta.lang.or_else(|| (fields == Fields::All).then(|| detect_lang(&extraction.text)).flatten()),
-            text: extraction.text.clone(),
+            lang,
+            text,
             xpath: xpath.to_string(),
-            rule: extraction.rule,
+            rule,
             extracted_at,
-            extracted: Some(Box::new(Extracted { page, extraction })),
+            extracted,
         }
     }
 
