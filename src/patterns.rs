@@ -113,33 +113,68 @@ const UTILITY_VALUES: &[&str] = &[
 /// a property prefix, then a size, colour, number or keyword), or is a name a CSS-in-JS tool
 /// generated (`css-1x8a2b`, `sc-bdVaJa`, `jsx-2981`).
 pub fn is_utility(token: &str) -> bool {
-    if token.contains([':', '[', '(', '/', '.', '!', '#']) {
+    let b = token.as_bytes();
+    if b.iter().any(|c| matches!(c, b':' | b'[' | b'(' | b'/' | b'.' | b'!' | b'#')) {
         return true;
     }
-    let t = token.trim_start_matches('-');
-    let lower = t.to_ascii_lowercase();
-    if UTILITY_WORDS.contains(&lower.as_str()) {
+    let start = b.iter().position(|&c| c != b'-').unwrap_or(b.len());
+    let t = &b[start..];
+    // Lower-cased on the stack: class tokens are short, and this runs for every class token
+    // of every page.
+    let mut buf = [0u8; 64];
+    let heap;
+    let lower: &[u8] = if let Some(slot) = buf.get_mut(..t.len()) {
+        slot.copy_from_slice(t);
+        slot.make_ascii_lowercase();
+        slot
+    } else {
+        heap = t.to_ascii_lowercase();
+        &heap
+    };
+    let sets = utility_sets();
+    if sets.words.binary_search(&lower).is_ok() {
         return true;
     }
-    for gen in ["css-", "sc-", "jsx-", "emotion-", "svelte-"] {
-        if let Some(rest) = lower.strip_prefix(gen) {
-            if rest.len() >= 4 && t[gen.len()..].chars().any(|c| c.is_ascii_digit() || c.is_ascii_uppercase()) {
-                return true;
-            }
+    for gen in [&b"css-"[..], b"sc-", b"jsx-", b"emotion-", b"svelte-"] {
+        if lower.len() >= gen.len() + 4
+            && lower.starts_with(gen)
+            && t[gen.len()..].iter().any(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+        {
+            return true;
         }
     }
     // A property prefix (the longest that fits), then a value.
     let mut cut = 0;
-    for (i, _) in lower.match_indices('-') {
-        if UTILITY_PREFIXES.contains(&&lower[..i]) {
+    for (i, _) in lower.iter().enumerate().filter(|&(_, &c)| c == b'-') {
+        if sets.prefixes.binary_search(&&lower[..i]).is_ok() {
             cut = i;
         }
     }
     if cut == 0 {
         return false;
     }
-    let value = lower[cut + 1..].split('-').next().unwrap_or("");
-    value.chars().next().is_some_and(|c| c.is_ascii_digit()) || UTILITY_VALUES.contains(&value)
+    let rest = &lower[cut + 1..];
+    let value = rest.split(|&c| c == b'-').next().unwrap_or(&[]);
+    value.first().is_some_and(u8::is_ascii_digit) || sets.values.binary_search(&value).is_ok()
+}
+
+/// The utility lists, sorted once for binary search.
+struct UtilitySets {
+    words: Vec<&'static [u8]>,
+    prefixes: Vec<&'static [u8]>,
+    values: Vec<&'static [u8]>,
+}
+
+fn utility_sets() -> &'static UtilitySets {
+    static SETS: std::sync::LazyLock<UtilitySets> = std::sync::LazyLock::new(|| {
+        let sorted = |list: &[&'static str]| {
+            let mut v: Vec<&'static [u8]> = list.iter().map(|s| s.as_bytes()).collect();
+            v.sort_unstable();
+            v
+        };
+        UtilitySets { words: sorted(UTILITY_WORDS), prefixes: sorted(UTILITY_PREFIXES), values: sorted(UTILITY_VALUES) }
+    });
+    &SETS
 }
 
 /// How elements with neither `id` nor `class` are typed.
@@ -544,6 +579,67 @@ pub fn collect(doc: &Doc, terms: &PageTerms, sig: &Signifiers, typing: Typing) -
 mod tests {
     use super::*;
     use crate::text::Language;
+
+    /// `is_utility` as first written, on `String`s and linear list scans: the oracle.
+    fn is_utility_plain(token: &str) -> bool {
+        if token.contains([':', '[', '(', '/', '.', '!', '#']) {
+            return true;
+        }
+        let t = token.trim_start_matches('-');
+        let lower = t.to_ascii_lowercase();
+        if UTILITY_WORDS.contains(&lower.as_str()) {
+            return true;
+        }
+        for gen in ["css-", "sc-", "jsx-", "emotion-", "svelte-"] {
+            if let Some(rest) = lower.strip_prefix(gen) {
+                if rest.len() >= 4 && t[gen.len()..].chars().any(|c| c.is_ascii_digit() || c.is_ascii_uppercase()) {
+                    return true;
+                }
+            }
+        }
+        let mut cut = 0;
+        for (i, _) in lower.match_indices('-') {
+            if UTILITY_PREFIXES.contains(&&lower[..i]) {
+                cut = i;
+            }
+        }
+        if cut == 0 {
+            return false;
+        }
+        let value = lower[cut + 1..].split('-').next().unwrap_or("");
+        value.chars().next().is_some_and(|c| c.is_ascii_digit()) || UTILITY_VALUES.contains(&value)
+    }
+
+    #[test]
+    fn utility_tokens_as_the_plain_definition_says() {
+        let mut tokens: Vec<String> = Vec::new();
+        let parts: Vec<&str> = UTILITY_WORDS.iter().chain(UTILITY_PREFIXES).chain(UTILITY_VALUES).copied().collect();
+        let extra = ["", "-", "--", "x", "story", "article-body", "Ésta", "日本", "4", "42px", "Md", "SM", "ñ"];
+        for a in parts.iter().chain(&extra) {
+            tokens.push((*a).to_string());
+            tokens.push(format!("-{a}"));
+            tokens.push(a.to_uppercase());
+            for b in parts.iter().step_by(7).chain(&extra) {
+                tokens.push(format!("{a}-{b}"));
+                tokens.push(format!("{a}-{b}-x"));
+            }
+        }
+        for gen in ["css", "sc", "jsx", "emotion", "svelte", "CSS"] {
+            for rest in ["1x8a2b", "bdVaJa", "abc", "abcd", "ab1", "ABCD", "éééé"] {
+                tokens.push(format!("{gen}-{rest}"));
+            }
+        }
+        tokens.push("a".repeat(63) + "-4");
+        tokens.push("mt".to_string() + &"-".repeat(70) + "4");
+        tokens.push("text-".to_string() + &"é".repeat(40));
+        for t in ["md:flex", "w-[30px]", "Pos(r)", "w-1/2", "a.b", "!mt-0", "#x"] {
+            tokens.push(t.to_string());
+        }
+        for t in &tokens {
+            assert_eq!(is_utility(t), is_utility_plain(t), "{t:?}");
+        }
+        assert!(tokens.iter().filter(|t| is_utility(t)).count() > 1000);
+    }
 
     #[test]
     fn candidates_are_ancestors_of_significant_nodes() {
