@@ -613,12 +613,31 @@ pub fn decode(bytes: &[u8], content_type: Option<&str>) -> String {
                 return encoding_rs::UTF_8;
             }
             let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
-            det.feed(bytes, true);
+            det.feed(&detector_input(bytes), true);
             det.guess(None, chardetng::Utf8Detection::Allow)
         });
     // Per the HTML standard a declared UTF-16 in a meta tag means UTF-8 (the meta is ASCII).
     let (text, _, _) = enc.decode(bytes);
     text.into_owned()
+}
+
+/// Most bytes of its lines with non-ASCII bytes that the charset detector reads.
+const DETECTOR_BYTES: usize = 64 * 1024;
+
+/// What the charset detector reads of a page: only its lines that hold non-ASCII bytes (the
+/// only evidence of a legacy encoding; ASCII reads the same in all of them), each whole with
+/// its line break, up to [`DETECTOR_BYTES`]. A page of markup and scripts with a few accented
+/// words costs the detector those lines, not the page.
+fn detector_input(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for line in bytes.split_inclusive(|&b| b == b'\n').filter(|l| !l.is_ascii()) {
+        let room = DETECTOR_BYTES - out.len();
+        out.extend_from_slice(&line[..line.len().min(room)]);
+        if out.len() >= DETECTOR_BYTES {
+            break;
+        }
+    }
+    out
 }
 
 fn label(name: &str) -> Option<&'static encoding_rs::Encoding> {
@@ -682,6 +701,32 @@ mod tests {
         // No declaration: chardetng recognizes Shift_JIS.
         let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("日本語のテキストです。これは長い文章のサンプルです。");
         assert!(decode(&sjis, None).contains("日本語"));
+    }
+
+    #[test]
+    fn undeclared_legacy_pages_are_recognized_past_long_ascii_markup() {
+        // 100 KB of scripts and markup before the text, no declaration anywhere.
+        let script = "<script>var x = 1; function f(a, b) { return a + b; }</script>\n".repeat(1600);
+        for (enc, text) in [
+            (encoding_rs::WINDOWS_1251, "Москва — столица России, крупнейший город страны.\nЭто длинный текст о городе и его истории.\n"),
+            (encoding_rs::WINDOWS_1252, "Café crème, déjà vu: les élèves étaient très contents.\n"),
+            (encoding_rs::ISO_8859_7, "Η Αθήνα είναι η πρωτεύουσα της Ελλάδας και η μεγαλύτερη πόλη της.\n"),
+        ] {
+            let html = format!("<html><head><title>t</title>{script}</head><body><p>{text}</p></body></html>");
+            let (bytes, _, _) = enc.encode(&html);
+            let guess = |input: &[u8]| {
+                let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+                det.feed(input, true);
+                det.guess(None, chardetng::Utf8Detection::Allow)
+            };
+            assert_eq!(guess(&detector_input(&bytes)), guess(&bytes), "{}: as on the whole page", enc.name());
+            assert!(decode(&bytes, None).contains(text.lines().next().unwrap()), "{}", enc.name());
+            assert!(detector_input(&bytes).len() < 300);
+        }
+        // A page on one line is read up to the bound.
+        let one_line = format!("{}caf\u{e9}", "a".repeat(200_000));
+        let (bytes, _, _) = encoding_rs::WINDOWS_1252.encode(&one_line);
+        assert_eq!(detector_input(&bytes).len(), DETECTOR_BYTES);
     }
 
     #[test]
