@@ -348,7 +348,14 @@ pub fn is_comment_region(tag: &str, id: Option<&str>, class: Option<&str>) -> bo
     if matches!(tag, "html" | "body" | "main" | "article") {
         return false;
     }
-    [id, class].into_iter().flatten().any(|v| {
+    // Every comment word holds one of these: most values hold none and are passed at once.
+    let may_hold = |v: &str| {
+        let b = v.as_bytes();
+        (0..b.len()).filter(|&i| matches!(b[i] | 0x20, b'c' | b'd' | b'r')).any(|i| {
+            [&b"comment"[..], b"disqus", b"respond"].iter().any(|k| b[i..].get(..k.len()).is_some_and(|w| w.eq_ignore_ascii_case(k)))
+        })
+    };
+    [id, class].into_iter().flatten().filter(|v| may_hold(v)).any(|v| {
         v.split(|c: char| !c.is_alphanumeric())
             .any(|w| COMMENT_WORDS.iter().any(|k| w.eq_ignore_ascii_case(k)))
     })
@@ -479,6 +486,24 @@ fn clean_attrs<'a>(attrs: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<(Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn comment_regions_are_whole_words_of_id_or_class() {
+        // The plain definition: a word (split at anything not a letter or digit) is a comment word.
+        let plain = |v: &str| v.split(|c: char| !c.is_alphanumeric()).any(|w| COMMENT_WORDS.iter().any(|k| w.eq_ignore_ascii_case(k)));
+        let values = [
+            "comments", "post-Comments", "CommentList x", "disqus_thread", "respond", "comment—box", "commenté",
+            "commentary", "no-comment-s", "xcomment", "Respond2", "re-spond", "DISQUS", "cömment", "comment",
+            "story body", "", "c", "commen", "d", "r",
+        ];
+        for v in values {
+            for tag in ["div", "section"] {
+                assert_eq!(is_comment_region(tag, Some(v), None), plain(v), "{v:?}");
+                assert_eq!(is_comment_region(tag, None, Some(v)), plain(v), "{v:?}");
+            }
+            assert!(!is_comment_region("article", Some(v), Some(v)));
+        }
+    }
 
     #[test]
     fn reader_comments_are_cut_but_a_comment_piece_holding_the_headline_is_not() {
