@@ -84,10 +84,11 @@ impl Page {
     pub fn from_fetched(loc: &Location, fetched: Fetched, budget: &Budget) -> Result<Page> {
         let deadline = budget.deadline();
         check_html(&fetched, &loc.to_string())?;
-        let html = fetched.text();
+        let location = fetched.location.to_string();
+        let html = fetched.into_text();
         let opts = PageOptions {
             id: Some(loc.stem()),
-            location: fetched.location.to_string(),
+            location,
             item: None,
             budget: *budget,
             deadline,

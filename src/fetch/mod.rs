@@ -122,6 +122,11 @@ impl Fetched {
     pub fn text(&self) -> String {
         decode(&self.bytes, self.content_type.as_deref())
     }
+
+    /// The body decoded as text, taking the bytes (see [`decode_owned`]).
+    pub fn into_text(self) -> String {
+        decode_owned(self.bytes, self.content_type.as_deref())
+    }
 }
 
 /// How a [`Fetcher`] behaves. The defaults suit a command-line run on a few sites.
@@ -593,8 +598,9 @@ pub fn gunzip_within(bytes: Vec<u8>, max: u64, what: &str) -> Result<Vec<u8>> {
 /// Decode page or feed bytes to text.
 ///
 /// Order: BOM; `charset=` of the `content_type`; a `<meta charset>` or `http-equiv`
-/// declaration (or an XML declaration's `encoding`) in the first 4 KiB; else a guess by
-/// chardetng over the whole body. Undecodable bytes become U+FFFD, never an error.
+/// declaration (or an XML declaration's `encoding`) in the first 4 KiB; else UTF-8 when the
+/// bytes are valid UTF-8, else a guess by chardetng (see [`detector_input`]). Undecodable bytes
+/// become U+FFFD, never an error.
 ///
 /// # Example
 /// ```
@@ -602,7 +608,23 @@ pub fn gunzip_within(bytes: Vec<u8>, max: u64, what: &str) -> Result<Vec<u8>> {
 /// assert!(forest::fetch::decode(bytes, None).contains("caf\u{e9}"));
 /// ```
 pub fn decode(bytes: &[u8], content_type: Option<&str>) -> String {
-    let enc = encoding_rs::Encoding::for_bom(bytes)
+    let (text, _, _) = encoding(bytes, content_type).decode(bytes);
+    text.into_owned()
+}
+
+/// [`decode`], taking the bytes: a page in UTF-8 without a BOM becomes its text as it is,
+/// without a copy.
+pub fn decode_owned(bytes: Vec<u8>, content_type: Option<&str>) -> String {
+    let enc = encoding(&bytes, content_type);
+    if enc != encoding_rs::UTF_8 || bytes.starts_with(b"\xEF\xBB\xBF") {
+        return enc.decode(&bytes).0.into_owned();
+    }
+    String::from_utf8(bytes).unwrap_or_else(|e| encoding_rs::UTF_8.decode_without_bom_handling(e.as_bytes()).0.into_owned())
+}
+
+/// The encoding [`decode`] reads `bytes` in.
+fn encoding(bytes: &[u8], content_type: Option<&str>) -> &'static encoding_rs::Encoding {
+    encoding_rs::Encoding::for_bom(bytes)
         .map(|(e, _)| e)
         .or_else(|| content_type.and_then(charset_param).and_then(label))
         .or_else(|| sniff_declared(&bytes[..bytes.len().min(4096)]))
@@ -615,10 +637,7 @@ pub fn decode(bytes: &[u8], content_type: Option<&str>) -> String {
             let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
             det.feed(&detector_input(bytes), true);
             det.guess(None, chardetng::Utf8Detection::Allow)
-        });
-    // Per the HTML standard a declared UTF-16 in a meta tag means UTF-8 (the meta is ASCII).
-    let (text, _, _) = enc.decode(bytes);
-    text.into_owned()
+        })
 }
 
 /// Most bytes of its lines with non-ASCII bytes that the charset detector reads.
@@ -701,6 +720,24 @@ mod tests {
         // No declaration: chardetng recognizes Shift_JIS.
         let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("日本語のテキストです。これは長い文章のサンプルです。");
         assert!(decode(&sjis, None).contains("日本語"));
+    }
+
+    #[test]
+    fn decoding_owned_bytes_reads_as_decoding_borrowed_ones() {
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("日本語のテキストです。これは長い文章のサンプルです。");
+        let cases: [(&[u8], Option<&str>); 8] = [
+            (b"\xEF\xBB\xBFhi \xC3\xA9", None),
+            (b"plain ascii", None),
+            ("caf\u{e9} \u{2014} ok".as_bytes(), None),
+            (b"caf\xe9", Some("text/html; charset=ISO-8859-1")),
+            (b"<meta charset=utf-8>bad \xFF\xC3 and \xE2\x82 cut \xF0\x9F\x98", None),
+            (b"<meta charset=utf-8>caf\xe9", Some("text/html")),
+            (b"\xFF\xFEh\x00i\x00", None),
+            (&sjis, None),
+        ];
+        for (bytes, ct) in cases {
+            assert_eq!(decode_owned(bytes.to_vec(), ct), decode(bytes, ct), "{bytes:?}");
+        }
     }
 
     #[test]
