@@ -73,7 +73,7 @@ impl Applier {
     /// [`crate::Error::XPath`] when an XPath does not parse or is refused (see
     /// [`crate::xpath::Program::compile`]).
     pub fn new(wrapper: Wrapper) -> Result<Applier> {
-        let parts = wrapper.templates().into_iter().map(Part::new).collect::<Result<Vec<Part>>>()?;
+        let parts = wrapper.templates_with(false).into_iter().map(Part::new).collect::<Result<Vec<Part>>>()?;
         let template = Template::from_lines(wrapper.template.clone());
         Ok(Applier { wrapper, parts, template, cross_check: true, in_block: true })
     }

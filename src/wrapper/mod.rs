@@ -404,8 +404,14 @@ impl Wrapper {
     /// templates, then each [`Variant`] as a whole wrapper (same site, template lines and
     /// options).
     pub fn templates(&self) -> Vec<Wrapper> {
-        let own = Wrapper { others: Vec::new(), ..self.clone() };
-        let mut out = vec![own.clone()];
+        self.templates_with(true)
+    }
+
+    /// [`Wrapper::templates`], with the site's template lines in each or in none (an
+    /// [`crate::extract::Applier`] holds them once, for all its templates).
+    pub(crate) fn templates_with(&self, lines: bool) -> Vec<Wrapper> {
+        let own = self.own_template(lines);
+        let mut out = Vec::with_capacity(1 + self.others.len());
         for v in &self.others {
             out.push(Wrapper {
                 xpath: v.xpath.clone(),
@@ -417,7 +423,35 @@ impl Wrapper {
                 ..own.clone()
             });
         }
+        out.insert(0, own);
         out
+    }
+
+    /// This wrapper without its other templates, and without its template lines unless
+    /// `lines` (each field named: neither is cloned only to be dropped).
+    fn own_template(&self, lines: bool) -> Wrapper {
+        Wrapper {
+            format: self.format.clone(),
+            version: self.version,
+            generator: self.generator.clone(),
+            site: self.site.clone(),
+            host: self.host.clone(),
+            xpath: self.xpath.clone(),
+            pattern: self.pattern.clone(),
+            candidates: self.candidates.clone(),
+            signifiers: self.signifiers,
+            k: self.k,
+            rank: self.rank,
+            language: self.language.clone(),
+            pages: self.pages.clone(),
+            template: if lines { self.template.clone() } else { Vec::new() },
+            prune_link_blocks: self.prune_link_blocks,
+            headline: self.headline,
+            alternatives: self.alternatives.clone(),
+            typing: self.typing,
+            layout: self.layout.clone(),
+            others: Vec::new(),
+        }
     }
 
     /// Keep the templates of an `older` wrapper of the same site that none of this wrapper's
@@ -426,8 +460,8 @@ impl Wrapper {
     /// [`MAX_TEMPLATES`] templates are kept, the newest first. Returns how many were kept.
     pub fn keep_templates_of(&mut self, older: &Wrapper) -> usize {
         let mut kept = 0;
-        for t in older.templates() {
-            let Some(layout) = t.layout.clone() else { continue };
+        for t in older.templates_with(false) {
+            let Some(layout) = t.layout else { continue };
             let mine = std::iter::once(self.layout.as_ref()).chain(self.others.iter().map(|v| Some(&v.layout)));
             let replaced = mine.flatten().any(|l| l.similarity(&layout) >= layout::SAME_TEMPLATE);
             if replaced || 1 + self.others.len() >= MAX_TEMPLATES {
