@@ -417,12 +417,11 @@ impl Server {
     }
 
     /// Stop for good: the listener is closed (connections are refused) and every thread joined.
+    /// The listener lives in the accept thread, so it is closed once that thread is joined; the
+    /// port is not probed afterwards, because a test running beside this one may already have
+    /// been given the same port for its own server.
     pub fn stop(mut self) {
         self.shutdown();
-        assert!(
-            TcpStream::connect_timeout(&self.addr, Duration::from_millis(500)).is_err(),
-            "the stopped server still accepts connections"
-        );
     }
 
     fn shutdown(&mut self) {
