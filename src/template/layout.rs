@@ -130,14 +130,7 @@ impl Layout {
 pub fn cluster(layouts: &[Layout]) -> Vec<Vec<usize>> {
     let n = layouts.len();
     // sum[a][b]: Σ similarity over the pairs of pages of groups a and b.
-    let mut sum = vec![vec![0.0f64; n]; n];
-    for i in 0..n {
-        for j in i + 1..n {
-            let s = layouts[i].similarity(&layouts[j]);
-            sum[i][j] = s;
-            sum[j][i] = s;
-        }
-    }
+    let mut sum = pair_sums(layouts);
     let mut groups: Vec<Option<Vec<usize>>> = (0..n).map(|i| Some(vec![i])).collect();
     // The most similar later group of each group a: its mean similarity and index, the
     // first of equals.
@@ -165,16 +158,7 @@ pub fn cluster(layouts: &[Layout]) -> Vec<Vec<usize>> {
             }
         }
         let Some((_, a, b)) = top.filter(|&(s, _, _)| s >= SAME_TEMPLATE) else { break };
-        let merged = groups[b].take().unwrap_or_default();
-        let from_b = sum[b].clone();
-        for (c, add) in from_b.into_iter().enumerate() {
-            sum[a][c] += add;
-            sum[c][a] = sum[a][c];
-        }
-        if let Some(ga) = groups[a].as_mut() {
-            ga.extend(merged);
-            ga.sort_unstable();
-        }
+        merge(&mut groups, &mut sum, a, b);
         best[b] = None;
         best[a] = row_best(&groups, &sum, a);
         // Earlier groups see a's new mean; a group that had a or b as its best looks again,
@@ -192,6 +176,40 @@ pub fn cluster(layouts: &[Layout]) -> Vec<Vec<usize>> {
             }
         }
     }
+    largest_first(groups)
+}
+
+/// sum[a][b]: the similarity of pages a and b (the sums of groups of one page each).
+fn pair_sums(layouts: &[Layout]) -> Vec<Vec<f64>> {
+    let n = layouts.len();
+    let mut sum = vec![vec![0.0f64; n]; n];
+    for i in 0..n {
+        for j in i + 1..n {
+            let s = layouts[i].similarity(&layouts[j]);
+            sum[i][j] = s;
+            sum[j][i] = s;
+        }
+    }
+    sum
+}
+
+/// Merge group b into group a: their pages, and their sums of similarity to every group.
+fn merge(groups: &mut [Option<Vec<usize>>], sum: &mut [Vec<f64>], a: usize, b: usize) {
+    let merged = groups[b].take().unwrap_or_default();
+    let from_b = sum[b].clone();
+    for (c, add) in from_b.into_iter().enumerate() {
+        sum[a][c] += add;
+        sum[c][a] = sum[a][c];
+    }
+    if let Some(ga) = groups[a].as_mut() {
+        ga.extend(merged);
+        ga.sort_unstable();
+    }
+}
+
+/// The groups left, largest first (ties: the one whose first page comes first), pages in
+/// input order.
+fn largest_first(groups: Vec<Option<Vec<usize>>>) -> Vec<Vec<usize>> {
     let mut out: Vec<Vec<usize>> = groups.into_iter().flatten().collect();
     out.sort_by(|a, b| b.len().cmp(&a.len()).then(a[0].cmp(&b[0])));
     out
@@ -204,14 +222,7 @@ mod tests {
     /// The clustering as first written: every pair scanned on every merge (the oracle).
     fn cluster_plain(layouts: &[Layout]) -> Vec<Vec<usize>> {
         let n = layouts.len();
-        let mut sum = vec![vec![0.0f64; n]; n];
-        for i in 0..n {
-            for j in i + 1..n {
-                let s = layouts[i].similarity(&layouts[j]);
-                sum[i][j] = s;
-                sum[j][i] = s;
-            }
-        }
+        let mut sum = pair_sums(layouts);
         let mut groups: Vec<Option<Vec<usize>>> = (0..n).map(|i| Some(vec![i])).collect();
         loop {
             let mut best: Option<(f64, usize, usize)> = None;
@@ -226,20 +237,9 @@ mod tests {
                 }
             }
             let Some((_, a, b)) = best.filter(|&(s, _, _)| s >= SAME_TEMPLATE) else { break };
-            let merged = groups[b].take().unwrap_or_default();
-            let from_b = sum[b].clone();
-            for (c, add) in from_b.into_iter().enumerate() {
-                sum[a][c] += add;
-                sum[c][a] = sum[a][c];
-            }
-            if let Some(ga) = groups[a].as_mut() {
-                ga.extend(merged);
-                ga.sort_unstable();
-            }
+            merge(&mut groups, &mut sum, a, b);
         }
-        let mut out: Vec<Vec<usize>> = groups.into_iter().flatten().collect();
-        out.sort_by(|a, b| b.len().cmp(&a.len()).then(a[0].cmp(&b[0])));
-        out
+        largest_first(groups)
     }
 
     #[test]
