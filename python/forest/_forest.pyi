@@ -1,7 +1,7 @@
 """Type stubs of forest's extension module (re-exported by ``forest``)."""
 
 import os
-from typing import Iterable, Iterator, Literal, Optional, Tuple, Union
+from typing import Any, Iterable, Iterator, Literal, Optional, Tuple, Union
 
 __version__: str
 
@@ -152,6 +152,11 @@ class Index:
         """Add ``articles`` (committing every ``batch``); how many were added."""
     def merge(self, shards: list[Union[str, "os.PathLike[str]"]]) -> int:
         """Add every article of the indexes ``shards`` (as ``forest merge-index``)."""
+    def search(self, query: str, limit: int = 10, *, host: Optional[str] = None) -> list[dict[str, Any]]:
+        """The best ``limit`` articles for ``query`` (tantivy's syntax, as ``forest search``), only
+        those of ``host`` when given: dicts with ``score``, ``url``, ``host``, ``title``,
+        ``published``, ``snippet`` (matches inside « »), ``fragment`` and ``highlighted``
+        (``(start, end)`` offsets of the matches in ``fragment``)."""
     @property
     def path(self) -> str:
         """The folder."""

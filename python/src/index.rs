@@ -4,6 +4,7 @@
 use crate::article::Article;
 use crate::errors::{guarded, to_py};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -52,6 +53,22 @@ impl Index {
         py.detach(|| self.with(|index| shards.iter().try_fold(0, |n, s| Ok(n + index.merge_from(s)?))))
     }
 
+    /// The best `limit` articles for `query` (tantivy's syntax, as `forest search` reads it),
+    /// only those of `host` when given: a dict per hit with `score`, `url`, `host`, `title`,
+    /// `published`, `snippet` (matched words inside `«` `»`), `fragment` (the snippet without
+    /// marks) and `highlighted` (the matched words' `(start, end)` in `fragment`, as Python
+    /// string offsets).
+    #[pyo3(signature = (query, limit = 10, *, host = None))]
+    fn search<'py>(&self, py: Python<'py>, query: &str, limit: usize, host: Option<String>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let hits = py.detach(|| {
+            self.with(|index| {
+                index.refresh()?;
+                index.search(query, limit, host.as_deref())
+            })
+        })?;
+        hits.into_iter().map(|h| hit_dict(py, h)).collect()
+    }
+
     /// The folder.
     #[getter]
     fn path(&self) -> PyResult<PathBuf> {
@@ -64,4 +81,21 @@ impl Index {
             Ok(index.len())
         })
     }
+}
+
+/// One hit as a dict; byte ranges in the fragment become character offsets, as Python slices
+/// strings.
+fn hit_dict(py: Python<'_>, h: forest::index::Hit) -> PyResult<Bound<'_, PyDict>> {
+    let chars = |byte: usize| h.fragment.get(..byte).map_or(0, |s| s.chars().count());
+    let highlighted: Vec<(usize, usize)> = h.highlighted.iter().map(|r| (chars(r.start), chars(r.end))).collect();
+    let d = PyDict::new(py);
+    d.set_item("score", h.score)?;
+    d.set_item("url", &h.url)?;
+    d.set_item("host", &h.host)?;
+    d.set_item("title", &h.title)?;
+    d.set_item("published", &h.published)?;
+    d.set_item("snippet", &h.snippet)?;
+    d.set_item("fragment", &h.fragment)?;
+    d.set_item("highlighted", highlighted)?;
+    Ok(d)
 }

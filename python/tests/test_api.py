@@ -113,6 +113,25 @@ def test_index(tmp_path):
     merged = forest.Index(tmp_path / "all")
     assert merged.merge([tmp_path / "a", tmp_path / "b"]) == len(arts)
     assert len(merged) == len(arts)
+    hits = merged.search("bridge repairs", limit=3)
+    assert 1 <= len(hits) <= 3 and hits[0]["url"] in {a.url for a in arts}
+    assert hits == sorted(hits, key=lambda h: -h["score"])
+    first = hits[0]
+    assert "«" in first["snippet"] and first["highlighted"]
+    for start, end in first["highlighted"]:
+        assert first["fragment"][start:end].lower().startswith(("bridge", "repair"))
+    assert merged.search("bridge", host="elsewhere.example") == []
+    assert merged.search("   ") == []
+
+
+def test_index_search_offsets_are_python_string_offsets(tmp_path):
+    words = "Die Brücke über den Fluß wird ab Montag für sechs Wochen gesperrt, sagt die Stadt. " * 6
+    html = f"<html lang=de><body><article><h1>Straßen und Brücken</h1><p>{words}</p></article></body></html>"
+    index = forest.Index(tmp_path / "de")
+    index.add([forest.extract(html, "https://stadt.example/bruecke")])
+    [hit] = index.search("gesperrt")
+    assert hit["host"] == "stadt.example"
+    assert all(hit["fragment"][s:e] == "gesperrt" for s, e in hit["highlighted"])
 
 
 # Bad input: Python exceptions with the library's messages, never a crash.
