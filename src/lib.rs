@@ -22,7 +22,7 @@
 //! let sample = forest::feed::read("feeds/demo-news/feed.xml")?;
 //! let (pages, _failed) = forest::page::load(&sample.items);
 //! let wrapper = forest::Wrapper::induce(&sample.site, &pages, &forest::Config::default())?.wrapper;
-//! let rules = Rules::Wrapper(Box::new(wrapper));
+//! let rules = Rules::wrapper(wrapper)?;
 //! let article = rules.resolver()?.article(Page::from_bytes(&html, url)?)?;
 //! assert_eq!(article.title, "Elm Street Bridge to Close for Six Weeks of Repairs");
 //! assert_eq!(article.rule, forest::Rule::Exact);

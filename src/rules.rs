@@ -1,7 +1,8 @@
 //! Rules: which extractor each page gets, and the page's [`Article`] from it. One resolver for
 //! every rule source:
 //!
-//! - [`Rules::Wrapper`]: one wrapper for every page;
+//! - [`Rules::Wrapper`]: one wrapper for every page, compiled once ([`Rules::wrapper`]) and
+//!   shared by every worker;
 //! - [`Rules::SiteConfig`]: one FiveFilters site config for every page;
 //! - [`Rules::Store`]: the stored wrapper or site config of each page's host
 //!   ([`crate::host::of_page`]), else of its parent domain; a page whose host has none gets
@@ -25,8 +26,9 @@ use std::path::PathBuf;
 /// Where the rules of pages come from.
 #[derive(Debug, Clone)]
 pub enum Rules {
-    /// One wrapper for every page.
-    Wrapper(Box<Wrapper>),
+    /// One wrapper for every page, compiled once and shared by every worker (make it with
+    /// [`Rules::wrapper`]).
+    Wrapper(std::sync::Arc<Applier>),
     /// One FiveFilters site config for every page.
     SiteConfig(Box<SiteConfig>),
     /// The stored rules of each page's host.
@@ -50,13 +52,13 @@ pub enum Missing {
 /// Rules compiled for one site.
 enum Compiled {
     SinglePage(SinglePage),
-    Wrapper(Box<Applier>),
+    Wrapper(std::sync::Arc<Applier>),
     SiteConfig(Box<ConfigApplier>, String),
 }
 
 impl Compiled {
     fn wrapper(w: Wrapper) -> Result<Compiled> {
-        Ok(Compiled::Wrapper(Box::new(Applier::new(w)?)))
+        Ok(Compiled::Wrapper(std::sync::Arc::new(Applier::new(w)?)))
     }
 
     fn site_config(c: SiteConfig) -> Result<Compiled> {
@@ -93,13 +95,21 @@ impl Compiled {
 }
 
 impl Rules {
+    /// One wrapper for every page, its XPaths compiled now, once for every worker.
+    ///
+    /// # Errors
+    /// [`Error::XPath`] when an XPath of the wrapper does not compile.
+    pub fn wrapper(wrapper: Wrapper) -> Result<Rules> {
+        Ok(Rules::Wrapper(std::sync::Arc::new(Applier::new(wrapper)?)))
+    }
+
     /// A resolver of these rules, compiled (check that they compile before reading pages).
     ///
     /// # Errors
     /// [`Error::XPath`] when an XPath of a wrapper or site config does not compile.
     pub fn resolver(&self) -> Result<Resolver<'_>> {
         let fixed = match self {
-            Rules::Wrapper(w) => Some(Compiled::wrapper((**w).clone())?),
+            Rules::Wrapper(a) => Some(Compiled::Wrapper(std::sync::Arc::clone(a))),
             Rules::SiteConfig(c) => Some(Compiled::site_config((**c).clone())?),
             Rules::SinglePage => Some(Compiled::SinglePage(SinglePage::default())),
             Rules::Store(..) => None,

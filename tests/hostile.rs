@@ -165,7 +165,7 @@ fn runaway_xpaths_from_files_are_refused() {
     let deep = format!("//div{}", "[(".repeat(10) + "1" + &")]".repeat(10));
     for bad in [&nested, &long, &deep] {
         let started = std::time::Instant::now();
-        let err = forest::Applier::new(forest::Wrapper { xpath: bad.clone(), ..wrapper.clone() }).err().expect("refused");
+        let err = forest::Applier::new(forest::Wrapper { xpath: bad.clone(), ..wrapper.clone() }).expect_err("refused");
         assert!(err.to_string().contains("refused"), "{err}");
         assert!(started.elapsed() < std::time::Duration::from_secs(1));
         let cfg = format!("body: //div\nstrip: {bad}\n");

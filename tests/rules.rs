@@ -31,7 +31,7 @@ fn bytes_and_a_url_become_an_article_with_or_without_a_wrapper() {
     assert_eq!(single.host.as_deref(), Some("riverside-gazette.example"));
     assert!(single.text.contains("Elm Street"), "{}", single.text);
 
-    let rules = Rules::Wrapper(Box::new(demo_wrapper()));
+    let rules = Rules::wrapper(demo_wrapper()).unwrap();
     let article = rules.resolver().unwrap().article(Page::from_bytes(&demo_bytes(), URL).unwrap()).unwrap();
     assert_eq!((article.rule, article.confidence()), (Rule::Exact, "high"));
     assert_eq!(article.title, "Elm Street Bridge to Close for Six Weeks of Repairs");
@@ -89,4 +89,24 @@ fn a_wrapper_that_matches_nothing_is_not_reported_as_a_missing_wrapper() {
     assert!(!err.contains("no wrapper for its site"), "{err}");
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(json["rule"] != "exact" && json["rule"] != "single-page", "{json}");
+}
+
+#[test]
+fn a_wrapper_is_compiled_once_and_shared_by_threads() {
+    fn shared<T: Send + Sync>(_: &T) {}
+    let rules = Rules::wrapper(demo_wrapper()).unwrap();
+    shared(&rules);
+    // Resolvers on other threads use the one compiled wrapper, with the same articles.
+    let here = rules.resolver().unwrap().article(Page::from_bytes(&demo_bytes(), URL).unwrap()).unwrap();
+    let there: Vec<String> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| s.spawn(|| rules.resolver().unwrap().article(Page::from_bytes(&demo_bytes(), URL).unwrap()).unwrap().text))
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    assert!(there.iter().all(|t| *t == here.text));
+    // A wrapper whose XPath does not compile is refused when the rules are made.
+    let mut bad = demo_wrapper();
+    bad.xpath = "//div[".to_string();
+    assert!(matches!(Rules::wrapper(bad), Err(forest::Error::XPath { .. })));
 }

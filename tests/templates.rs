@@ -53,7 +53,7 @@ fn a_pattern_per_template_and_each_page_gets_its_own() {
     assert_ne!(story, details);
     assert!(w.templates().iter().all(|t| t.layout.is_some()));
 
-    let rules = Rules::Wrapper(Box::new(w.clone()));
+    let rules = Rules::wrapper(w.clone()).unwrap();
     let mut resolver = rules.resolver().unwrap();
     let a = resolver.article(article(7)).unwrap();
     assert_eq!(a.xpath, xpaths[story]);
@@ -77,7 +77,7 @@ fn one_template_or_the_mechanism_off_gives_one_pattern_for_every_page() {
     let w = Wrapper::induce("news", &pages, &Config::default()).unwrap().wrapper;
     assert!(w.others.is_empty() && w.layout.is_some());
     // One template applies to every page, whatever its layout.
-    let rules = Rules::Wrapper(Box::new(w));
+    let rules = Rules::wrapper(w).unwrap();
     let o = rules.resolver().unwrap().article(other()).unwrap();
     assert_ne!(o.rule, Rule::SinglePageFallback);
     let mixed = vec![article(1), product(1), article(2), product(2)];

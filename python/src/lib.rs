@@ -74,12 +74,12 @@ fn article(rules: &Rules, page: forest::Page, loc: &forest::fetch::Location) -> 
 }
 
 /// The rules of an `extract` call: a wrapper, a store, else the single-page extractor.
-fn rules_of(store: Option<&Store>, wrapper: Option<&Wrapper>) -> Rules {
-    match (wrapper, store) {
-        (Some(w), _) => Rules::Wrapper(Box::new(w.inner.clone())),
+fn rules_of(store: Option<&Store>, wrapper: Option<&Wrapper>) -> PyResult<Rules> {
+    Ok(match (wrapper, store) {
+        (Some(w), _) => w.rules()?,
         (None, Some(s)) => s.rules(),
         (None, None) => Rules::SinglePage,
-    }
+    })
 }
 
 /// The article of one page by `rules`, the GIL released while forest works.
@@ -115,7 +115,7 @@ fn extract(
     store: Option<PyRef<'_, Store>>,
     wrapper: Option<PyRef<'_, Wrapper>>,
 ) -> PyResult<Article> {
-    extract_one(py, rules_of(store.as_deref(), wrapper.as_deref()), page, url, format)
+    extract_one(py, rules_of(store.as_deref(), wrapper.as_deref())?, page, url, format)
 }
 
 /// The articles of many pages, in order, on `jobs` threads (default: all cores) with the GIL
@@ -135,7 +135,7 @@ fn extract_many<'py>(
     return_exceptions: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let format = Format::named(format).map_err(to_py)?;
-    let rules = rules_of(store.as_deref(), wrapper.as_deref());
+    let rules = rules_of(store.as_deref(), wrapper.as_deref())?;
     let sources: Vec<Source> = input::all_sources(pages)?;
     let jobs = jobs.unwrap_or_else(forest::run::cores).max(1);
     let results = py.detach(|| {
@@ -207,7 +207,7 @@ fn induce(py: Python<'_>, pages: &Bound<'_, PyAny>, host: Option<String>, max_pa
     if host.is_some() {
         inner.host = host;
     }
-    Ok(Wrapper { inner })
+    Ok(Wrapper::new(inner))
 }
 
 /// The extension module: functions, classes and exceptions (see the `forest` package).

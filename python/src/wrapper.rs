@@ -9,9 +9,32 @@ use std::path::PathBuf;
 
 /// A site's wrapper: the XPath that selects its articles, learned by `forest.induce`.
 #[pyclass(module = "forest", frozen, eq)]
-#[derive(PartialEq)]
 pub struct Wrapper {
     pub(crate) inner: forest::Wrapper,
+    /// Its rules, compiled on first use and shared by every later call, on any thread.
+    compiled: std::sync::OnceLock<Rules>,
+}
+
+impl PartialEq for Wrapper {
+    fn eq(&self, other: &Wrapper) -> bool {
+        self.inner == other.inner
+    }
+}
+
+impl Wrapper {
+    pub(crate) fn new(inner: forest::Wrapper) -> Wrapper {
+        Wrapper { inner, compiled: std::sync::OnceLock::new() }
+    }
+
+    /// The wrapper's rules, compiled once (a wrapper whose XPath does not compile raises
+    /// `XPathError` on every use).
+    pub(crate) fn rules(&self) -> PyResult<Rules> {
+        if let Some(rules) = self.compiled.get() {
+            return Ok(rules.clone());
+        }
+        let rules = guarded(|| Rules::wrapper(self.inner.clone())).map_err(to_py)?;
+        Ok(self.compiled.get_or_init(|| rules).clone())
+    }
 }
 
 #[pymethods]
@@ -41,19 +64,19 @@ impl Wrapper {
     /// `forest apply --wrapper FILE`; see `forest.extract` for what a page can be.
     #[pyo3(signature = (page, url = None, *, format = "text"))]
     fn apply(&self, py: Python<'_>, page: &Bound<'_, PyAny>, url: Option<String>, format: &str) -> PyResult<Article> {
-        crate::extract_one(py, Rules::Wrapper(Box::new(self.inner.clone())), page, url, format)
+        crate::extract_one(py, self.rules()?, page, url, format)
     }
 
     /// The wrapper in the file at `path` (written by `save` or `forest induce --out`).
     #[staticmethod]
     fn load(path: PathBuf) -> PyResult<Wrapper> {
-        guarded(|| forest::Wrapper::load(&path)).map(|inner| Wrapper { inner }).map_err(to_py)
+        guarded(|| forest::Wrapper::load(&path)).map(Wrapper::new).map_err(to_py)
     }
 
     /// The wrapper of a JSON text (the file format).
     #[staticmethod]
     fn from_json(text: &str) -> PyResult<Wrapper> {
-        guarded(|| forest::Wrapper::from_json(text.as_bytes())).map(|inner| Wrapper { inner }).map_err(to_py)
+        guarded(|| forest::Wrapper::from_json(text.as_bytes())).map(Wrapper::new).map_err(to_py)
     }
 
     /// The wrapper as JSON (the file format).
@@ -136,7 +159,7 @@ impl Store {
         let entry = self.inner.find(host).map_err(to_py)?;
         match entry {
             Some(e) if e.kind == forest::store::Kind::Wrapper => {
-                guarded(|| forest::Wrapper::load(&e.path)).map(|inner| Some(Wrapper { inner })).map_err(to_py)
+                guarded(|| forest::Wrapper::load(&e.path)).map(|inner| Some(Wrapper::new(inner))).map_err(to_py)
             }
             _ => Ok(None),
         }

@@ -159,7 +159,7 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
         learning(&fetcher, a.store.open()?, budget, a.fetch.quiet)
     };
     let rules = match (&a.wrapper, &a.site_config) {
-        (Some(w), _) => Rules::Wrapper(Box::new(Wrapper::load(w)?)),
+        (Some(w), _) => Rules::wrapper(Wrapper::load(w)?)?,
         (None, Some(c)) => Rules::SiteConfig(Box::new(read_site_config(c)?)),
         (None, None) => Rules::Store(a.store.open()?, missing),
     };

@@ -13,7 +13,8 @@ use super::readable::Analysis;
 use crate::text::overlap::agreement;
 use crate::{Page, Result};
 
-/// A wrapper made ready to apply: the XPath of each of its templates compiled once.
+/// A wrapper made ready to apply: the XPath of each of its templates compiled once. It can be
+/// shared by threads (`Send + Sync`): workers apply one compiled wrapper.
 pub struct Applier {
     wrapper: Wrapper,
     /// One per template of the site, the wrapper's own first.
@@ -29,9 +30,6 @@ pub struct Applier {
 /// One template's rules: its wrapper, layout and compiled XPath.
 struct Part {
     wrapper: Wrapper,
-    /// The XPath for the general evaluator, metered (see [`crate::xpath`]); compiled only
-    /// when the XPath is not of the compiled subset (the oracle compiles it when asked).
-    xpath: Option<Program>,
     /// The XPath compiled to run on the tree directly, when it is of the induced subset.
     compiled: Option<CompiledPath>,
 }
@@ -39,10 +37,13 @@ struct Part {
 impl Part {
     fn new(wrapper: Wrapper) -> Result<Part> {
         let compiled = CompiledPath::parse(&wrapper.xpath);
-        // An XPath of the compiled subset is valid XPath 1.0: the general evaluator is built
-        // only for the others (and checks them).
-        let xpath = if compiled.is_some() { None } else { Some(Program::compile(&wrapper.xpath)?) };
-        Ok(Part { wrapper, xpath, compiled })
+        // An XPath of the compiled subset is valid XPath 1.0; the others are checked now and
+        // compiled for the general evaluator when a page needs it (its program cannot be
+        // shared between threads, and such a page parses into its XML tree anyway).
+        if compiled.is_none() {
+            Program::compile(&wrapper.xpath)?;
+        }
+        Ok(Part { wrapper, compiled })
     }
 
     fn select_metered(&self, doc: &Doc, meter: &Meter) -> Result<Vec<NodeId>> {
@@ -54,15 +55,20 @@ impl Part {
 
     fn sxd_metered(&self, doc: &Doc, meter: &Meter) -> Result<Vec<NodeId>> {
         let package = sxd::parse(doc)?;
-        let compiled_now;
-        let program = match &self.xpath {
-            Some(p) => p,
-            None => {
-                compiled_now = Program::compile(&self.wrapper.xpath)?;
-                &compiled_now
-            }
-        };
-        Evaluator::within(doc, &package, meter).elements(program)
+        let program = Program::compile(&self.wrapper.xpath)?;
+        Evaluator::within(doc, &package, meter).elements(&program)
+    }
+}
+
+impl std::fmt::Debug for Applier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Applier")
+            .field("site", &self.wrapper.site)
+            .field("xpath", &self.wrapper.xpath)
+            .field("templates", &self.parts.len())
+            .field("cross_check", &self.cross_check)
+            .field("in_block", &self.in_block)
+            .finish()
     }
 }
 
