@@ -348,11 +348,14 @@ pub fn is_comment_region(tag: &str, id: Option<&str>, class: Option<&str>) -> bo
     if matches!(tag, "html" | "body" | "main" | "article") {
         return false;
     }
-    // Every comment word holds one of these: most values hold none and are passed at once.
+    // A value that holds no comment word anywhere (most of them) is passed before it is split.
     let may_hold = |v: &str| {
         let b = v.as_bytes();
-        (0..b.len()).filter(|&i| matches!(b[i] | 0x20, b'c' | b'd' | b'r')).any(|i| {
-            [&b"comment"[..], b"disqus", b"respond"].iter().any(|k| b[i..].get(..k.len()).is_some_and(|w| w.eq_ignore_ascii_case(k)))
+        (0..b.len()).any(|i| {
+            COMMENT_WORDS.iter().any(|k| {
+                let k = k.as_bytes();
+                k.first().is_some_and(|f| b[i].eq_ignore_ascii_case(f)) && b[i..].get(..k.len()).is_some_and(|w| w.eq_ignore_ascii_case(k))
+            })
         })
     };
     [id, class].into_iter().flatten().filter(|v| may_hold(v)).any(|v| {
