@@ -311,7 +311,8 @@ pub fn load(items: &[feed::Item]) -> (Vec<Page>, Vec<(String, Error)>) {
 }
 
 /// As [`load`], fetching with `fetcher`, `jobs` at once, each page within `budget`; `done` is
-/// called per page (progress).
+/// called per page (progress). Each worker fetches a page and cleans it at once, so pages are
+/// cleaned in parallel and no more than `jobs` fetched pages wait as raw bytes.
 pub fn load_with(
     fetcher: &fetch::Fetcher,
     items: &[feed::Item],
@@ -319,12 +320,19 @@ pub fn load_with(
     budget: &Budget,
     done: &(dyn Fn() + Sync),
 ) -> (Vec<Page>, Vec<(String, Error)>) {
-    let locs: Vec<Location> = items.iter().map(|i| i.page.clone()).collect();
+    let read = |_: &mut (), item: &feed::Item| {
+        let page = fetcher.get(&item.page).and_then(|f| Page::from_fetched(&item.page, f, budget)).map(|p| p.of_item(item));
+        done();
+        page
+    };
+    let jobs = jobs.clamp(1, items.len().max(1));
+    let read = crate::run::collect(items, jobs, || (), read)
+        .unwrap_or_else(|e| items.iter().map(|_| Err(Error::Internal(e.to_string()))).collect());
     let mut pages = Vec::new();
     let mut failed = Vec::new();
-    for (item, fetched) in items.iter().zip(fetcher.get_many(&locs, jobs, done)) {
-        match fetched.and_then(|f| Page::from_fetched(&item.page, f, budget)) {
-            Ok(p) => pages.push(p.of_item(item)),
+    for (item, page) in items.iter().zip(read) {
+        match page {
+            Ok(p) => pages.push(p),
             Err(e) => failed.push((item.page.to_string(), e)),
         }
     }
