@@ -464,8 +464,10 @@ pub fn xml_name(name: &str) -> String {
 /// declarations (`xmlns` becomes `_xmlns`), values without forbidden characters; at most
 /// [`guard::MAX_ATTRIBUTES`] (the guard keeps no more on the markup already, so an XPath's
 /// attribute axis visits few nodes per element).
-fn clean_attrs<'a>(attrs: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Vec::new();
+fn clean_attrs<'a>(attrs: impl ExactSizeIterator<Item = (&'a str, &'a str)>) -> Vec<(String, String)> {
+    // Sized to the element's attributes: a page holds thousands of these lists for as long as
+    // it lives, and a list grown by pushing holds room for four.
+    let mut out: Vec<(String, String)> = Vec::with_capacity(attrs.len().min(guard::MAX_ATTRIBUTES));
     for (k, v) in attrs {
         let mut name = xml_name(k);
         if name == "dfs" {

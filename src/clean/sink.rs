@@ -494,5 +494,9 @@ fn flatten(tree: &Tree) -> Doc {
         }
     }
     doc.title = collapse_ws(title.as_deref().unwrap_or(""));
+    // The arena was sized for every parsed node, the dropped ones (head, scripts, comments)
+    // too; the page keeps only what it holds.
+    doc.nodes.shrink_to_fit();
+    doc.by_dfs.shrink_to_fit();
     doc
 }
