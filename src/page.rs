@@ -213,7 +213,7 @@ pub fn sources(inputs: &[String]) -> Result<Vec<Source>> {
             Location::File(f) => {
                 let dir = f.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
                 let dir = if dir.as_os_str().is_empty() { std::path::PathBuf::from(".") } else { dir };
-                let item = items_of(&mut feeds, &dir).iter().find(|i| matches!(&i.page, Location::File(p) if same_file(p, &f))).cloned();
+                let item = item_of_file(items_of(&mut feeds, &dir), &f).cloned();
                 out.push(Source::Read(Location::File(f), item));
             }
             loc => out.push(Source::Read(loc, None)),
@@ -248,9 +248,18 @@ fn folder_items(dir: &std::path::Path) -> Vec<feed::Item> {
     items
 }
 
-/// Do two paths name the same file (`./a.html` and `a.html`)?
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    a == b || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+/// The feed item of the page file `f`: the item with its path as written, else the item whose
+/// path names the same file (`./a.html` and `a.html`), each path resolved once.
+fn item_of_file<'a>(items: &'a [feed::Item], f: &std::path::Path) -> Option<&'a feed::Item> {
+    let path = |i: &'a feed::Item| match &i.page {
+        Location::File(p) => Some(p),
+        Location::Url(_) => None,
+    };
+    if let Some(i) = items.iter().find(|&i| path(i).is_some_and(|p| p == f)) {
+        return Some(i);
+    }
+    let real = std::fs::canonicalize(f).ok()?;
+    items.iter().find(|&i| path(i).and_then(|p| std::fs::canonicalize(p).ok()).is_some_and(|p| p == real))
 }
 
 /// Does this start of a file read as HTML: a doctype, or an `<html`, `<head` or `<body` tag
@@ -337,4 +346,30 @@ pub fn load_with(
         }
     }
     (pages, failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_file_finds_its_feed_item_by_path_as_written_or_by_the_file_it_names() {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        for name in ["a.html", "b.html"] {
+            std::fs::write(dir.path().join(name), "<p>x</p>").expect("write page");
+        }
+        let item = |name: &str| feed::Item {
+            id: name.to_string(),
+            page: Location::File(dir.path().join(name)),
+            title: String::new(),
+            description: String::new(),
+            link: None,
+            home: None,
+        };
+        let items = [item("a.html"), item("b.html")];
+        let found = |f: std::path::PathBuf| item_of_file(&items, &f).map(|i| i.page.clone());
+        assert_eq!(found(dir.path().join("b.html")), Some(items[1].page.clone()));
+        assert_eq!(found(dir.path().join(".").join("b.html")), Some(items[1].page.clone()), "another spelling of the same file");
+        assert_eq!(found(dir.path().join("c.html")), None, "no such file");
+    }
 }
