@@ -235,7 +235,7 @@ impl ElementType {
         let id = e.attr("id").and_then(tolerant);
         let class = e.attr("class").and_then(tolerant);
         let dfs = (id.is_none() && class.is_none()).then_some(e.dfs);
-        Some(ElementType { tag: e.name.clone(), id, class, dfs, path: None })
+        Some(ElementType { tag: e.name.to_string(), id, class, dfs, path: None })
     }
 
     /// The same type without its `dfs` part: what can be recognized on a page never seen.
@@ -377,11 +377,11 @@ impl<'a> Typer<'a> {
             let e = self.doc.element(c)?;
             let (id, class) = (e.attr("id").and_then(tolerant), e.attr("class").and_then(tolerant));
             if id.is_some() || class.is_some() {
-                steps.push(Step { tag: e.name.clone(), id, class, index: None });
+                steps.push(Step { tag: e.name.to_string(), id, class, index: None });
                 break;
             }
             let index = self.sibling_index().get(c as usize).copied().unwrap_or(1);
-            steps.push(Step { tag: e.name.clone(), id: None, class: None, index: Some(index) });
+            steps.push(Step { tag: e.name.to_string(), id: None, class: None, index: Some(index) });
             if steps.len() == MAX_ANCHORED_STEPS {
                 break;
             }

@@ -27,12 +27,14 @@
 //! Forest paper, written as an attribute when the tree is serialized to XML ([`Doc::to_xml`]).
 
 mod guard;
+mod name;
 mod sink;
 mod text;
 mod tokens;
 mod xml;
 
 pub use guard::MAX_ATTRIBUTES;
+pub use name::Name;
 use crate::budget::{Budget, Limit, MAX_DEPTH};
 
 pub use text::TextBuilder;
@@ -75,9 +77,9 @@ pub enum NodeData {
 #[derive(Debug, Clone)]
 pub struct Element {
     /// Lower-case, XML-safe tag name.
-    pub name: String,
+    pub name: Name,
     /// XML-safe attributes in source order, without duplicates and without `dfs`.
-    pub attrs: Vec<(String, String)>,
+    pub attrs: Vec<(Name, String)>,
     /// Depth-first (pre-order) number among elements.
     pub dfs: u32,
 }
@@ -439,9 +441,7 @@ pub(crate) fn name_char(c: char) -> bool {
 /// assert_eq!(forest::clean::xml_name("@click"), "_click");
 /// ```
 pub fn xml_name(name: &str) -> String {
-    // Fast path: the usual lower-case ASCII names are valid as they are.
-    let plain = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_';
-    if name.as_bytes().first().is_some_and(u8::is_ascii_lowercase) && name.bytes().all(plain) {
+    if plain_xml_name(name) {
         return name.to_string();
     }
     let mut out = String::with_capacity(name.len() + 1);
@@ -460,21 +460,28 @@ pub fn xml_name(name: &str) -> String {
     out
 }
 
+/// Is `name` a usual lower-case ASCII name, valid in XML as it is (the fast path of
+/// [`xml_name`])?
+fn plain_xml_name(name: &str) -> bool {
+    let plain = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_';
+    name.as_bytes().first().is_some_and(u8::is_ascii_lowercase) && name.bytes().all(plain)
+}
+
 /// Sanitize attributes: XML names, no duplicates after renaming, no `dfs`, no namespace
 /// declarations (`xmlns` becomes `_xmlns`), values without forbidden characters; at most
 /// [`guard::MAX_ATTRIBUTES`] (the guard keeps no more on the markup already, so an XPath's
 /// attribute axis visits few nodes per element).
-fn clean_attrs<'a>(attrs: impl ExactSizeIterator<Item = (&'a str, &'a str)>) -> Vec<(String, String)> {
+fn clean_attrs<'a>(attrs: impl ExactSizeIterator<Item = (&'a html5ever::LocalName, &'a str)>) -> Vec<(Name, String)> {
     // Sized to the element's attributes: a page holds thousands of these lists for as long as
     // it lives, and a list grown by pushing holds room for four.
-    let mut out: Vec<(String, String)> = Vec::with_capacity(attrs.len().min(guard::MAX_ATTRIBUTES));
+    let mut out: Vec<(Name, String)> = Vec::with_capacity(attrs.len().min(guard::MAX_ATTRIBUTES));
     for (k, v) in attrs {
-        let mut name = xml_name(k);
+        let mut name = Name::xml(k);
         if name == "dfs" {
             continue;
         }
         if name == "xmlns" {
-            name = "_xmlns".to_string();
+            name = Name::new("_xmlns");
         }
         if out.len() == guard::MAX_ATTRIBUTES {
             break;
@@ -557,6 +564,6 @@ mod tests {
     fn duplicate_and_dfs_attributes_are_dropped() {
         let doc = page("<div a=1 A=2 dfs=9 xmlns=zz>x</div>");
         let div = doc.element(doc.by_dfs(3).unwrap()).unwrap();
-        assert_eq!(div.attrs, vec![("a".to_string(), "1".to_string()), ("_xmlns".to_string(), "zz".to_string())]);
+        assert_eq!(div.attrs, vec![(Name::new("a"), "1".to_string()), (Name::new("_xmlns"), "zz".to_string())]);
     }
 }

@@ -7,7 +7,7 @@
 //! comments, doctypes and processing instructions are kept only as placeholders, since the
 //! cleaner drops them.
 
-use super::{clean_attrs, collapse_ws, is_comment_region, push_text, xml_name, Doc, Element, Node, NodeData, NodeId, DROPPED};
+use super::{clean_attrs, collapse_ws, is_comment_region, push_text, Doc, Element, Name, Node, NodeData, NodeId, DROPPED};
 use html5ever::tendril::StrTendril;
 use super::tokens::Bridge;
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeBuilder, TreeBuilderOpts, TreeSink};
@@ -452,8 +452,8 @@ fn flatten(tree: &Tree) -> Doc {
                 let dfs = doc.by_dfs.len() as u32;
                 doc.by_dfs.push(id);
                 let element = Element {
-                    name: xml_name(local),
-                    attrs: clean_attrs(attrs.iter().map(|a| (&*a.name.local, &*a.value))),
+                    name: Name::xml(&name.local),
+                    attrs: clean_attrs(attrs.iter().map(|a| (&a.name.local, &*a.value))),
                     dfs,
                 };
                 if id == 0 {

@@ -438,7 +438,7 @@ mod tests {
             let name = ["div", "blockquote", "em", "ul", "li", "a", "table"][d as usize % 7];
             let mut data = element(name, id);
             if let NodeData::Element(e) = &mut data {
-                e.attrs.push(("href".into(), "u".into()));
+                e.attrs.push((crate::clean::Name::new("href"), "u".into()));
             }
             doc.nodes.push(Node { parent: Some(id - 1), end: total, level: id + 1, data });
         }
