@@ -134,9 +134,26 @@ impl Names {
     }
 }
 
-/// What each distinct `class` value of a page says, computed once (pages repeat their
-/// classes many times).
-pub type Cache<'d> = std::collections::HashMap<&'d str, Names, std::hash::BuildHasherDefault<Fx>>;
+/// What each distinct `class` value says, computed once: a page repeats its classes many
+/// times, and the pages of a site share most of theirs.
+pub type Cache = std::collections::HashMap<Box<str>, Names, std::hash::BuildHasherDefault<Fx>>;
+
+/// Most class values a thread's [`Cache`] holds; past it, it starts again empty.
+const CACHE_MAX: usize = 1 << 14;
+
+/// Run `f` with this thread's class cache (kept from page to page, at most [`CACHE_MAX`]
+/// values).
+pub fn with_cache<T>(f: impl FnOnce(&mut Cache) -> T) -> T {
+    thread_local! {
+        static CACHE: std::cell::RefCell<Cache> = std::cell::RefCell::new(Cache::default());
+    }
+    CACHE.with_borrow_mut(|cache| {
+        if cache.len() > CACHE_MAX {
+            cache.clear();
+        }
+        f(cache)
+    })
+}
 
 /// A fast hasher for short strings (the FxHash of rustc).
 #[derive(Default)]
@@ -162,7 +179,7 @@ impl std::hash::Hasher for Fx {
 /// Hidden means: the `hidden` attribute, `aria-hidden="true"`, an inline style with
 /// `display:none` or `visibility:hidden`, or a hiding class (`hidden`, `d-none`, `sr-only`, …)
 /// without a responsive variant that shows it again (`md:block`, `d-md-block`).
-pub fn verdict<'d>(e: &'d Element, cache: &mut Cache<'d>) -> Verdict {
+pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
     let tag = e.name.as_str();
     let k = key(tag);
     let tag_boilerplate = BOILERPLATE_TAGS.contains(&k) || tag == "figcaption";
@@ -187,7 +204,7 @@ pub fn verdict<'d>(e: &'d Element, cache: &mut Cache<'d>) -> Verdict {
                     Some(&n) => n,
                     None => {
                         let n = Names::of(val, true);
-                        cache.insert(val.as_str(), n);
+                        cache.insert(val.as_str().into(), n);
                         n
                     }
                 };

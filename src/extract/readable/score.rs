@@ -124,7 +124,13 @@ impl Facts {
             good0: vec![0.0; n],
         };
         let mut hidden = vec![false; n];
-        let mut cache = classes::Cache::default();
+        classes::with_cache(|cache| {
+            for (v, node) in f.verdict.iter_mut().zip(&doc.nodes) {
+                if let NodeData::Element(e) = &node.data {
+                    *v = classes::verdict(e, cache);
+                }
+            }
+        });
         // Forward: blocks, links, verdicts, visibility; own text of each block.
         for i in 0..n {
             let node = &doc.nodes[i];
@@ -135,8 +141,7 @@ impl Facts {
             let up_link = parent.is_some_and(|p| f.in_link[p]);
             match &node.data {
                 NodeData::Element(e) => {
-                    let v = classes::verdict(e, &mut cache);
-                    f.verdict[i] = v;
+                    let v = f.verdict[i];
                     hidden[i] = up_hidden || (opts.hidden && v.hidden);
                     f.in_link[i] = up_link || e.name == "a" || (!v.inline && classes::control(&e.name));
                     f.block[i] = match parent {
