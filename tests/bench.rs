@@ -49,6 +49,10 @@ fn gold_set_table_puts_forest_well_above_fulltext() {
     // Single-page methods give the same result under both protocols.
     assert_eq!(f1("fulltext", "samples"), f1("fulltext", "unseen"));
     assert!(row(&report, "forest-tfidf", "samples")["pages_per_sec"].as_f64().unwrap() > 0.0);
+    // Speed is also given against html5ever's parse alone, timed on the same pages in the run.
+    assert!(report["report"]["parse_only_secs"].as_f64().unwrap() > 0.0);
+    let x = row(&report, "single-page", "samples")["x_parse_only"].as_f64().unwrap();
+    assert!(x > 0.0 && x.is_finite(), "×parse {x}");
 }
 
 #[test]

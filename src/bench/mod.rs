@@ -62,6 +62,8 @@ pub struct GoldPage {
     pub bytes: usize,
     /// Seconds spent decoding and cleaning it (shared by every method).
     pub clean_secs: f64,
+    /// Seconds html5ever alone took to parse it into scraper's tree: the speed yardstick.
+    pub parse_only_secs: f64,
 }
 
 /// One site of a gold set.
@@ -101,7 +103,11 @@ pub fn load(root: &Path) -> Result<Vec<GoldSite>> {
             };
             let page = Page::new(&html, opts)?;
             let clean_secs = start.elapsed().as_secs_f64();
-            pages.push(GoldPage { page, gold: String::from_utf8_lossy(&gold).into_owned(), bytes: bytes.len(), clean_secs });
+            let start = Instant::now();
+            drop(std::hint::black_box(scraper::Html::parse_document(&html)));
+            let parse_only_secs = start.elapsed().as_secs_f64();
+            let gold = String::from_utf8_lossy(&gold).into_owned();
+            pages.push(GoldPage { page, gold, bytes: bytes.len(), clean_secs, parse_only_secs });
         }
         if !pages.is_empty() {
             let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -197,6 +203,9 @@ pub struct Report {
     pub bytes: usize,
     /// Seconds spent decoding and cleaning all pages once (shared by all methods).
     pub clean_secs: f64,
+    /// Seconds html5ever alone took to parse all pages into scraper's tree, one thread: the
+    /// yardstick of the speed columns.
+    pub parse_only_secs: f64,
     /// Wall-clock seconds of the whole run.
     pub wall_secs: f64,
     /// Worker threads used.
@@ -276,6 +285,7 @@ pub fn run_trained(sites: &[GoldSite], opts: &Options, training: &train::Trainin
         pages: sites.iter().map(|s| s.pages.len()).sum(),
         bytes: sites.iter().flat_map(|s| &s.pages).map(|p| p.bytes).sum(),
         clean_secs: sites.iter().flat_map(|s| &s.pages).map(|p| p.clean_secs).sum(),
+        parse_only_secs: sites.iter().flat_map(|s| &s.pages).map(|p| p.parse_only_secs).sum(),
         wall_secs: 0.0,
         jobs: opts.jobs,
         results: Vec::new(),
