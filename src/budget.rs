@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 /// Deepest nesting kept: Chromium's cap. Deeper elements are flattened into their ancestor at
-/// this depth, as browsers do (see [`crate::clean::limit_markup`]).
+/// this depth, as browsers do (the guard on the token stream in [`crate::clean`] does it).
 pub const MAX_DEPTH: usize = 512;
 
 /// Default node-visit budget of a page's XPath evaluations: 10 million, 2–4 s in sxd-xpath.

@@ -13,7 +13,7 @@
 //! that the page itself carries is dropped, so `@dfs` always means ours.
 //!
 //! The tokens come from html5gum's tokenizer, which reads runs of bytes where html5ever's reads
-//! a character at a time; html5ever's tree builder builds the tree from them ([`tokens`]).
+//! a character at a time; html5ever's tree builder builds the tree from them (`clean/tokens.rs`).
 //! Nesting deeper than [`MAX_DEPTH`] is flattened, as browsers do, and attributes past
 //! [`MAX_ATTRIBUTES`] on a tag are dropped, on the way from tokenizer to tree builder, so a
 //! hostile page cannot make the tree builder quadratic.

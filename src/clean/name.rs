@@ -18,7 +18,7 @@ use std::fmt;
 pub struct Name(LocalName);
 
 impl Name {
-    /// The name `s`, as it is (see [`Name::xml`] for a name read from markup).
+    /// The name `s`, as it is (a name read from markup is made XML-safe first: [`super::xml_name`]).
     pub fn new(s: &str) -> Name {
         Name(LocalName::from(s))
     }

@@ -599,8 +599,8 @@ pub fn gunzip_within(bytes: Vec<u8>, max: u64, what: &str) -> Result<Vec<u8>> {
 ///
 /// Order: BOM; `charset=` of the `content_type`; a `<meta charset>` or `http-equiv`
 /// declaration (or an XML declaration's `encoding`) in the first 4 KiB; else UTF-8 when the
-/// bytes are valid UTF-8, else a guess by chardetng (see [`detector_input`]). Undecodable bytes
-/// become U+FFFD, never an error.
+/// bytes are valid UTF-8, else a guess by chardetng, fed only the lines with non-ASCII bytes
+/// (at most 64 KiB). Undecodable bytes become U+FFFD, never an error.
 ///
 /// # Example
 /// ```
