@@ -613,31 +613,47 @@ pub fn decode(bytes: &[u8], content_type: Option<&str>) -> String {
 }
 
 /// [`decode`], taking the bytes: a page in UTF-8 without a BOM becomes its text as it is,
-/// without a copy.
+/// without a copy, and an undeclared page's bytes are checked as UTF-8 only once.
 pub fn decode_owned(bytes: Vec<u8>, content_type: Option<&str>) -> String {
-    let enc = encoding(&bytes, content_type);
-    if enc != encoding_rs::UTF_8 || bytes.starts_with(b"\xEF\xBB\xBF") {
-        return enc.decode(&bytes).0.into_owned();
+    match declared(&bytes, content_type) {
+        Some(enc) if enc != encoding_rs::UTF_8 || bytes.starts_with(b"\xEF\xBB\xBF") => enc.decode(&bytes).0.into_owned(),
+        // Declared UTF-8: its invalid bytes become U+FFFD.
+        Some(_) => String::from_utf8(bytes).unwrap_or_else(|e| encoding_rs::UTF_8.decode_without_bom_handling(e.as_bytes()).0.into_owned()),
+        // Undeclared: UTF-8 when the bytes are (checked once), else the detector's guess.
+        None => String::from_utf8(bytes).unwrap_or_else(|e| {
+            let bytes = e.into_bytes();
+            guess(&bytes).decode(&bytes).0.into_owned()
+        }),
     }
-    String::from_utf8(bytes).unwrap_or_else(|e| encoding_rs::UTF_8.decode_without_bom_handling(e.as_bytes()).0.into_owned())
 }
 
 /// The encoding [`decode`] reads `bytes` in.
 fn encoding(bytes: &[u8], content_type: Option<&str>) -> &'static encoding_rs::Encoding {
+    declared(bytes, content_type).unwrap_or_else(|| {
+        // Valid UTF-8 is what the detector would say too (it allows UTF-8), at a fraction of
+        // its cost; pure ASCII reads the same in either.
+        if std::str::from_utf8(bytes).is_ok() {
+            encoding_rs::UTF_8
+        } else {
+            guess(bytes)
+        }
+    })
+}
+
+/// The encoding `bytes` declare: a BOM, the `charset=` of `content_type`, or a declaration in
+/// the first 4 KiB.
+fn declared(bytes: &[u8], content_type: Option<&str>) -> Option<&'static encoding_rs::Encoding> {
     encoding_rs::Encoding::for_bom(bytes)
         .map(|(e, _)| e)
         .or_else(|| content_type.and_then(charset_param).and_then(label))
         .or_else(|| sniff_declared(&bytes[..bytes.len().min(4096)]))
-        .unwrap_or_else(|| {
-            // Valid UTF-8 is what the detector would say too (it allows UTF-8), at a fraction
-            // of its cost; pure ASCII reads the same in either.
-            if std::str::from_utf8(bytes).is_ok() {
-                return encoding_rs::UTF_8;
-            }
-            let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
-            det.feed(&detector_input(bytes), true);
-            det.guess(None, chardetng::Utf8Detection::Allow)
-        })
+}
+
+/// chardetng's guess for undeclared bytes that are not UTF-8 (see [`detector_input`]).
+fn guess(bytes: &[u8]) -> &'static encoding_rs::Encoding {
+    let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    det.feed(&detector_input(bytes), true);
+    det.guess(None, chardetng::Utf8Detection::Allow)
 }
 
 /// Most bytes of its lines with non-ASCII bytes that the charset detector reads.
@@ -725,7 +741,7 @@ mod tests {
     #[test]
     fn decoding_owned_bytes_reads_as_decoding_borrowed_ones() {
         let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("日本語のテキストです。これは長い文章のサンプルです。");
-        let cases: [(&[u8], Option<&str>); 8] = [
+        let cases: [(&[u8], Option<&str>); 9] = [
             (b"\xEF\xBB\xBFhi \xC3\xA9", None),
             (b"plain ascii", None),
             ("caf\u{e9} \u{2014} ok".as_bytes(), None),
@@ -734,6 +750,7 @@ mod tests {
             (b"<meta charset=utf-8>caf\xe9", Some("text/html")),
             (b"\xFF\xFEh\x00i\x00", None),
             (&sjis, None),
+            (b"undeclared, cut \xC3 and \xE2\x82 here", None),
         ];
         for (bytes, ct) in cases {
             assert_eq!(decode_owned(bytes.to_vec(), ct), decode(bytes, ct), "{bytes:?}");
