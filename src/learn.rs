@@ -147,12 +147,8 @@ impl Learner {
             return Err(format!("no other page of {host} with this page's URL shape ({want}) in its feed, sitemaps or links"));
         }
         let locs: Vec<Location> = chosen.into_iter().map(Location::Url).collect();
-        let fetched = self.fetcher.get_many(&locs, 4, &|| {});
-        let pages: Vec<Page> = locs
-            .iter()
-            .zip(fetched)
-            .filter_map(|(loc, f)| f.ok().and_then(|f| Page::from_fetched(loc, f, &self.budget).ok()))
-            .collect();
+        let pages: Vec<Page> =
+            crate::page::read_many(&self.fetcher, &locs, 4, &self.budget, &|| {}).into_iter().filter_map(Result::ok).collect();
         let mut sample: Vec<&Page> = pages.iter().collect();
         sample.push(page);
         let mut wrapper = Wrapper::induce(host, &sample, &self.config).map_err(|e| e.to_string())?.wrapper;

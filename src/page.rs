@@ -320,8 +320,7 @@ pub fn load(items: &[feed::Item]) -> (Vec<Page>, Vec<(String, Error)>) {
 }
 
 /// As [`load`], fetching with `fetcher`, `jobs` at once, each page within `budget`; `done` is
-/// called per page (progress). Each worker fetches a page and cleans it at once, so pages are
-/// cleaned in parallel and no more than `jobs` fetched pages wait as raw bytes.
+/// called per page (progress). Pages are read by [`read_many`].
 pub fn load_with(
     fetcher: &fetch::Fetcher,
     items: &[feed::Item],
@@ -329,23 +328,29 @@ pub fn load_with(
     budget: &Budget,
     done: &(dyn Fn() + Sync),
 ) -> (Vec<Page>, Vec<(String, Error)>) {
-    let read = |_: &mut (), item: &feed::Item| {
-        let page = fetcher.get(&item.page).and_then(|f| Page::from_fetched(&item.page, f, budget)).map(|p| p.of_item(item));
-        done();
-        page
-    };
-    let jobs = jobs.clamp(1, items.len().max(1));
-    let read = crate::run::collect(items, jobs, || (), read)
-        .unwrap_or_else(|e| items.iter().map(|_| Err(Error::Internal(e.to_string()))).collect());
+    let locs: Vec<Location> = items.iter().map(|i| i.page.clone()).collect();
     let mut pages = Vec::new();
     let mut failed = Vec::new();
-    for (item, page) in items.iter().zip(read) {
+    for (item, page) in items.iter().zip(read_many(fetcher, &locs, jobs, budget, done)) {
         match page {
-            Ok(p) => pages.push(p),
+            Ok(p) => pages.push(p.of_item(item)),
             Err(e) => failed.push((item.page.to_string(), e)),
         }
     }
     (pages, failed)
+}
+
+/// The pages at `locs`, in their order, each fetched and cleaned within `budget` by the same
+/// worker, `jobs` at once (per-host fetch limits apply): pages are cleaned in parallel, and no
+/// more than `jobs` fetched pages wait as raw bytes. `done` is called per page (progress).
+pub fn read_many(fetcher: &fetch::Fetcher, locs: &[Location], jobs: usize, budget: &Budget, done: &(dyn Fn() + Sync)) -> Vec<Result<Page>> {
+    let read = |_: &mut (), loc: &Location| {
+        let page = fetcher.get(loc).and_then(|f| Page::from_fetched(loc, f, budget));
+        done();
+        page
+    };
+    let jobs = jobs.clamp(1, locs.len().max(1));
+    crate::run::collect(locs, jobs, || (), read).unwrap_or_else(|e| locs.iter().map(|_| Err(Error::Internal(e.to_string()))).collect())
 }
 
 #[cfg(test)]

@@ -279,18 +279,6 @@ impl Fetcher {
         }
     }
 
-    /// Fetch many locations with up to `jobs` requests at once (per-host limits apply);
-    /// results in input order. `done` is called after each one (for progress).
-    pub fn get_many(&self, locs: &[Location], jobs: usize, done: &(dyn Fn() + Sync)) -> Vec<Result<Fetched>> {
-        let fetch = |_: &mut (), loc: &Location| {
-            let r = self.get(loc);
-            done();
-            r
-        };
-        let jobs = jobs.clamp(1, locs.len().max(1));
-        crate::run::collect(locs, jobs, || (), fetch).unwrap_or_else(|e| locs.iter().map(|_| Err(Error::Internal(e.to_string()))).collect())
-    }
-
     fn get_url(&self, url: &url::Url) -> Result<Fetched> {
         if !matches!(url.scheme(), "http" | "https") {
             return Err(Error::Fetch { url: url.to_string(), message: format!("scheme {:?} is not fetched", url.scheme()) });
