@@ -54,7 +54,7 @@ pub fn declared(doc: &Doc) -> Option<String> {
 }
 
 /// The sources of a page's host, in order of trust.
-fn sources(page: &Page) -> [Option<String>; 4] {
+pub(crate) fn sources(page: &Page) -> [Option<String>; 4] {
     let item = page.item.as_ref();
     [
         of_url(&page.location),
@@ -72,7 +72,11 @@ pub fn of_page(page: &Page) -> Option<String> {
 /// The host key of a sample of pages: the most common answer of the first source (in the
 /// module's order) that any page has.
 pub fn of_pages<'a, P: std::borrow::Borrow<Page> + 'a>(pages: impl IntoIterator<Item = &'a P>) -> Option<String> {
-    let all: Vec<[Option<String>; 4]> = pages.into_iter().map(|p| sources(p.borrow())).collect();
+    of_sources(pages.into_iter().map(|p| sources(p.borrow())).collect())
+}
+
+/// The host key of a sample of pages from each page's [`sources`].
+pub(crate) fn of_sources(all: Vec<[Option<String>; 4]>) -> Option<String> {
     (0..4).find_map(|k| most_common(all.iter().filter_map(|s| s[k].clone())))
 }
 

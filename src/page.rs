@@ -320,7 +320,7 @@ pub fn load(items: &[feed::Item]) -> (Vec<Page>, Vec<(String, Error)>) {
 }
 
 /// As [`load`], fetching with `fetcher`, `jobs` at once, each page within `budget`; `done` is
-/// called per page (progress). Pages are read by [`read_many`].
+/// called per page (progress). Pages are read by [`read_each`].
 pub fn load_with(
     fetcher: &fetch::Fetcher,
     items: &[feed::Item],
@@ -328,29 +328,73 @@ pub fn load_with(
     budget: &Budget,
     done: &(dyn Fn() + Sync),
 ) -> (Vec<Page>, Vec<(String, Error)>) {
-    let locs: Vec<Location> = items.iter().map(|i| i.page.clone()).collect();
     let mut pages = Vec::new();
     let mut failed = Vec::new();
-    for (item, page) in items.iter().zip(read_many(fetcher, &locs, jobs, budget, done)) {
-        match page {
-            Ok(p) => pages.push(p.of_item(item)),
-            Err(e) => failed.push((item.page.to_string(), e)),
-        }
-    }
+    read_items(fetcher, items, jobs, budget, done, |item, page| match page {
+        Ok(p) => pages.push(p),
+        Err(e) => failed.push((item.page.to_string(), e)),
+    });
     (pages, failed)
+}
+
+/// As [`load_with`], handing each item's page (with its item, [`Page::of_item`]) or error to
+/// `put` in the items' order as soon as it is read, instead of holding them all: a caller
+/// that keeps a summary of each page (as [`crate::wrapper::Inducer`] does) reads any number of
+/// pages in bounded memory.
+pub fn read_items(
+    fetcher: &fetch::Fetcher,
+    items: &[feed::Item],
+    jobs: usize,
+    budget: &Budget,
+    done: &(dyn Fn() + Sync),
+    mut put: impl FnMut(&feed::Item, Result<Page>),
+) {
+    let locs: Vec<Location> = items.iter().map(|i| i.page.clone()).collect();
+    read_each(fetcher, &locs, jobs, budget, done, |i, page| {
+        if let Some(item) = items.get(i) {
+            put(item, page.map(|p| p.of_item(item)));
+        }
+    });
 }
 
 /// The pages at `locs`, in their order, each fetched and cleaned within `budget` by the same
 /// worker, `jobs` at once (per-host fetch limits apply): pages are cleaned in parallel, and no
 /// more than `jobs` fetched pages wait as raw bytes. `done` is called per page (progress).
 pub fn read_many(fetcher: &fetch::Fetcher, locs: &[Location], jobs: usize, budget: &Budget, done: &(dyn Fn() + Sync)) -> Vec<Result<Page>> {
-    let read = |_: &mut (), loc: &Location| {
+    let mut out = Vec::with_capacity(locs.len());
+    read_each(fetcher, locs, jobs, budget, done, |_, page| out.push(page));
+    out
+}
+
+/// As [`read_many`], handing each page (by its position in `locs`) or its error to `put` in
+/// order as soon as it is read: at most two pages per job are held.
+pub fn read_each(
+    fetcher: &fetch::Fetcher,
+    locs: &[Location],
+    jobs: usize,
+    budget: &Budget,
+    done: &(dyn Fn() + Sync),
+    mut put: impl FnMut(usize, Result<Page>),
+) {
+    let read = |_: &mut (), (i, loc): (usize, &Location)| {
         let page = fetcher.get(loc).and_then(|f| Page::from_fetched(loc, f, budget));
         done();
-        page
+        (i, page)
     };
     let jobs = jobs.clamp(1, locs.len().max(1));
-    crate::run::collect(locs, jobs, || (), read).unwrap_or_else(|e| locs.iter().map(|_| Err(Error::Internal(e.to_string()))).collect())
+    let mut next = 0;
+    // A worker's page in hand and one read waiting its turn: a few pages per job are held.
+    let run = crate::run::ordered_within(locs.iter().enumerate(), jobs, 2 * jobs, || (), read, |(i, page)| {
+        next = i + 1;
+        put(i, page);
+        Ok::<(), Error>(())
+    });
+    // A worker that panicked (a bug) fails its page and every page after it.
+    if let Err(e) = run {
+        for i in next..locs.len() {
+            put(i, Err(Error::Internal(e.to_string())));
+        }
+    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! All counts come from one pass over the page: term counts are added at text nodes and summed
 //! up the tree in reverse document order, so every element's x and y cost O(1).
 
-use crate::clean::{Doc, NodeData, NodeId};
+use crate::clean::{Doc, NodeData, NodeId, Tree};
 use crate::signifiers::Signifiers;
 use crate::text::{Analyzer, TermId};
 use serde::{Deserialize, Serialize};
@@ -47,11 +47,13 @@ pub struct Tokens {
 
 impl Tokens {
     /// What the `id`/`class` of the element at `node` and of its ancestors need.
-    pub fn near(doc: &Doc, node: NodeId) -> Tokens {
+    pub fn near<T: Tree>(doc: &T, node: NodeId) -> Tokens {
         let mut out = Tokens::default();
         for a in std::iter::once(node).chain(doc.ancestors(node)) {
-            let Some(e) = doc.element(a) else { continue };
-            for v in ["id", "class"].iter().filter_map(|n| e.attr(n)) {
+            if !doc.is_element(a) {
+                continue;
+            }
+            for v in ["id", "class"].iter().filter_map(|n| doc.attr(a, n)) {
                 if let Some(t) = stable_token(v) {
                     out.digits |= t.chars().any(char::is_numeric);
                     out.anywhere |= v.split_whitespace().next() != Some(t);
@@ -230,12 +232,12 @@ pub struct ElementType {
 impl ElementType {
     /// The paper's type of the element at `node` (None for text nodes): see [`Typer`] for the
     /// anchored typing.
-    pub fn of(doc: &Doc, node: NodeId) -> Option<ElementType> {
-        let e = doc.element(node)?;
-        let id = e.attr("id").and_then(tolerant);
-        let class = e.attr("class").and_then(tolerant);
-        let dfs = (id.is_none() && class.is_none()).then_some(e.dfs);
-        Some(ElementType { tag: e.name.to_string(), id, class, dfs, path: None })
+    pub fn of<T: Tree>(doc: &T, node: NodeId) -> Option<ElementType> {
+        let tag = doc.tag(node)?;
+        let id = doc.attr(node, "id").and_then(tolerant);
+        let class = doc.attr(node, "class").and_then(tolerant);
+        let dfs = (id.is_none() && class.is_none()).then(|| doc.dfs(node)).flatten();
+        Some(ElementType { tag: tag.to_string(), id, class, dfs, path: None })
     }
 
     /// The same type without its `dfs` part: what can be recognized on a page never seen.
@@ -254,11 +256,11 @@ impl ElementType {
 
     /// Does the element at `node` have this type, ignoring `dfs`? (Paper typing; see
     /// [`Typer::matches`] for any typing.)
-    pub fn matches_portable(&self, doc: &Doc, node: NodeId) -> bool {
-        let Some(e) = doc.element(node) else { return false };
-        e.name == self.tag
-            && e.attr("id").and_then(tolerant) == self.id
-            && e.attr("class").and_then(tolerant) == self.class
+    pub fn matches_portable<T: Tree>(&self, doc: &T, node: NodeId) -> bool {
+        let Some(tag) = doc.tag(node) else { return false };
+        tag == self.tag
+            && doc.attr(node, "id").and_then(tolerant) == self.id
+            && doc.attr(node, "class").and_then(tolerant) == self.class
     }
 
     /// A short human form: `div.story#main`, `td@78`, `div#main/table[2]/td[3]`.
@@ -305,17 +307,17 @@ pub fn tag_clue(tag: &str, id: Option<&str>, class: Option<&str>) -> String {
 pub const MAX_ANCHORED_STEPS: usize = 32;
 
 /// Types the elements of one page under a [`Typing`] (sibling indices computed once).
-pub struct Typer<'a> {
-    doc: &'a Doc,
+pub struct Typer<'a, T: Tree = Doc> {
+    doc: &'a T,
     typing: Typing,
     /// 1-based index of each node among its same-tag siblings (anchored typing only; computed
     /// on first use, since an exact XPath match needs no types).
     sibling_index: std::cell::OnceCell<Vec<u32>>,
 }
 
-impl<'a> Typer<'a> {
+impl<'a, T: Tree> Typer<'a, T> {
     /// A typer for `doc`.
-    pub fn new(doc: &'a Doc, typing: Typing) -> Typer<'a> {
+    pub fn new(doc: &'a T, typing: Typing) -> Typer<'a, T> {
         Typer { doc, typing, sibling_index: std::cell::OnceCell::new() }
     }
 
@@ -324,20 +326,19 @@ impl<'a> Typer<'a> {
         self.sibling_index.get_or_init(|| match typing {
             Typing::Dfs => Vec::new(),
             Typing::Anchored => {
-                let mut idx = vec![0u32; doc.nodes.len()];
+                let mut idx = vec![0u32; doc.node_count()];
                 // Per parent, (tag, count so far): a short Vec for the usual few distinct tags,
                 // a hash map past 64 of them (a hostile page may give every child its own tag).
                 let mut counts: Vec<(&str, u32)> = Vec::new();
                 let mut many: HashMap<&str, u32> = HashMap::new();
-                for (i, node) in doc.nodes.iter().enumerate() {
-                    if !matches!(node.data, NodeData::Element(_)) {
+                for i in 0..doc.node_count() as NodeId {
+                    if !doc.is_element(i) {
                         continue;
                     }
                     counts.clear();
                     many.clear();
-                    for c in doc.children(i as NodeId) {
-                        let Some(e) = doc.element(c) else { continue };
-                        let name = e.name.as_str();
+                    for c in doc.children(i) {
+                        let Some(name) = doc.tag(c) else { continue };
                         let n = if let Some((_, n)) = counts.iter_mut().find(|(t, _)| *t == name) {
                             *n += 1;
                             *n
@@ -361,7 +362,7 @@ impl<'a> Typer<'a> {
     }
 
     /// The page typed.
-    pub fn doc(&self) -> &'a Doc {
+    pub fn doc(&self) -> &'a T {
         self.doc
     }
 
@@ -374,18 +375,18 @@ impl<'a> Typer<'a> {
         let mut steps = Vec::new();
         let mut cur = Some(node);
         while let Some(c) = cur {
-            let e = self.doc.element(c)?;
-            let (id, class) = (e.attr("id").and_then(tolerant), e.attr("class").and_then(tolerant));
+            let tag = self.doc.tag(c)?;
+            let (id, class) = (self.doc.attr(c, "id").and_then(tolerant), self.doc.attr(c, "class").and_then(tolerant));
             if id.is_some() || class.is_some() {
-                steps.push(Step { tag: e.name.to_string(), id, class, index: None });
+                steps.push(Step { tag: tag.to_string(), id, class, index: None });
                 break;
             }
             let index = self.sibling_index().get(c as usize).copied().unwrap_or(1);
-            steps.push(Step { tag: e.name.to_string(), id: None, class: None, index: Some(index) });
+            steps.push(Step { tag: tag.to_string(), id: None, class: None, index: Some(index) });
             if steps.len() == MAX_ANCHORED_STEPS {
                 break;
             }
-            cur = self.doc.nodes[c as usize].parent;
+            cur = self.doc.parent(c);
         }
         steps.reverse();
         ty.dfs = None;
@@ -489,15 +490,15 @@ pub struct PageCandidates {
 pub const MAX_CANDIDATES: usize = 10_000;
 
 /// Significant nodes, terminal paths and candidates of one page.
-pub fn collect(doc: &Doc, terms: &PageTerms, sig: &Signifiers, typing: Typing) -> PageCandidates {
+pub fn collect<T: Tree>(doc: &T, terms: &PageTerms, sig: &Signifiers, typing: Typing) -> PageCandidates {
     let typer = Typer::new(doc, typing);
-    let n = doc.nodes.len();
+    let n = doc.node_count();
     let mut x = vec![0u32; n];
     let mut y = vec![0u32; n];
     let mut w = vec![0f64; n];
     let mut significant = vec![false; n];
     for &(text, start, stop) in &terms.texts {
-        let Some(parent) = doc.nodes[text as usize].parent else { continue };
+        let Some(parent) = doc.parent(text) else { continue };
         let p = parent as usize;
         for &t in &terms.terms[start as usize..stop as usize] {
             match sig.weights.get(&t) {
@@ -512,7 +513,7 @@ pub fn collect(doc: &Doc, terms: &PageTerms, sig: &Signifiers, typing: Typing) -
     }
     // Subtree sums: children come after their parent in document order.
     for i in (1..n).rev() {
-        if let Some(p) = doc.nodes[i].parent {
+        if let Some(p) = doc.parent(i as NodeId) {
             let p = p as usize;
             x[p] += x[i];
             y[p] += y[i];
@@ -520,7 +521,7 @@ pub fn collect(doc: &Doc, terms: &PageTerms, sig: &Signifiers, typing: Typing) -
         }
     }
     // Candidates: every element from a significant node up to the body.
-    let body = doc.body;
+    let body = doc.body();
     let mut candidate = vec![false; n];
     for (i, &sig) in significant.iter().enumerate() {
         if !sig || !doc.contains(body, i as NodeId) {
@@ -535,7 +536,7 @@ pub fn collect(doc: &Doc, terms: &PageTerms, sig: &Signifiers, typing: Typing) -
             if c == body {
                 break;
             }
-            cur = doc.nodes[c as usize].parent;
+            cur = doc.parent(c);
         }
     }
     let mut kept: Vec<usize> = (0..n).filter(|&i| candidate[i]).collect();
@@ -560,11 +561,11 @@ pub fn collect(doc: &Doc, terms: &PageTerms, sig: &Signifiers, typing: Typing) -
         .into_iter()
         .filter_map(|i| {
             let ty = typer.of(i as NodeId)?;
-            let dfs = doc.element(i as NodeId)?.dfs;
+            let dfs = doc.dfs(i as NodeId)?;
             Some(Candidate {
                 node: i as NodeId,
                 dfs,
-                pattern: Pattern { ty, level: doc.nodes[i].level },
+                pattern: Pattern { ty, level: doc.level(i as NodeId) },
                 x: x[i],
                 y: y[i],
                 weight: w[i],
@@ -639,6 +640,41 @@ mod tests {
             assert_eq!(is_utility(t), is_utility_plain(t), "{t:?}");
         }
         assert!(tokens.iter().filter(|t| is_utility(t)).count() > 1000);
+    }
+
+    /// A page's shape types, counts and tokens its elements as the page does.
+    #[test]
+    fn a_shape_gives_the_types_and_candidates_of_its_page() {
+        let doc = crate::clean::page(
+            "<body><div id='main3' class='x story'><table><tr><td>menu</td></tr><tr><td>a</td><td><p>kitkat x</p><p class='wrapper-02 lead'>kitkat android phone</p></td></tr></table></div><div><div><span>kitkat</span></div></div></body>",
+        );
+        let shape = crate::clean::Shape::of(&doc);
+        let mut a = Analyzer::new(Language::ENGLISH);
+        let terms = PageTerms::of(&doc, &mut a, &[]);
+        let mut kitkat = Vec::new();
+        a.terms("kitkat", &mut kitkat);
+        let sig = Signifiers { weights: [(kitkat[0], 1.0)].into_iter().collect() };
+        for typing in [Typing::Dfs, Typing::Anchored] {
+            let (on_doc, on_shape) = (Typer::new(&doc, typing), Typer::new(&shape, typing));
+            for n in 0..doc.nodes.len() as NodeId {
+                let ty = on_doc.of(n);
+                assert_eq!(ty, on_shape.of(n), "{n}");
+                assert_eq!(ElementType::of(&doc, n), ElementType::of(&shape, n));
+                assert_eq!(Tokens::near(&doc, n), Tokens::near(&shape, n));
+                if let Some(ty) = ty {
+                    for m in 0..doc.nodes.len() as NodeId {
+                        assert_eq!(on_doc.matches(&ty, m), on_shape.matches(&ty, m));
+                        assert_eq!(on_doc.same_kind(&ty, m), on_shape.same_kind(&ty, m));
+                    }
+                }
+            }
+            let (d, s) = (collect(&doc, &terms, &sig, typing), collect(&shape, &terms, &sig, typing));
+            let key = |pc: &PageCandidates| -> Vec<(NodeId, u32, Pattern, u32, u32)> {
+                pc.candidates.iter().map(|c| (c.node, c.dfs, c.pattern.clone(), c.x, c.y)).collect()
+            };
+            assert_eq!(key(&d), key(&s));
+            assert!(d.candidates.len() >= 5);
+        }
     }
 
     #[test]

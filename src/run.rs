@@ -43,6 +43,27 @@ pub fn ordered<I, T, S, E>(
     jobs: usize,
     state: impl Fn() -> S + Sync,
     work: impl Fn(&mut S, I) -> T + Sync,
+    put: impl FnMut(T) -> std::result::Result<(), E>,
+) -> std::result::Result<usize, E>
+where
+    I: Send,
+    T: Send,
+    E: From<Error>,
+{
+    ordered_within(inputs, jobs, jobs * IN_FLIGHT_PER_JOB, state, work, put)
+}
+
+/// As [`ordered`], with at most `max_in_flight` inputs in flight (at least `jobs`): for
+/// results so large that a few per job is all memory should hold.
+///
+/// # Errors
+/// As [`ordered`].
+pub fn ordered_within<I, T, S, E>(
+    inputs: impl IntoIterator<Item = I>,
+    jobs: usize,
+    max_in_flight: usize,
+    state: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, I) -> T + Sync,
     mut put: impl FnMut(T) -> std::result::Result<(), E>,
 ) -> std::result::Result<usize, E>
 where
@@ -61,7 +82,7 @@ where
         }
         return Ok(n);
     }
-    let max_in_flight = jobs * IN_FLIGHT_PER_JOB;
+    let max_in_flight = max_in_flight.max(jobs);
     let (task_tx, task_rx) = sync_channel::<(usize, I)>(max_in_flight);
     let task_rx = Mutex::new(task_rx);
     // `None`: the work on that input panicked.

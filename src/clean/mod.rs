@@ -28,6 +28,7 @@
 
 mod guard;
 mod name;
+mod shape;
 mod sink;
 mod text;
 mod tokens;
@@ -35,6 +36,7 @@ mod xml;
 
 pub use guard::MAX_ATTRIBUTES;
 pub use name::Name;
+pub use shape::{Shape, Tree};
 use crate::budget::{Budget, Limit, MAX_DEPTH};
 
 pub use text::TextBuilder;

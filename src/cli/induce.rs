@@ -92,15 +92,31 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
             b.inc(1);
         }
     };
-    let (pages, failed) = forest::page::load_with(&fetcher, items, 8, &a.budget.page(), &tick);
+    // Each page is added to the induction as it is read, and only its summary kept; the
+    // FiveFilters export checks the wrapper on the whole pages, so it keeps them.
+    let keep_pages = a.format == InduceFormat::Ftr;
+    let mut inducer = Inducer::new(&sample.site, a.config());
+    // Fetches wait on the network, so more run at once than there are cores; files wait on
+    // nothing, and a worker more than the cores only holds one more page.
+    let remote = items.iter().any(|i| !matches!(i.page, forest::fetch::Location::File(_)));
+    let jobs = if remote { 8 } else { forest::run::cores() };
+    let (mut pages, mut failed) = (Vec::new(), Vec::new());
+    forest::page::read_items(&fetcher, items, jobs, &a.budget.page(), &tick, |item, page| match page {
+        Ok(p) => {
+            inducer.add(&p);
+            if keep_pages {
+                pages.push(p);
+            }
+        }
+        Err(e) => failed.push((item.page.to_string(), e)),
+    });
     if let Some(b) = bar {
         b.finish_and_clear();
     }
     for (what, e) in &failed {
         eprintln!("forest: skipped {what}: {}", explain(e));
     }
-    let cfg = a.config();
-    let induction = match Wrapper::induce_sample(&sample, &pages, &cfg) {
+    let induction = match inducer.finish_sample(&sample) {
         Err(forest::Error::TooFewPages { got, detail: d }) if d.is_empty() => {
             let causes: Vec<String> = failed.iter().map(|(w, e)| format!("{w}: {}", explain(e))).collect();
             let detail = if causes.is_empty() {

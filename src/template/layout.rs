@@ -9,7 +9,7 @@
 //! time a page goes to the group whose layout it holds most of ([`Layout::fit`]).
 
 use super::{hash_str, mix, step_hash};
-use crate::clean::{Doc, NodeData};
+use crate::clean::{NodeId, Tree};
 use serde::{Deserialize, Serialize};
 
 /// Two layouts at least this similar (Jaccard over element paths) are one template: most of
@@ -35,18 +35,19 @@ impl Layout {
     /// nearest ancestors'). Short paths keep one wrapper `div` that differs from page to page
     /// from making every path below it differ. `html` and `body` count by their tag alone:
     /// their classes name the page (`page-id-42`, `single-post`), not its layout.
-    pub fn of(doc: &Doc) -> Layout {
-        let mut steps = vec![0u64; doc.nodes.len()];
+    pub fn of<T: Tree>(doc: &T) -> Layout {
+        let mut steps = vec![0u64; doc.node_count()];
         let mut paths = Vec::new();
-        for (i, node) in doc.nodes.iter().enumerate() {
-            let NodeData::Element(e) = &node.data else { continue };
-            steps[i] = if matches!(e.name.as_str(), "html" | "body") { hash_str(&e.name) } else { step_hash(doc, i as u32) };
+        for i in 0..doc.node_count() {
+            let n = i as NodeId;
+            let Some(tag) = doc.tag(n) else { continue };
+            steps[i] = if matches!(tag, "html" | "body") { hash_str(tag) } else { step_hash(doc, n) };
             let mut h = steps[i];
-            let mut up = node.parent;
+            let mut up = doc.parent(n);
             for _ in 1..STEPS {
                 let Some(p) = up else { break };
                 h = mix(steps[p as usize], h);
-                up = doc.nodes[p as usize].parent;
+                up = doc.parent(p);
             }
             paths.push((h ^ (h >> 32)) as u32);
         }
@@ -317,7 +318,10 @@ mod tests {
     }
 
     fn layout(html: &str) -> Layout {
-        Layout::of(&crate::clean::page(html))
+        let doc = crate::clean::page(html);
+        let layout = Layout::of(&doc);
+        assert_eq!(Layout::of(&crate::clean::Shape::of(&doc)).paths, layout.paths, "a page's shape has its layout");
+        layout
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! Keys are hashes of (path, text). Hashes are made by this binary only: a wrapper file keeps
 //! the template as readable `(path, text)` strings, hashed again when loaded.
 
-use crate::clean::{collapse_ws, is_inline, Doc, NodeData};
+use crate::clean::{collapse_ws, is_inline, Doc, NodeData, Tree};
 use crate::patterns::{stable_token, tag_clue, tolerant};
 use crate::Page;
 use serde::{Deserialize, Serialize};
@@ -68,11 +68,11 @@ pub(crate) fn mix(a: u64, b: u64) -> u64 {
 }
 
 /// Hash of an element's step, equal to `hash_str(&step(doc, node))` but built without strings.
-pub(crate) fn step_hash(doc: &Doc, node: u32) -> u64 {
-    let Some(e) = doc.element(node) else { return hash_str("") };
-    let mut h = Fnv::new().str(&e.name);
+pub(crate) fn step_hash<T: Tree>(doc: &T, node: u32) -> u64 {
+    let Some(tag) = doc.tag(node) else { return hash_str("") };
+    let mut h = Fnv::new().str(tag);
     for (mark, attr) in [("#", "id"), (".", "class")] {
-        let Some(first) = e.attr(attr).and_then(stable_token) else { continue };
+        let Some(first) = doc.attr(node, attr).and_then(stable_token) else { continue };
         if first.chars().all(char::is_numeric) {
             continue; // tolerant form is empty
         }
@@ -155,54 +155,101 @@ fn in_sentence(doc: &Doc) -> Vec<bool> {
     (0..n).map(|i| matches!(doc.nodes[i].data, NodeData::Text(_)) && texts[block[i] as usize] > 1).collect()
 }
 
-/// The (node, key) of each text node worth keying: not blank, not too long, not a piece of a
-/// sentence ([`in_sentence`]).
-fn text_keys(doc: &Doc) -> Vec<(usize, u64)> {
+/// Each text node worth keying (not blank, not too long), in document order: its node, its
+/// key, and whether it counts when a template is learned (it is not a piece of a sentence,
+/// [`in_sentence`]; the mask looks at every keyed text).
+pub(crate) fn keyed_texts(doc: &Doc) -> Vec<(u32, u64, bool)> {
     let paths = path_hashes(doc);
     let sentence = in_sentence(doc);
     doc.nodes
         .iter()
         .enumerate()
         .filter_map(|(i, n)| match &n.data {
-            NodeData::Text(t) if keyed(t) && !sentence[i] => Some((i, mix(paths[i], text_hash(t)))),
+            NodeData::Text(t) if keyed(t) => Some((i as u32, mix(paths[i], text_hash(t)), !sentence[i])),
             _ => None,
         })
         .collect()
+}
+
+/// A template learned page by page: each page's keys are counted while the page is at hand,
+/// and a key's line is written down the first time the key is seen on as many pages as a line
+/// needs to be kept (two, or `min_pages` when fewer), from that page. Equal keys name equal
+/// lines, so the lines are those of [`Template::learn`], without holding any page.
+#[derive(Debug, Default)]
+pub(crate) struct Learner {
+    min_pages: usize,
+    /// Pages per key.
+    count: HashMap<u64, u32>,
+    /// The line of each key seen on enough pages.
+    lines: HashMap<u64, Line>,
+}
+
+impl Learner {
+    pub(crate) fn new(min_pages: usize) -> Learner {
+        Learner { min_pages, ..Learner::default() }
+    }
+
+    /// Count one page's keys ([`keyed_texts`] of `doc`).
+    pub(crate) fn add(&mut self, doc: &Doc, keys: &[(u32, u64, bool)]) {
+        if self.min_pages == 0 {
+            return;
+        }
+        let write_at = self.min_pages.min(2) as u32;
+        let mut seen = HashSet::new();
+        for &(node, key, learn) in keys {
+            if !learn || !seen.insert(key) {
+                continue;
+            }
+            let n = self.count.entry(key).or_insert(0);
+            *n += 1;
+            if *n == write_at {
+                self.lines.insert(key, line(doc, node));
+            }
+        }
+    }
+
+    /// The template: the lines seen on at least `min_pages` pages.
+    pub(crate) fn finish(mut self) -> Template {
+        let mut lines = Vec::new();
+        let mut keys = HashSet::new();
+        for (key, n) in self.count {
+            if n as usize >= self.min_pages {
+                if let Some(line) = self.lines.remove(&key) {
+                    keys.insert(key);
+                    lines.push(line);
+                }
+            }
+        }
+        lines.sort();
+        Template { keys, lines }
+    }
+}
+
+/// The line of the text node `node`: its element's path and its text.
+fn line(doc: &Doc, node: u32) -> Line {
+    let mut steps: Vec<String> = doc.ancestors(node).map(|a| step(doc, a)).collect();
+    steps.reverse();
+    let text = match &doc.nodes[node as usize].data {
+        NodeData::Text(t) => collapse_ws(t),
+        NodeData::Element(_) => String::new(),
+    };
+    Line { path: steps.join(" "), text }
 }
 
 impl Template {
     /// Learn the template of a site: texts at the same path on at least `min_pages` pages.
     /// `min_pages` of 0 gives an empty template (the mechanism off).
     pub fn learn(pages: &[&Page], min_pages: usize) -> Template {
-        if min_pages == 0 {
-            return Template::default();
+        let mut learner = Learner::new(min_pages);
+        for page in pages {
+            learner.add(&page.doc, &keyed_texts(&page.doc));
         }
-        let mut count: HashMap<u64, (usize, usize, u32)> = HashMap::new(); // key → (pages, first page, node)
-        for (pi, page) in pages.iter().enumerate() {
-            let mut seen = HashSet::new();
-            for (node, key) in text_keys(&page.doc) {
-                if seen.insert(key) {
-                    count.entry(key).or_insert((0, pi, node as u32)).0 += 1;
-                }
-            }
-        }
-        let mut lines = Vec::new();
-        let mut keys = HashSet::new();
-        for (key, (n, pi, node)) in count {
-            if n >= min_pages {
-                keys.insert(key);
-                let doc = &pages[pi].doc;
-                let mut steps: Vec<String> = doc.ancestors(node).map(|a| step(doc, a)).collect();
-                steps.reverse();
-                let text = match &doc.nodes[node as usize].data {
-                    NodeData::Text(t) => collapse_ws(t),
-                    NodeData::Element(_) => String::new(),
-                };
-                lines.push(Line { path: steps.join(" "), text });
-            }
-        }
-        lines.sort();
-        Template { keys, lines }
+        learner.finish()
+    }
+
+    /// Does the template hold the text of key `key` ([`keyed_texts`])?
+    pub(crate) fn holds(&self, key: u64) -> bool {
+        self.keys.contains(&key)
     }
 
     /// Rebuild a template from stored lines.

@@ -115,36 +115,41 @@ impl Analyzer {
 
     /// Append the terms of `text` to `out`.
     pub fn terms(&mut self, text: &str, out: &mut Vec<TermId>) {
-        let Analyzer { stemmer, stop, tokenizer, cache, by_stem, terms, numeric, .. } = self;
+        // The tokenizer lends its buffers to this call only; the terms are the analyzer's.
+        let mut tokenizer = std::mem::take(&mut self.tokenizer);
         tokenizer.each(text, |tok| {
-            let id = match cache.get(tok) {
-                Some(id) => *id,
-                None => {
-                    let id = if stop.contains(tok) {
-                        None
-                    } else {
-                        let stem = stemmer.as_ref().map_or(std::borrow::Cow::Borrowed(tok), |s| s.stem(tok));
-                        // Distinct tokens may share a stem: intern by stem.
-                        let id = match by_stem.get(stem.as_ref()) {
-                            Some(&id) => id,
-                            None => {
-                                let id = terms.len() as TermId;
-                                numeric.push(stem.chars().all(|c| c.is_ascii_digit()));
-                                terms.push(stem.to_string());
-                                by_stem.insert(stem.into_owned(), id);
-                                id
-                            }
-                        };
-                        Some(id)
-                    };
-                    cache.insert(tok.to_string(), id);
-                    id
-                }
-            };
-            if let Some(id) = id {
+            if let Some(id) = self.term_of(tok) {
                 out.push(id);
             }
         });
+        self.tokenizer = tokenizer;
+    }
+
+    /// The term of one token (as [`crate::text::tokens::Tokenizer`] gives it), `None` for a
+    /// stop word. Terms are numbered in the order they are first met.
+    pub fn term_of(&mut self, tok: &str) -> Option<TermId> {
+        if let Some(id) = self.cache.get(tok) {
+            return *id;
+        }
+        let id = if self.stop.contains(tok) {
+            None
+        } else {
+            let stem = self.stemmer.as_ref().map_or(std::borrow::Cow::Borrowed(tok), |s| s.stem(tok));
+            // Distinct tokens may share a stem: intern by stem.
+            let id = match self.by_stem.get(stem.as_ref()) {
+                Some(&id) => id,
+                None => {
+                    let id = self.terms.len() as TermId;
+                    self.numeric.push(stem.chars().all(|c| c.is_ascii_digit()));
+                    self.terms.push(stem.to_string());
+                    self.by_stem.insert(stem.into_owned(), id);
+                    id
+                }
+            };
+            Some(id)
+        };
+        self.cache.insert(tok.to_string(), id);
+        id
     }
 
     /// The stem of a term.

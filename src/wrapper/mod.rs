@@ -11,12 +11,16 @@
 //! (inside `translate(…,'0123456789','')` when the samples' tokens had digits).
 
 
+mod inducer;
+pub use inducer::Inducer;
+
 use crate::patterns::{self, ElementType, PageCandidates, PageTerms, Pattern, Step, Tokens, Typer, Typing};
 use crate::rank::{self, Ranked};
 use crate::signifiers::{self, Signifiers, Source};
-use crate::text::{Analyzer, Language, TermId};
+use crate::text::{Analyzer, TermId};
 use crate::template::layout::{self, Layout};
 use crate::template::Template;
+use crate::clean::{Shape, Tree};
 use crate::xpath::literal;
 use crate::{Error, Page, Result};
 use serde::{Deserialize, Serialize};
@@ -213,6 +217,15 @@ pub struct Induction {
 }
 
 impl Induction {
+    /// Pages without URLs: the wrapper's host from the site's home page, as the sample's feed
+    /// links it.
+    fn homed(mut self, sample: &crate::feed::Sample) -> Induction {
+        if self.wrapper.host.is_none() {
+            self.wrapper.host = sample.home.as_deref().and_then(|h| crate::host::key(h).ok());
+        }
+        self
+    }
+
     /// The candidate table, like the paper's Figure 3: rank, level, clue, dfs, pages, R.
     pub fn explain(&self, rows: usize) -> String {
         let mut s = format!("{:>4}  {:>5}  {:<40}  {:<24}  {:>5}  {:>12}\n", "rank", "level", "clue", "dfs", "pages", "relevance");
@@ -257,12 +270,7 @@ impl Wrapper {
     /// # Errors
     /// As [`Wrapper::induce`].
     pub fn induce_sample<P: Borrow<Page>>(sample: &crate::feed::Sample, pages: &[P], cfg: &Config) -> Result<Induction> {
-        let mut induction = Wrapper::induce(&sample.site, pages, cfg)?;
-        // Pages without URLs: the site's home page, as the feed links it.
-        if induction.wrapper.host.is_none() {
-            induction.wrapper.host = sample.home.as_deref().and_then(|h| crate::host::key(h).ok());
-        }
-        Ok(induction)
+        Wrapper::induce(&sample.site, pages, cfg).map(|i| i.homed(sample))
     }
 
     /// Induce a site's wrapper from its sample pages.
@@ -286,109 +294,11 @@ impl Wrapper {
     /// assert!(ind.wrapper.xpath.starts_with("//div[substring-before(concat(normalize-space(@class),' '),' ')='story'"));
     /// ```
     pub fn induce<P: Borrow<Page>>(site: &str, pages: &[P], cfg: &Config) -> Result<Induction> {
-        let pages: Vec<&Page> = pages.iter().map(Borrow::borrow).collect();
-        if pages.len() < 2 {
-            return Err(Error::TooFewPages { got: pages.len(), detail: String::new() });
+        let mut inducer = Inducer::new(site, cfg.clone());
+        for p in pages {
+            inducer.add(p.borrow());
         }
-        let pages = distinct(pages);
-        let pages = pages.as_slice();
-        if pages.len() < 2 {
-            return Err(Error::TooFewPages { got: pages.len(), detail: " (the others are copies of it: the same text)".to_string() });
-        }
-        let language = cfg.language.as_deref().and_then(Language::from_code).unwrap_or_else(|| site_language(pages));
-        let mut analyzer = Analyzer::new(language);
-        let template = Template::learn(pages, cfg.template_min_pages);
-        let terms: Vec<PageTerms> = pages
-            .iter()
-            .map(|p| {
-                let mut skip = template.mask(&p.doc);
-                if cfg.skip_link_text {
-                    for (s, l) in skip.iter_mut().zip(p.doc.in_link()) {
-                        *s |= l;
-                    }
-                }
-                PageTerms::of(&p.doc, &mut analyzer, &skip)
-            })
-            .collect();
-        let feed_terms: Vec<Vec<TermId>> = pages
-            .iter()
-            .map(|p| {
-                let mut t = Vec::new();
-                if let Some(item) = &p.item {
-                    analyzer.terms(&item.title, &mut t);
-                    analyzer.terms(&item.description, &mut t);
-                }
-                t.sort_unstable();
-                t.dedup();
-                t
-            })
-            .collect();
-        let bags: Vec<Vec<TermId>> = terms.iter().map(|t| t.terms.clone()).collect();
-        let opts = signifiers::Options { source: cfg.signifiers, k: cfg.k, skip_numeric: cfg.skip_numeric };
-        let sigs: Vec<Signifiers> = signifiers::select(&analyzer, &bags, &feed_terms, opts);
-        let cands: Vec<PageCandidates> =
-            pages.iter().zip(&terms).zip(&sigs).map(|((p, t), s)| patterns::collect(&p.doc, t, s, cfg.typing)).collect();
-        let typers: Vec<Typer> = pages.iter().map(|p| Typer::new(&p.doc, cfg.typing)).collect();
-        let layouts: Vec<Layout> = if cfg.templates { pages.iter().map(|p| Layout::of(&p.doc)).collect() } else { Vec::new() };
-        let groups = template_groups(&layouts, pages.len());
-        // A pattern per group: ranking, fallbacks and alternatives see only the group's pages.
-        let mut learned: Vec<(Vec<usize>, Option<Layout>, Learned)> = Vec::new();
-        for group in groups {
-            let gpages: Vec<&Page> = group.iter().map(|&i| pages[i]).collect();
-            let gtypers: Vec<&Typer> = group.iter().map(|&i| &typers[i]).collect();
-            let gcands: Vec<&PageCandidates> = group.iter().map(|&i| &cands[i]).collect();
-            let Some(l) = learn(&gpages, &gtypers, &gcands, cfg) else { continue };
-            let layout = (layouts.len() == pages.len()).then(|| Layout::common(group.iter().map(|&i| &layouts[i])));
-            learned.push((group, layout, l));
-        }
-        let mut learned = learned.into_iter();
-        let Some((group, layout, main)) = learned.next() else { return Err(Error::NoPattern { site: site.to_string() }) };
-        let mut groups = vec![group.clone()];
-        let mut others = Vec::new();
-        for (g, layout, l) in learned {
-            others.push(Variant {
-                layout: layout.unwrap_or_default(),
-                xpath: l.candidates[0].xpath.clone(),
-                pattern: l.candidates[0].clone(),
-                candidates: l.candidates,
-                alternatives: l.alternatives,
-                pages: g.iter().map(|&i| pages[i].location.clone()).collect(),
-            });
-            groups.push(g);
-        }
-        let pattern = main.candidates[0].clone();
-        let wrapper = Wrapper {
-            format: FORMAT.to_string(),
-            version: VERSION,
-            generator: concat!("forest ", env!("CARGO_PKG_VERSION")).to_string(),
-            site: site.to_string(),
-            host: crate::host::of_pages(pages.iter().copied()),
-            xpath: pattern.xpath.clone(),
-            pattern,
-            candidates: main.candidates,
-            signifiers: cfg.signifiers,
-            k: cfg.k,
-            rank: cfg.rank,
-            language: language.code.to_string(),
-            pages: group.iter().map(|&i| pages[i].location.clone()).collect(),
-            template: template.lines,
-            prune_link_blocks: cfg.prune_link_blocks,
-            headline: cfg.headline,
-            alternatives: main.alternatives,
-            typing: cfg.typing,
-            layout,
-            others,
-        };
-        let ranked = main.ranked;
-        let signifiers = sigs
-            .iter()
-            .map(|s| {
-                let mut w: Vec<(&TermId, &f64)> = s.weights.iter().collect();
-                w.sort_by(|a, b| b.1.total_cmp(a.1).then(a.0.cmp(b.0)));
-                w.into_iter().map(|(&t, _)| analyzer.term(t).to_string()).collect()
-            })
-            .collect();
-        Ok(Induction { wrapper, ranked, signifiers, groups })
+        inducer.finish()
     }
 
     /// The host key of the wrapper's site: its `host`, else the most common host of its
@@ -527,24 +437,88 @@ impl Wrapper {
     }
 }
 
-/// The pages, each page whose text is the same as an earlier one's left out: one page under
-/// two URLs (tracking parameters, print views, mirrors) would count its words twice in the
-/// tf-idf and make its whole text look like template text found on two pages.
-fn distinct(pages: Vec<&Page>) -> Vec<&Page> {
-    use std::hash::{Hash, Hasher};
-    let mut seen = std::collections::HashSet::new();
-    pages
-        .into_iter()
-        .filter(|p| {
-            let mut h = std::hash::DefaultHasher::new();
-            for node in &p.doc.nodes {
-                if let crate::clean::NodeData::Text(t) = &node.data {
-                    t.split_whitespace().for_each(|w| w.hash(&mut h));
-                }
-            }
-            seen.insert(h.finish())
+/// The stages after the words: signifiers, candidates, layouts and ranking, on the kept pages
+/// (skeletons: [`Inducer`]) with their `terms`, the site's `template` and the `analyzer` that
+/// numbered the terms.
+#[allow(clippy::too_many_arguments)]
+fn induce_kept(
+    site: &str,
+    pages: &[Shape],
+    locations: &[String],
+    terms: Vec<PageTerms>,
+    feed_terms: Vec<Vec<TermId>>,
+    template: Template,
+    analyzer: Analyzer,
+    host: Option<String>,
+    cfg: &Config,
+) -> Result<Induction> {
+    let language = analyzer.language();
+    let bags: Vec<Vec<TermId>> = terms.iter().map(|t| t.terms.clone()).collect();
+    let opts = signifiers::Options { source: cfg.signifiers, k: cfg.k, skip_numeric: cfg.skip_numeric };
+    let sigs: Vec<Signifiers> = signifiers::select(&analyzer, &bags, &feed_terms, opts);
+    let cands: Vec<PageCandidates> =
+        pages.iter().zip(&terms).zip(&sigs).map(|((p, t), s)| patterns::collect(p, t, s, cfg.typing)).collect();
+    let typers: Vec<Typer<Shape>> = pages.iter().map(|p| Typer::new(p, cfg.typing)).collect();
+    let layouts: Vec<Layout> = if cfg.templates { pages.iter().map(Layout::of).collect() } else { Vec::new() };
+    let groups = template_groups(&layouts, pages.len());
+    // A pattern per group: ranking, fallbacks and alternatives see only the group's pages.
+    let mut learned: Vec<(Vec<usize>, Option<Layout>, Learned)> = Vec::new();
+    for group in groups {
+        let gpages: Vec<&Shape> = group.iter().map(|&i| &pages[i]).collect();
+        let gtypers: Vec<&Typer<Shape>> = group.iter().map(|&i| &typers[i]).collect();
+        let gcands: Vec<&PageCandidates> = group.iter().map(|&i| &cands[i]).collect();
+        let Some(l) = learn(&gpages, &gtypers, &gcands, cfg) else { continue };
+        let layout = (layouts.len() == pages.len()).then(|| Layout::common(group.iter().map(|&i| &layouts[i])));
+        learned.push((group, layout, l));
+    }
+    let mut learned = learned.into_iter();
+    let Some((group, layout, main)) = learned.next() else { return Err(Error::NoPattern { site: site.to_string() }) };
+    let mut groups = vec![group.clone()];
+    let mut others = Vec::new();
+    for (g, layout, l) in learned {
+        others.push(Variant {
+            layout: layout.unwrap_or_default(),
+            xpath: l.candidates[0].xpath.clone(),
+            pattern: l.candidates[0].clone(),
+            candidates: l.candidates,
+            alternatives: l.alternatives,
+            pages: g.iter().map(|&i| locations[i].clone()).collect(),
+        });
+        groups.push(g);
+    }
+    let pattern = main.candidates[0].clone();
+    let wrapper = Wrapper {
+        format: FORMAT.to_string(),
+        version: VERSION,
+        generator: concat!("forest ", env!("CARGO_PKG_VERSION")).to_string(),
+        site: site.to_string(),
+        host,
+        xpath: pattern.xpath.clone(),
+        pattern,
+        candidates: main.candidates,
+        signifiers: cfg.signifiers,
+        k: cfg.k,
+        rank: cfg.rank,
+        language: language.code.to_string(),
+        pages: group.iter().map(|&i| locations[i].clone()).collect(),
+        template: template.lines,
+        prune_link_blocks: cfg.prune_link_blocks,
+        headline: cfg.headline,
+        alternatives: main.alternatives,
+        typing: cfg.typing,
+        layout,
+        others,
+    };
+    let ranked = main.ranked;
+    let signifiers = sigs
+        .iter()
+        .map(|s| {
+            let mut w: Vec<(&TermId, &f64)> = s.weights.iter().collect();
+            w.sort_by(|a, b| b.1.total_cmp(a.1).then(a.0.cmp(b.0)));
+            w.into_iter().map(|(&t, _)| analyzer.term(t).to_string()).collect()
         })
-        .collect()
+        .collect();
+    Ok(Induction { wrapper, ranked, signifiers, groups })
 }
 
 /// What ranking learns from one group of pages.
@@ -555,7 +529,7 @@ struct Learned {
 }
 
 /// Rank the patterns of one group of pages; `None` when none has a significant node.
-fn learn(pages: &[&Page], typers: &[&Typer], cands: &[&PageCandidates], cfg: &Config) -> Option<Learned> {
+fn learn(pages: &[&Shape], typers: &[&Typer<Shape>], cands: &[&PageCandidates], cfg: &Config) -> Option<Learned> {
     let ranker = cfg.rank.ranker();
     let ranked = rank::rank(cands, ranker);
     let top = ranked.first()?;
@@ -590,8 +564,8 @@ pub const MAX_ALTERNATIVES: usize = 3;
 /// and repeat on the pages still missed.
 fn alternatives(
     winner: &Ranked,
-    pages: &[&Page],
-    typers: &[&Typer],
+    pages: &[&Shape],
+    typers: &[&Typer<Shape>],
     cands: &[&PageCandidates],
     ranker: &dyn rank::Ranker,
     split_articles: bool,
@@ -618,52 +592,37 @@ fn alternatives(
     out
 }
 
-/// The language most sample pages declare or show (English when none is known).
-fn site_language(pages: &[&Page]) -> Language {
-    let mut votes: HashMap<&'static str, (usize, Language)> = HashMap::new();
-    for p in pages {
-        let sample = p.doc.text_sample(2000);
-        if let Some(l) = Language::of_page(p.doc.lang.as_deref(), &sample) {
-            votes.entry(l.code).or_insert((0, l)).0 += 1;
-        }
-    }
-    votes
-        .into_values()
-        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.code.cmp(a.1.code)))
-        .map_or(Language::ENGLISH, |(_, l)| l)
-}
-
 /// Keep a ranked pattern: its XPath, dfs list and parent type.
-fn choice(r: &Ranked, pages: &[&Page], typers: &[&Typer], cands: &[&PageCandidates], split_articles: bool) -> Choice {
+fn choice(r: &Ranked, pages: &[&Shape], typers: &[&Typer<Shape>], cands: &[&PageCandidates], split_articles: bool) -> Choice {
     let dfs = r.dfs();
     // Pages where the best element has a same-kind sibling that is a candidate too.
     let split_pages = r
         .best
         .iter()
         .filter(|&&(i, d, _)| {
-            let (doc, pc, typer) = (&pages[i].doc, &cands[i], &typers[i]);
+            let (doc, pc, typer) = (pages[i], &cands[i], &typers[i]);
             let Some(node) = doc.by_dfs(d) else { return false };
-            let Some(parent) = doc.nodes[node as usize].parent else { return false };
+            let Some(parent) = doc.parent(node) else { return false };
             doc.children(parent).any(|s| {
                 s != node
                     && typer.same_kind(&r.pattern.ty, s)
-                    && doc.element(s).is_some_and(|e| pc.candidates.iter().any(|c| c.dfs == e.dfs))
+                    && doc.dfs(s).is_some_and(|dfs| pc.candidates.iter().any(|c| c.dfs == dfs))
             })
         })
         .count();
     let repeated = split_articles && split_pages > 0 && split_pages * 2 >= r.pages;
     let mut parents: HashMap<ElementType, usize> = HashMap::new();
     for &(i, d, _) in &r.best {
-        let page = pages[i];
-        let parent = page.doc.by_dfs(d).and_then(|n| page.doc.nodes[n as usize].parent);
-        if let Some(t) = parent.and_then(|p| ElementType::of(&page.doc, p)) {
+        let doc = pages[i];
+        let parent = doc.by_dfs(d).and_then(|n| doc.parent(n));
+        if let Some(t) = parent.and_then(|p| ElementType::of(doc, p)) {
             *parents.entry(t.portable()).or_insert(0) += 1;
         }
     }
     let parent = parents.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0))).map(|(t, _)| t);
     // How the samples' id/class tokens stand: with digits, after utility tokens.
     let tokens = r.best.iter().fold(Tokens::default(), |acc, &(i, d, _)| {
-        let doc = &pages[i].doc;
+        let doc = pages[i];
         doc.by_dfs(d).map_or(acc, |n| acc.or(Tokens::near(doc, n)))
     });
     Choice {

@@ -1,0 +1,259 @@
+//! A page's tree without its words ([`Shape`]), and what the structure stages read of any tree
+//! ([`Tree`]): both [`Doc`] and [`Shape`] are trees.
+
+use super::{Doc, Name, NodeData, NodeId};
+
+/// What the structure stages (element types, candidates, layouts, the XPath's choice) read
+/// of a cleaned page: its nodes' links and levels, and its elements' names, `dfs` numbers and
+/// `id`/`class`. Every node id is that of [`Doc::nodes`].
+pub trait Tree {
+    /// How many nodes (elements and texts).
+    fn node_count(&self) -> usize;
+    /// The parent of node `n`; `None` for the root or a node not in the tree.
+    fn parent(&self, n: NodeId) -> Option<NodeId>;
+    /// One past the last node of the subtree at `n` (`n` itself when there is no such node).
+    fn end(&self, n: NodeId) -> NodeId;
+    /// The depth of node `n` (the root element is level 1; 0 when there is no such node).
+    fn level(&self, n: NodeId) -> u32;
+    /// The tag of the element at `n`; `None` for a text node.
+    fn tag(&self, n: NodeId) -> Option<&str>;
+    /// The value of attribute `name` of the element at `n` (a [`Shape`] keeps only `id` and
+    /// `class`).
+    fn attr(&self, n: NodeId, name: &str) -> Option<&str>;
+    /// The `dfs` number of the element at `n`.
+    fn dfs(&self, n: NodeId) -> Option<u32>;
+    /// The node of the element numbered `dfs`.
+    fn by_dfs(&self, dfs: u32) -> Option<NodeId>;
+    /// The `<body>` element (the root when there is none).
+    fn body(&self) -> NodeId;
+
+    /// Is node `n` an element?
+    fn is_element(&self, n: NodeId) -> bool {
+        self.tag(n).is_some()
+    }
+
+    /// Children of `n`, in order.
+    fn children(&self, n: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        let end = self.end(n);
+        let mut next = n + 1;
+        std::iter::from_fn(move || {
+            if next >= end {
+                return None;
+            }
+            let here = next;
+            next = self.end(here).max(here + 1);
+            Some(here)
+        })
+    }
+
+    /// Ancestors of `n`, nearest first, excluding `n` itself.
+    fn ancestors(&self, n: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        let mut cur = self.parent(n);
+        std::iter::from_fn(move || {
+            let here = cur?;
+            cur = self.parent(here);
+            Some(here)
+        })
+    }
+
+    /// Is `a` an ancestor of (or equal to) `b`?
+    fn contains(&self, a: NodeId, b: NodeId) -> bool {
+        (a as usize) < self.node_count() && a <= b && b < self.end(a)
+    }
+}
+
+impl Tree for Doc {
+    fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+    fn parent(&self, n: NodeId) -> Option<NodeId> {
+        self.nodes.get(n as usize)?.parent
+    }
+    fn end(&self, n: NodeId) -> NodeId {
+        Doc::end(self, n)
+    }
+    fn level(&self, n: NodeId) -> u32 {
+        self.nodes.get(n as usize).map_or(0, |x| x.level)
+    }
+    fn tag(&self, n: NodeId) -> Option<&str> {
+        self.element(n).map(|e| e.name.as_str())
+    }
+    fn attr(&self, n: NodeId, name: &str) -> Option<&str> {
+        self.element(n)?.attr(name)
+    }
+    fn dfs(&self, n: NodeId) -> Option<u32> {
+        self.element(n).map(|e| e.dfs)
+    }
+    fn by_dfs(&self, dfs: u32) -> Option<NodeId> {
+        Doc::by_dfs(self, dfs)
+    }
+    fn body(&self) -> NodeId {
+        self.body
+    }
+}
+
+/// No node, no value.
+const NONE: u32 = u32::MAX;
+
+/// A value as (start, end) in [`Shape`]'s string of values ([`NONE`] start: absent).
+type Span = (u32, u32);
+
+/// A page's tree without its words, in a few flat arrays: per node its parent; per element
+/// its node, end, level and tag; per element with an `id` or `class`, those (in one string).
+/// What induction keeps of each sample page once its words are counted: about a tenth of the
+/// page's [`Doc`]. A text node's end and level follow from its parent's.
+#[derive(Debug, Clone, Default)]
+pub struct Shape {
+    /// Per node: its parent ([`NONE`] for the root).
+    parent: Vec<u32>,
+    /// Per element (by `dfs`): its node (so ascending), end, level and tag (into `tags`).
+    node: Vec<u32>,
+    end: Vec<u32>,
+    level: Vec<u32>,
+    tag: Vec<u32>,
+    /// The page's distinct tags.
+    tags: Vec<Name>,
+    /// Per element with an `id` or `class` (ascending): the element, and each value as
+    /// (start, end) in `values` ([`NONE`] start: absent).
+    attrs: Vec<(u32, Span, Span)>,
+    values: String,
+    body: NodeId,
+}
+
+impl Shape {
+    /// The shape of `doc`.
+    pub fn of(doc: &Doc) -> Shape {
+        let elements = doc.element_count();
+        let mut s = Shape {
+            parent: Vec::with_capacity(doc.nodes.len()),
+            node: Vec::with_capacity(elements),
+            end: Vec::with_capacity(elements),
+            level: Vec::with_capacity(elements),
+            tag: Vec::with_capacity(elements),
+            body: doc.body,
+            ..Shape::default()
+        };
+        let mut tags: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+        for (i, node) in doc.nodes.iter().enumerate() {
+            s.parent.push(node.parent.unwrap_or(NONE));
+            let NodeData::Element(e) = &node.data else { continue };
+            let element = s.node.len() as u32;
+            s.node.push(i as u32);
+            s.end.push(node.end);
+            s.level.push(node.level);
+            let next = s.tags.len() as u32;
+            let tag = *tags.entry(e.name.as_str()).or_insert_with(|| {
+                s.tags.push(e.name.clone());
+                next
+            });
+            s.tag.push(tag);
+            let (id, class) = (e.attr("id"), e.attr("class"));
+            if id.is_some() || class.is_some() {
+                let (id, class) = (s.value(id), s.value(class));
+                s.attrs.push((element, id, class));
+            }
+        }
+        s.attrs.shrink_to_fit();
+        s.values.shrink_to_fit();
+        s
+    }
+
+    /// Keep `v` in `values`: its (start, end).
+    fn value(&mut self, v: Option<&str>) -> Span {
+        match v {
+            Some(v) => {
+                let start = self.values.len() as u32;
+                self.values.push_str(v);
+                (start, self.values.len() as u32)
+            }
+            None => (NONE, NONE),
+        }
+    }
+
+    /// The element number of node `n`.
+    fn element_of(&self, n: NodeId) -> Option<usize> {
+        self.node.binary_search(&n).ok()
+    }
+}
+
+impl Tree for Shape {
+    fn node_count(&self) -> usize {
+        self.parent.len()
+    }
+    fn parent(&self, n: NodeId) -> Option<NodeId> {
+        self.parent.get(n as usize).copied().filter(|&p| p != NONE)
+    }
+    fn end(&self, n: NodeId) -> NodeId {
+        match self.element_of(n) {
+            Some(e) => self.end[e],
+            None if (n as usize) < self.parent.len() => n + 1,
+            None => n,
+        }
+    }
+    fn level(&self, n: NodeId) -> u32 {
+        match self.element_of(n) {
+            Some(e) => self.level[e],
+            // A text node: one below its parent element.
+            None => self.parent(n).and_then(|p| self.element_of(p)).map_or(0, |e| self.level[e] + 1),
+        }
+    }
+    fn tag(&self, n: NodeId) -> Option<&str> {
+        let t = *self.tag.get(self.element_of(n)?)?;
+        self.tags.get(t as usize).map(Name::as_str)
+    }
+    fn attr(&self, n: NodeId, name: &str) -> Option<&str> {
+        let e = self.element_of(n)? as u32;
+        let at = self.attrs.binary_search_by_key(&e, |a| a.0).ok()?;
+        let (_, id, class) = self.attrs[at];
+        let (start, end) = match name {
+            "id" => id,
+            "class" => class,
+            _ => return None,
+        };
+        if start == NONE {
+            return None;
+        }
+        self.values.get(start as usize..end as usize)
+    }
+    fn dfs(&self, n: NodeId) -> Option<u32> {
+        self.element_of(n).map(|e| e as u32)
+    }
+    fn by_dfs(&self, dfs: u32) -> Option<NodeId> {
+        self.node.get(dfs as usize).copied()
+    }
+    fn body(&self) -> NodeId {
+        self.body
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A shape answers as its page does, node by node.
+    #[test]
+    fn a_shape_reads_as_its_page() {
+        let doc = crate::clean::page(
+            "<body class='b'><div id='main' class='x y' data-k='v'><p>one<b>two</b></p>text<p id=''>three</p></div><ul><li>a<li>b</ul></body>",
+        );
+        let shape = Shape::of(&doc);
+        assert_eq!(shape.node_count(), Tree::node_count(&doc));
+        assert_eq!(shape.body(), Tree::body(&doc));
+        for n in 0..doc.nodes.len() as NodeId + 2 {
+            assert_eq!(shape.parent(n), Tree::parent(&doc, n), "{n}");
+            assert_eq!(shape.end(n), Tree::end(&doc, n), "{n}");
+            assert_eq!(shape.level(n), Tree::level(&doc, n), "{n}");
+            assert_eq!(shape.tag(n), Tree::tag(&doc, n), "{n}");
+            assert_eq!(shape.dfs(n), Tree::dfs(&doc, n), "{n}");
+            for a in ["id", "class"] {
+                assert_eq!(shape.attr(n, a), Tree::attr(&doc, n, a), "{n} {a}");
+            }
+            assert_eq!(shape.attr(n, "data-k"), None);
+            assert_eq!(shape.children(n).collect::<Vec<_>>(), Tree::children(&doc, n).collect::<Vec<_>>());
+            assert_eq!(shape.ancestors(n).collect::<Vec<_>>(), Tree::ancestors(&doc, n).collect::<Vec<_>>());
+            assert_eq!(shape.contains(2, n), Tree::contains(&doc, 2, n));
+            assert_eq!(shape.by_dfs(n), Tree::by_dfs(&doc, n));
+        }
+        assert_eq!(Tree::attr(&doc, doc.by_dfs(3).unwrap(), "data-k"), Some("v"));
+    }
+}

@@ -1,0 +1,315 @@
+//! Induction page by page: what [`crate::Wrapper::induce`] keeps of each sample page.
+//!
+//! Every stage that reads a page's words (copies, language, template, terms, host) reads them
+//! once, when the page is added: its template keys are counted, its tokens interned, and the
+//! page is kept as its tree's shape only ([`Doc::skeleton`]), which is all the structure stages
+//! (element types, candidates, layouts, the XPath's choice) read. So a caller that adds pages
+//! as it reads them ([`crate::page::read_each`]) holds skeletons, not pages: about a third of a
+//! page's memory, whatever the page's text.
+//!
+//! The words' order is kept: terms are numbered as they are first met in the pages' order, as
+//! when pages were held whole, so ties break the same way and the wrapper is the same.
+
+use super::{Config, Induction};
+use crate::clean::{Doc, NodeData, Shape};
+use crate::template::{self, Template};
+use crate::text::tokens::Tokenizer;
+use crate::text::{Analyzer, Language, TermId};
+use crate::patterns::PageTerms;
+use crate::{Page, Result};
+use std::collections::{HashMap, HashSet};
+
+/// A text node of a kept page's body, with its tokens.
+#[derive(Debug, Clone, Copy)]
+struct Text {
+    /// Its template key, when `keyed` ([`template::keyed_texts`]).
+    key: u64,
+    node: u32,
+    /// Its tokens: `tokens[start..end]` of its page.
+    start: u32,
+    end: u32,
+    keyed: bool,
+    /// Inside a link?
+    in_link: bool,
+}
+
+/// What is kept of one sample page.
+struct Kept {
+    /// Where it was read from.
+    location: String,
+    /// Its feed item, when known.
+    item: Option<crate::feed::Item>,
+    /// Its tree's shape.
+    shape: Shape,
+    /// The language it declares or shows, when the site's is not given.
+    language: Option<Language>,
+    /// Its host, by each source [`crate::host`] trusts.
+    hosts: [Option<String>; 4],
+    /// The text nodes of its body with at least one token.
+    texts: Vec<Text>,
+    /// Their tokens, as ids into the inducer's token table.
+    tokens: Vec<u32>,
+}
+
+/// A wrapper induced from pages added one at a time.
+///
+/// # Example
+/// ```
+/// let page = |i: u32, title: &str, words: &str| forest::Page::from_html(
+///     format!("p{i}"),
+///     &format!("<body><nav>home news sport</nav><div class='story'><h1>{title}</h1><p>{words}</p></div></body>"),
+/// ).unwrap();
+/// let config = forest::Config { k: 2, ..forest::Config::default() };
+/// let mut inducer = forest::wrapper::Inducer::new("demo", config);
+/// inducer.add(&page(1, "KitKat for Android", "Android phones get KitKat, the new version, this week."));
+/// inducer.add(&page(2, "Apple at auction", "An old Apple computer sold at auction for a record price."));
+/// let ind = inducer.finish().unwrap();
+/// assert!(ind.wrapper.xpath.starts_with("//div[substring-before(concat(normalize-space(@class),' '),' ')='story'"));
+/// ```
+pub struct Inducer {
+    site: String,
+    cfg: Config,
+    /// Pages added, copies included.
+    added: usize,
+    /// The text hash of each page kept ([`text_hash`]): a later page with the same text is a copy.
+    seen: HashSet<u64>,
+    template: template::Learner,
+    tokenizer: Tokenizer,
+    /// Token → id.
+    tokens: HashMap<String, u32>,
+    kept: Vec<Kept>,
+}
+
+impl Inducer {
+    /// An inducer for site `site` (its name in the wrapper).
+    pub fn new(site: &str, cfg: Config) -> Inducer {
+        Inducer {
+            site: site.to_string(),
+            template: template::Learner::new(cfg.template_min_pages),
+            cfg,
+            added: 0,
+            seen: HashSet::new(),
+            tokenizer: Tokenizer::default(),
+            tokens: HashMap::new(),
+            kept: Vec::new(),
+        }
+    }
+
+    /// Add a sample page. A page with the same text as one added before is a copy, and left
+    /// out.
+    pub fn add(&mut self, page: &Page) {
+        self.added += 1;
+        let doc = &page.doc;
+        if !self.seen.insert(text_hash(doc)) {
+            return;
+        }
+        let keyed = template::keyed_texts(doc);
+        self.template.add(doc, &keyed);
+        let language = if self.cfg.language.is_some() {
+            None
+        } else {
+            Language::of_page(doc.lang.as_deref(), &doc.text_sample(2000))
+        };
+        let (texts, tokens) = self.texts(doc, &keyed);
+        let hosts = crate::host::sources(page);
+        let (location, item, shape) = (page.location.clone(), page.item.clone(), Shape::of(doc));
+        self.kept.push(Kept { location, item, shape, language, hosts, texts, tokens });
+    }
+
+    /// The text nodes of the body of `doc` with their tokens; `keyed` gives their template
+    /// keys.
+    fn texts(&mut self, doc: &Doc, keyed: &[(u32, u64, bool)]) -> (Vec<Text>, Vec<u32>) {
+        let in_link = doc.in_link();
+        let mut keys = keyed.iter().peekable();
+        let (mut texts, mut tokens) = (Vec::new(), Vec::new());
+        let body = doc.body as usize;
+        let end = doc.nodes.get(body).map_or(0, |n| n.end as usize);
+        let Inducer { tokenizer, tokens: table, .. } = self;
+        for (i, node) in doc.nodes.iter().enumerate().take(end).skip(body) {
+            let NodeData::Text(t) = &node.data else { continue };
+            while keys.next_if(|k| (k.0 as usize) < i).is_some() {}
+            let key = keys.next_if(|k| k.0 as usize == i).map(|k| k.1);
+            let (key, keyed) = (key.unwrap_or(0), key.is_some());
+            let start = tokens.len() as u32;
+            tokenizer.each(t, |tok| {
+                let next = table.len() as u32;
+                let id = match table.get(tok) {
+                    Some(&id) => id,
+                    None => *table.entry(tok.to_string()).or_insert(next),
+                };
+                tokens.push(id);
+            });
+            let stop = tokens.len() as u32;
+            if stop > start {
+                texts.push(Text { key, node: i as u32, start, end: stop, keyed, in_link: in_link[i] });
+            }
+        }
+        texts.shrink_to_fit();
+        tokens.shrink_to_fit();
+        (texts, tokens)
+    }
+
+    /// [`Inducer::finish`] for the pages of `sample` (a feed or a folder): as
+    /// [`crate::Wrapper::induce_sample`].
+    ///
+    /// # Errors
+    /// As [`crate::Wrapper::induce`].
+    pub fn finish_sample(self, sample: &crate::feed::Sample) -> Result<Induction> {
+        self.finish().map(|i| i.homed(sample))
+    }
+
+    /// Induce the wrapper from the pages added.
+    ///
+    /// # Errors
+    /// As [`crate::Wrapper::induce`].
+    pub fn finish(self) -> Result<Induction> {
+        let Inducer { site, cfg, added, template, tokens, kept, .. } = self;
+        if added < 2 {
+            return Err(crate::Error::TooFewPages { got: added, detail: String::new() });
+        }
+        if kept.len() < 2 {
+            return Err(crate::Error::TooFewPages {
+                got: kept.len(),
+                detail: " (the others are copies of it: the same text)".to_string(),
+            });
+        }
+        let language = cfg.language.as_deref().and_then(Language::from_code).unwrap_or_else(|| site_language(&kept));
+        let mut analyzer = Analyzer::new(language);
+        let template = template.finish();
+        let terms = page_terms(&kept, &tokens, &template, &mut analyzer, cfg.skip_link_text);
+        drop(tokens);
+        // The feed items' terms, numbered after the pages' (as they were met).
+        let feed_terms: Vec<Vec<TermId>> = kept
+            .iter()
+            .map(|k| {
+                let mut t = Vec::new();
+                if let Some(item) = &k.item {
+                    analyzer.terms(&item.title, &mut t);
+                    analyzer.terms(&item.description, &mut t);
+                }
+                t.sort_unstable();
+                t.dedup();
+                t
+            })
+            .collect();
+        let host = crate::host::of_sources(kept.iter().map(|k| k.hosts.clone()).collect());
+        let (mut shapes, mut locations) = (Vec::with_capacity(kept.len()), Vec::with_capacity(kept.len()));
+        for k in kept {
+            shapes.push(k.shape);
+            locations.push(k.location);
+        }
+        super::induce_kept(&site, &shapes, &locations, terms, feed_terms, template, analyzer, host, &cfg)
+    }
+}
+
+/// The terms of each kept page: its body's text nodes, less template text (and link text when
+/// `skip_links`), each token's term as `analyzer` numbers it, in the pages' order.
+fn page_terms(kept: &[Kept], tokens: &HashMap<String, u32>, template: &Template, analyzer: &mut Analyzer, skip_links: bool) -> Vec<PageTerms> {
+    let mut by_id = vec![""; tokens.len()];
+    for (tok, &id) in tokens {
+        by_id[id as usize] = tok;
+    }
+    // Each token's term, asked of the analyzer the first time the token is met.
+    let mut term: Vec<Option<Option<TermId>>> = vec![None; tokens.len()];
+    kept.iter()
+        .map(|k| {
+            let mut pt = PageTerms::default();
+            for t in &k.texts {
+                if (t.keyed && template.holds(t.key)) || (skip_links && t.in_link) {
+                    continue;
+                }
+                let start = pt.terms.len() as u32;
+                for &tok in &k.tokens[t.start as usize..t.end as usize] {
+                    let slot = &mut term[tok as usize];
+                    let id = *slot.get_or_insert_with(|| analyzer.term_of(by_id[tok as usize]));
+                    pt.terms.extend(id);
+                }
+                let stop = pt.terms.len() as u32;
+                if stop > start {
+                    pt.texts.push((t.node, start, stop));
+                }
+            }
+            pt.texts.shrink_to_fit();
+            pt.terms.shrink_to_fit();
+            pt
+        })
+        .collect()
+}
+
+/// A hash of a page's words, in order: pages with equal hashes are copies.
+fn text_hash(doc: &Doc) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    for node in &doc.nodes {
+        if let NodeData::Text(t) = &node.data {
+            t.split_whitespace().for_each(|w| w.hash(&mut h));
+        }
+    }
+    h.finish()
+}
+
+/// The language most kept pages declare or show (English when none is known).
+fn site_language(kept: &[Kept]) -> Language {
+    let mut votes: HashMap<&'static str, (usize, Language)> = HashMap::new();
+    for l in kept.iter().filter_map(|k| k.language) {
+        votes.entry(l.code).or_insert((0, l)).0 += 1;
+    }
+    votes
+        .into_values()
+        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.code.cmp(a.1.code)))
+        .map_or(Language::ENGLISH, |(_, l)| l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kept pages' terms are the terms of the whole pages, numbered alike.
+    #[test]
+    fn kept_terms_equal_the_whole_pages_terms() {
+        let html = [
+            "<body><nav><a>Home</a> <a>World news</a></nav><div class='story'><h1>Rain, again</h1><p>The rain in Spain falls mainly on the plain; <a href='x'>more rain</a>.</p></div><footer>Copyright the Paper</footer></body>",
+            "<body><nav><a>Home</a> <a>World news</a></nav><div class='story'><h1>Sun at last</h1><p>Sun over Spain, and the plains are dry: the running streams are gone.</p></div><footer>Copyright the Paper</footer></body>",
+        ];
+        let pages: Vec<Page> = html.iter().enumerate().map(|(i, h)| Page::from_html(format!("p{i}"), h).unwrap()).collect();
+        for skip_links in [false, true] {
+            let cfg = Config { skip_link_text: skip_links, ..Config::default() };
+            let mut inducer = Inducer::new("t", cfg.clone());
+            for p in &pages {
+                inducer.add(p);
+            }
+            let template = inducer.template.finish();
+            let refs: Vec<&Page> = pages.iter().collect();
+            let whole = Template::learn(&refs, cfg.template_min_pages);
+            assert_eq!(template.lines, whole.lines);
+            assert!(!template.lines.is_empty());
+            let mut a = Analyzer::new(Language::ENGLISH);
+            let kept = page_terms(&inducer.kept, &inducer.tokens, &template, &mut a, skip_links);
+            let mut b = Analyzer::new(Language::ENGLISH);
+            for (p, k) in pages.iter().zip(&kept) {
+                let mut skip = whole.mask(&p.doc);
+                if skip_links {
+                    for (s, l) in skip.iter_mut().zip(p.doc.in_link()) {
+                        *s |= l;
+                    }
+                }
+                let pt = PageTerms::of(&p.doc, &mut b, &skip);
+                assert_eq!((&k.texts, &k.terms), (&pt.texts, &pt.terms));
+            }
+        }
+    }
+
+    #[test]
+    fn copies_are_left_out_and_too_few_pages_said() {
+        let p = Page::from_html("a", "<body><p>Same words here.</p></body>").unwrap();
+        let q = Page::from_html("b", "<body><div><p>Same   words here.</p></div></body>").unwrap();
+        let mut inducer = Inducer::new("t", Config::default());
+        inducer.add(&p);
+        inducer.add(&q);
+        let err = inducer.finish().err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(err.contains("copies"), "{err}");
+        let mut one = Inducer::new("t", Config::default());
+        one.add(&p);
+        assert!(matches!(one.finish(), Err(crate::Error::TooFewPages { got: 1, .. })));
+    }
+}
