@@ -337,6 +337,20 @@ pub fn load_with(
     (pages, failed)
 }
 
+/// How many pages to read at once for `items`: fetches wait on the network, so more than the
+/// cores ([`REMOTE_JOBS`]) when any page is remote; files wait on nothing, so the cores (a
+/// worker more would only hold a page more).
+pub fn read_jobs(items: &[feed::Item]) -> usize {
+    if items.iter().any(|i| !matches!(i.page, Location::File(_))) {
+        REMOTE_JOBS
+    } else {
+        crate::run::cores()
+    }
+}
+
+/// Pages fetched at once when a sample has remote pages ([`read_jobs`]).
+pub const REMOTE_JOBS: usize = 8;
+
 /// As [`load_with`], handing each item's page (with its item, [`Page::of_item`]) or error to
 /// `put` in the items' order as soon as it is read, instead of holding them all: a caller
 /// that keeps a summary of each page (as [`crate::wrapper::Inducer`] does) reads any number of

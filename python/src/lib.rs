@@ -190,8 +190,15 @@ fn induce(py: Python<'_>, pages: &Bound<'_, PyAny>, host: Option<String>, max_pa
                     Some(feed) => {
                         let sample = forest::feed::read_with(fetcher, feed)?;
                         let items = &sample.items[..sample.items.len().min(max_pages)];
-                        let (pages, _failed) = forest::page::load_with(fetcher, items, 8, &budget(), &|| {});
-                        forest::Wrapper::induce_sample(&sample, &pages, &cfg)?
+                        // Each page is added as it is read, and only its summary kept.
+                        let mut inducer = forest::wrapper::Inducer::new(&sample.site, cfg.clone());
+                        let jobs = forest::page::read_jobs(items);
+                        forest::page::read_items(fetcher, items, jobs, &budget(), &|| {}, |_, page| {
+                            if let Ok(p) = page {
+                                inducer.add(&p);
+                            }
+                        });
+                        inducer.finish_sample(&sample)?
                     }
                     None => {
                         // Pages that cannot be read are left out, as `forest induce` does.

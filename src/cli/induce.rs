@@ -96,12 +96,8 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
     // FiveFilters export checks the wrapper on the whole pages, so it keeps them.
     let keep_pages = a.format == InduceFormat::Ftr;
     let mut inducer = Inducer::new(&sample.site, a.config());
-    // Fetches wait on the network, so more run at once than there are cores; files wait on
-    // nothing, and a worker more than the cores only holds one more page.
-    let remote = items.iter().any(|i| !matches!(i.page, forest::fetch::Location::File(_)));
-    let jobs = if remote { 8 } else { forest::run::cores() };
     let (mut pages, mut failed) = (Vec::new(), Vec::new());
-    forest::page::read_items(&fetcher, items, jobs, &a.budget.page(), &tick, |item, page| match page {
+    forest::page::read_items(&fetcher, items, forest::page::read_jobs(items), &a.budget.page(), &tick, |item, page| match page {
         Ok(p) => {
             inducer.add(&p);
             if keep_pages {
