@@ -15,6 +15,7 @@ use crate::signifiers::Signifiers;
 use crate::text::{Analyzer, TermId};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The tolerant form of an attribute value: its first *stable* white-space separated token
 /// (see [`is_utility`]) with digits dropped; `None` when nothing is left.
@@ -461,8 +462,8 @@ pub struct Candidate {
     pub node: NodeId,
     /// Its `dfs`.
     pub dfs: u32,
-    /// Its structural pattern.
-    pub pattern: Pattern,
+    /// Its structural pattern (shared by the candidates of a [`Patterns`] set).
+    pub pattern: Arc<Pattern>,
     /// Signifier occurrences in its subtree (x).
     pub x: u32,
     /// Other term occurrences in its subtree (y).
@@ -489,8 +490,30 @@ pub struct PageCandidates {
 /// up to [`MAX_ANCHORED_STEPS`] steps. The largest page of the dev corpus has 1,552 elements.
 pub const MAX_CANDIDATES: usize = 10_000;
 
+/// The patterns met so far, each kept once: the candidates of many pages share them, since the
+/// pages of a site repeat their element types.
+#[derive(Debug, Default)]
+pub struct Patterns(std::collections::HashSet<Arc<Pattern>>);
+
+impl Patterns {
+    /// `p`, shared with its equal met before.
+    pub fn share(&mut self, p: Pattern) -> Arc<Pattern> {
+        if let Some(known) = self.0.get(&p) {
+            return Arc::clone(known);
+        }
+        let p = Arc::new(p);
+        self.0.insert(Arc::clone(&p));
+        p
+    }
+}
+
 /// Significant nodes, terminal paths and candidates of one page.
 pub fn collect<T: Tree>(doc: &T, terms: &PageTerms, sig: &Signifiers, typing: Typing) -> PageCandidates {
+    collect_with(doc, terms, sig, typing, &mut Patterns::default())
+}
+
+/// [`collect`], the candidates' patterns shared through `patterns` (with other pages').
+pub fn collect_with<T: Tree>(doc: &T, terms: &PageTerms, sig: &Signifiers, typing: Typing, patterns: &mut Patterns) -> PageCandidates {
     let typer = Typer::new(doc, typing);
     let n = doc.node_count();
     let mut x = vec![0u32; n];
@@ -565,7 +588,7 @@ pub fn collect<T: Tree>(doc: &T, terms: &PageTerms, sig: &Signifiers, typing: Ty
             Some(Candidate {
                 node: i as NodeId,
                 dfs,
-                pattern: Pattern { ty, level: doc.level(i as NodeId) },
+                pattern: patterns.share(Pattern { ty, level: doc.level(i as NodeId) }),
                 x: x[i],
                 y: y[i],
                 weight: w[i],
@@ -670,7 +693,7 @@ mod tests {
             }
             let (d, s) = (collect(&doc, &terms, &sig, typing), collect(&shape, &terms, &sig, typing));
             let key = |pc: &PageCandidates| -> Vec<(NodeId, u32, Pattern, u32, u32)> {
-                pc.candidates.iter().map(|c| (c.node, c.dfs, c.pattern.clone(), c.x, c.y)).collect()
+                pc.candidates.iter().map(|c| (c.node, c.dfs, (*c.pattern).clone(), c.x, c.y)).collect()
             };
             assert_eq!(key(&d), key(&s));
             assert!(d.candidates.len() >= 5);

@@ -189,7 +189,7 @@ pub fn rank<P: std::borrow::Borrow<PageCandidates>>(pages: &[P], ranker: &dyn Ra
     for (i, page) in pages.iter().map(std::borrow::Borrow::borrow).enumerate() {
         for c in &page.candidates {
             let s = ranker.score(c, page);
-            let hits = by_pattern.entry(&c.pattern).or_default();
+            let hits = by_pattern.entry(&*c.pattern).or_default();
             // Pages are visited in order, so this page's entry, if any, is the last.
             match hits.last_mut() {
                 Some(last) if last.0 == i => {

@@ -2,6 +2,7 @@
 //! ([`Tree`]): both [`Doc`] and [`Shape`] are trees.
 
 use super::{Doc, Name, NodeData, NodeId};
+use std::collections::HashMap;
 
 /// What the structure stages (element types, candidates, layouts, the XPath's choice) read
 /// of a cleaned page: its nodes' links and levels, and its elements' names, `dfs` numbers and
@@ -95,28 +96,27 @@ impl Tree for Doc {
 /// No node, no value.
 const NONE: u32 = u32::MAX;
 
-/// A value as (start, end) in [`Shape`]'s string of values ([`NONE`] start: absent).
-type Span = (u32, u32);
-
 /// A page's tree without its words, in a few flat arrays: per node its parent; per element
-/// its node, end, level and tag; per element with an `id` or `class`, those (in one string).
-/// What induction keeps of each sample page once its words are counted: about a tenth of the
-/// page's [`Doc`]. A text node's end and level follow from its parent's.
+/// its node, end and tag; per element with an `id` or `class`, those (each distinct value
+/// kept once). What induction keeps of each sample page once its words are counted: about a
+/// fifteenth of the page's [`Doc`]. A text node's end, and any node's level, follow from its
+/// links.
 #[derive(Debug, Clone, Default)]
 pub struct Shape {
     /// Per node: its parent ([`NONE`] for the root).
     parent: Vec<u32>,
-    /// Per element (by `dfs`): its node (so ascending), end, level and tag (into `tags`).
+    /// Per element (by `dfs`): its node (so ascending), end and tag (into `tags`).
     node: Vec<u32>,
     end: Vec<u32>,
-    level: Vec<u32>,
     tag: Vec<u32>,
     /// The page's distinct tags.
     tags: Vec<Name>,
-    /// Per element with an `id` or `class` (ascending): the element, and each value as
-    /// (start, end) in `values` ([`NONE`] start: absent).
-    attrs: Vec<(u32, Span, Span)>,
+    /// Per element with an `id` or `class` (ascending): the element, and each value's number
+    /// ([`NONE`]: absent).
+    attrs: Vec<(u32, u32, u32)>,
+    /// The page's distinct `id` and `class` values, end to end, and where each ends.
     values: String,
+    value_ends: Vec<u32>,
     body: NodeId,
 }
 
@@ -128,19 +128,18 @@ impl Shape {
             parent: Vec::with_capacity(doc.nodes.len()),
             node: Vec::with_capacity(elements),
             end: Vec::with_capacity(elements),
-            level: Vec::with_capacity(elements),
             tag: Vec::with_capacity(elements),
             body: doc.body,
             ..Shape::default()
         };
-        let mut tags: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+        let mut tags: HashMap<&str, u32> = HashMap::new();
+        let mut values: HashMap<&str, u32> = HashMap::new();
         for (i, node) in doc.nodes.iter().enumerate() {
             s.parent.push(node.parent.unwrap_or(NONE));
             let NodeData::Element(e) = &node.data else { continue };
             let element = s.node.len() as u32;
             s.node.push(i as u32);
             s.end.push(node.end);
-            s.level.push(node.level);
             let next = s.tags.len() as u32;
             let tag = *tags.entry(e.name.as_str()).or_insert_with(|| {
                 s.tags.push(e.name.clone());
@@ -149,30 +148,42 @@ impl Shape {
             s.tag.push(tag);
             let (id, class) = (e.attr("id"), e.attr("class"));
             if id.is_some() || class.is_some() {
-                let (id, class) = (s.value(id), s.value(class));
+                let id = s.keep(&mut values, id);
+                let class = s.keep(&mut values, class);
                 s.attrs.push((element, id, class));
             }
         }
+        s.tags.shrink_to_fit();
         s.attrs.shrink_to_fit();
         s.values.shrink_to_fit();
+        s.value_ends.shrink_to_fit();
         s
     }
 
-    /// Keep `v` in `values`: its (start, end).
-    fn value(&mut self, v: Option<&str>) -> Span {
-        match v {
-            Some(v) => {
-                let start = self.values.len() as u32;
-                self.values.push_str(v);
-                (start, self.values.len() as u32)
-            }
-            None => (NONE, NONE),
-        }
+    /// The number of value `v` (kept once per page, `seen` says where), [`NONE`] for none.
+    fn keep<'d>(&mut self, seen: &mut HashMap<&'d str, u32>, v: Option<&'d str>) -> u32 {
+        let Some(v) = v else { return NONE };
+        let next = self.value_ends.len() as u32;
+        *seen.entry(v).or_insert_with(|| {
+            self.values.push_str(v);
+            self.value_ends.push(self.values.len() as u32);
+            next
+        })
     }
 
     /// The element number of node `n`.
     fn element_of(&self, n: NodeId) -> Option<usize> {
         self.node.binary_search(&n).ok()
+    }
+
+    /// Value number `v`.
+    fn value(&self, v: u32) -> Option<&str> {
+        let end = *self.value_ends.get(v as usize)? as usize;
+        let start = match v.checked_sub(1) {
+            Some(p) => *self.value_ends.get(p as usize)? as usize,
+            None => 0,
+        };
+        self.values.get(start..end)
     }
 }
 
@@ -191,10 +202,10 @@ impl Tree for Shape {
         }
     }
     fn level(&self, n: NodeId) -> u32 {
-        match self.element_of(n) {
-            Some(e) => self.level[e],
-            // A text node: one below its parent element.
-            None => self.parent(n).and_then(|p| self.element_of(p)).map_or(0, |e| self.level[e] + 1),
+        if (n as usize) < self.parent.len() {
+            self.ancestors(n).count() as u32 + 1
+        } else {
+            0
         }
     }
     fn tag(&self, n: NodeId) -> Option<&str> {
@@ -205,15 +216,11 @@ impl Tree for Shape {
         let e = self.element_of(n)? as u32;
         let at = self.attrs.binary_search_by_key(&e, |a| a.0).ok()?;
         let (_, id, class) = self.attrs[at];
-        let (start, end) = match name {
-            "id" => id,
-            "class" => class,
-            _ => return None,
-        };
-        if start == NONE {
-            return None;
+        match name {
+            "id" => self.value(id),
+            "class" => self.value(class),
+            _ => None,
         }
-        self.values.get(start as usize..end as usize)
     }
     fn dfs(&self, n: NodeId) -> Option<u32> {
         self.element_of(n).map(|e| e as u32)
