@@ -2,10 +2,10 @@
 //!
 //! Every stage that reads a page's words (copies, language, template, terms, host) reads them
 //! once, when the page is added: its template keys are counted, its tokens interned, and the
-//! page is kept as its tree's shape only ([`Doc::skeleton`]), which is all the structure stages
+//! page is kept as its tree's shape only ([`Shape`]), which is all the structure stages
 //! (element types, candidates, layouts, the XPath's choice) read. So a caller that adds pages
-//! as it reads them ([`crate::page::read_each`]) holds skeletons, not pages: about a third of a
-//! page's memory, whatever the page's text.
+//! as it reads them ([`crate::page::read_items`]) holds shapes, not pages: with the page's
+//! tokens until the last page is in, about a tenth of its tree's memory.
 //!
 //! The words' order is kept: terms are numbered as they are first met in the pages' order, as
 //! when pages were held whole, so ties break the same way and the wrapper is the same.

@@ -1,9 +1,9 @@
 //! Wrapper: the winning structural pattern as an XPath, and the JSON file that keeps it
 //! (paper §3.5).
 //!
-//! [`Wrapper::induce`] runs the stages on a site's sample pages: terms → signifiers →
-//! candidates → ranking, and keeps the best pattern plus the next four as fallbacks. The XPath
-//! names the pattern's tag, its tolerant `id`/`class`, and the `dfs` numbers where the pattern
+//! [`Wrapper::induce`] runs the stages on a site's sample pages ([`Inducer`] reads each page's
+//! words once and keeps its tree's shape): terms → signifiers → candidates → ranking, and
+//! keeps the best pattern plus the next four as fallbacks. The XPath names the pattern's tag, its tolerant `id`/`class`, and the `dfs` numbers where the pattern
 //! was found on the samples. The paper writes the attribute test as `contains(@class,'story')`,
 //! but that also matches `class="storybook"`; ours says exactly what the element type means,
 //! the first token of the value (digits dropped) is `story`:
@@ -273,7 +273,9 @@ impl Wrapper {
         Wrapper::induce(&sample.site, pages, cfg).map(|i| i.homed(sample))
     }
 
-    /// Induce a site's wrapper from its sample pages.
+    /// Induce a site's wrapper from its sample pages: an [`Inducer`] given each page in turn.
+    /// A caller that reads pages one at a time and need not keep them gives them to an
+    /// [`Inducer`] itself, and holds only what induction keeps of each.
     ///
     /// # Errors
     /// [`Error::TooFewPages`] with fewer than 2 pages; [`Error::NoPattern`] when no page has
@@ -438,7 +440,7 @@ impl Wrapper {
 }
 
 /// The stages after the words: signifiers, candidates, layouts and ranking, on the kept pages
-/// (skeletons: [`Inducer`]) with their `terms`, the site's `template` and the `analyzer` that
+/// (their shapes: [`Inducer`]) with their `terms`, the site's `template` and the `analyzer` that
 /// numbered the terms.
 #[allow(clippy::too_many_arguments)]
 fn induce_kept(
