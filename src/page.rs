@@ -416,6 +416,43 @@ mod tests {
     use super::*;
 
     #[test]
+    fn pages_are_handed_over_in_the_items_order_with_their_items_and_errors() {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let items: Vec<feed::Item> = (0..12)
+            .map(|i| {
+                let name = format!("p{i}.html");
+                // Every third page is missing: an error in its place.
+                if i % 3 != 2 {
+                    std::fs::write(dir.path().join(&name), format!("<p>page {i}</p>")).expect("write page");
+                }
+                feed::Item {
+                    id: name.clone(),
+                    page: Location::File(dir.path().join(&name)),
+                    title: String::new(),
+                    description: String::new(),
+                    link: None,
+                    home: None,
+                }
+            })
+            .collect();
+        let fetcher = fetch::Fetcher::new(fetch::FetchOptions::default()).expect("fetcher");
+        for jobs in [1, 3] {
+            let mut seen = Vec::new();
+            read_items(&fetcher, &items, jobs, &Budget::default(), &|| {}, |item, page| {
+                seen.push((item.id.clone(), page.map(|p| (p.id.clone(), p.doc.text(p.doc.body)))));
+            });
+            assert_eq!(seen.len(), items.len(), "jobs {jobs}");
+            for (i, (id, page)) in seen.iter().enumerate() {
+                assert_eq!(id, &format!("p{i}.html"));
+                match page {
+                    Ok((pid, text)) => assert_eq!((pid.as_str(), text.trim()), (id.as_str(), format!("page {i}").as_str())),
+                    Err(_) => assert_eq!(i % 3, 2, "page {i}"),
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_page_file_finds_its_feed_item_by_path_as_written_or_by_the_file_it_names() {
         let dir = tempfile::tempdir().expect("temporary folder");
         for name in ["a.html", "b.html"] {
