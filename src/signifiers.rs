@@ -73,28 +73,33 @@ pub struct Options {
 /// `bags[i]` holds every term occurrence of page i's body; `feed[i]` the terms of page i's feed
 /// item (title + description). Ties in tf·idf are broken by term id (first seen first), so
 /// the choice is deterministic.
-pub fn select(analyzer: &Analyzer, bags: &[Vec<TermId>], feed: &[Vec<TermId>], opts: Options) -> Vec<Signifiers> {
+pub fn select<B: AsRef<[TermId]>>(analyzer: &Analyzer, bags: &[B], feed: &[Vec<TermId>], opts: Options) -> Vec<Signifiers> {
     let n = bags.len() as f64;
-    let tfs: Vec<HashMap<TermId, u32>> = bags
-        .iter()
-        .map(|bag| {
-            let mut tf = HashMap::new();
-            for &t in bag {
-                *tf.entry(t).or_insert(0u32) += 1;
-            }
-            tf
-        })
-        .collect();
+    // Each page's term counts, made when needed and dropped after: a sample of a thousand
+    // pages never holds a thousand count tables.
+    let tf_of = |bag: &[TermId]| {
+        let mut tf: HashMap<TermId, u32> = HashMap::new();
+        for &t in bag {
+            *tf.entry(t).or_insert(0u32) += 1;
+        }
+        tf
+    };
     let mut df: HashMap<TermId, u32> = HashMap::new();
-    for tf in &tfs {
-        for &t in tf.keys() {
+    let mut distinct: Vec<TermId> = Vec::new();
+    for bag in bags {
+        distinct.clear();
+        distinct.extend_from_slice(bag.as_ref());
+        distinct.sort_unstable();
+        distinct.dedup();
+        for &t in &distinct {
             *df.entry(t).or_insert(0) += 1;
         }
     }
     let idf = |t: TermId| (n / f64::from(df.get(&t).copied().unwrap_or(1).max(1))).ln();
-    tfs.iter()
+    bags.iter()
         .enumerate()
-        .map(|(i, tf)| {
+        .map(|(i, bag)| {
+            let tf = tf_of(bag.as_ref());
             let usable = |t: TermId| !(opts.skip_numeric && analyzer.is_numeric(t));
             let weights = match opts.source {
                 Source::Tfidf => {

@@ -455,12 +455,15 @@ fn induce_kept(
     cfg: &Config,
 ) -> Result<Induction> {
     let language = analyzer.language();
-    let bags: Vec<Vec<TermId>> = terms.iter().map(|t| t.terms.clone()).collect();
+    let bags: Vec<&[TermId]> = terms.iter().map(|t| t.terms.as_slice()).collect();
     let opts = signifiers::Options { source: cfg.signifiers, k: cfg.k, skip_numeric: cfg.skip_numeric };
     let sigs: Vec<Signifiers> = signifiers::select(&analyzer, &bags, &feed_terms, opts);
+    drop(bags);
     let mut shared = patterns::Patterns::default();
     let cands: Vec<PageCandidates> =
         pages.iter().zip(&terms).zip(&sigs).map(|((p, t), s)| patterns::collect_with(p, t, s, cfg.typing, &mut shared)).collect();
+    // What ranking reads of the terms is in the candidates now.
+    drop(terms);
     let typers: Vec<Typer<Shape>> = pages.iter().map(|p| Typer::new(p, cfg.typing)).collect();
     let layouts: Vec<Layout> = if cfg.templates { pages.iter().map(Layout::of).collect() } else { Vec::new() };
     let groups = template_groups(&layouts, pages.len());
