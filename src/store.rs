@@ -280,13 +280,20 @@ impl Store {
 }
 
 /// Write a file so that a reader sees the old or the new content, never half: the bytes go
-/// to a temporary file beside it, renamed into place.
+/// to a temporary file beside it, renamed into place. A file that holds these bytes already is
+/// left as it is: a run again over the same pages rewrites only what changed (and replacing a
+/// file costs the file system freeing the old one's blocks, which can wait on the disk).
 ///
 /// # Errors
 /// The I/O error; the temporary file is removed.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNTER: AtomicU64 = AtomicU64::new(0);
+    if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64)
+        && std::fs::read(path).is_ok_and(|old| old == bytes)
+    {
+        return Ok(());
+    }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path
         .file_name()
@@ -315,6 +322,26 @@ mod tests {
             })
             .collect();
         crate::Wrapper::induce("t", &p, &crate::Config::default()).expect("induce").wrapper
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn an_atomic_write_replaces_other_bytes_and_leaves_the_same_bytes_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.txt");
+        write_atomic(&path, b"one").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"one");
+        let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
+        let first = inode(&path);
+        write_atomic(&path, b"one").unwrap();
+        assert_eq!(inode(&path), first, "the same bytes: the file is left as it is");
+        write_atomic(&path, b"two").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"two");
+        assert_ne!(inode(&path), first, "other bytes: a new file renamed into place");
+        write_atomic(&path, b"three").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"three");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left.len(), 1, "no temporary file left: {left:?}");
     }
 
     #[test]
