@@ -320,7 +320,7 @@ pub fn load(items: &[feed::Item]) -> (Vec<Page>, Vec<(String, Error)>) {
 }
 
 /// As [`load`], fetching with `fetcher`, `jobs` at once, each page within `budget`; `done` is
-/// called per page (progress). Pages are read by [`read_each`].
+/// called per page (progress). Pages are read by [`read_items`].
 pub fn load_with(
     fetcher: &fetch::Fetcher,
     items: &[feed::Item],
