@@ -26,32 +26,47 @@ impl InduceArgs {
 /// Induce a wrapper for every host of web archives with enough pages, into the store.
 pub(crate) fn induce_warc(a: &InduceArgs) -> anyhow::Result<ExitCode> {
     let store = if a.no_store { None } else { Some(a.store.open()?) };
-    let hosts = forest::warc::pages_by_host(&a.warc, a.max_pages, &a.budget.page())?;
-    let (by_host, stats, unreadable) = (hosts.pages, hosts.stats, hosts.unreadable);
+    // Each host's pages go to its own inducer as the archives are read: what is kept of a page
+    // is its summary, so memory grows by about a tenth of a page per page, not by a page.
+    let cfg = a.config();
+    let mut by_host: std::collections::BTreeMap<String, (usize, Inducer)> = std::collections::BTreeMap::new();
+    let mut unreadable = 0usize;
+    let budget = a.budget.page();
+    let stats = forest::warc::each_page_by_host(&a.warc, |host, record| {
+        let (n, inducer) = by_host.entry(host).or_insert_with_key(|h| (0, Inducer::new(h, cfg.clone())));
+        if *n < a.max_pages {
+            match record.page(&budget) {
+                Ok(p) => {
+                    inducer.add(&p);
+                    *n += 1;
+                }
+                Err(_) => unreadable += 1,
+            }
+        }
+    })?;
     eprintln!("forest: {stats}");
     if unreadable > 0 {
         eprintln!("forest: {unreadable} HTML records could not be read as pages");
     }
-    let cfg = a.config();
     let mut out = std::io::stdout().lock();
     let (mut induced, mut too_few, mut failed) = (0usize, 0usize, 0usize);
-    for (host, pages) in &by_host {
-        if pages.len() < a.min_pages {
+    for (host, (pages, inducer)) in by_host {
+        if pages < a.min_pages {
             too_few += 1;
             continue;
         }
-        match Wrapper::induce(host, pages, &cfg) {
+        match inducer.finish() {
             Ok(induction) => {
                 let mut w = induction.wrapper;
                 w.host = Some(host.clone());
                 if let Some(store) = &store {
                     if a.replace {
-                        store.save(host, &w)?;
+                        store.save(&host, &w)?;
                     } else {
-                        store.add(host, &w)?;
+                        store.add(&host, &w)?;
                     }
                 }
-                writeln!(out, "{host}\t{}\t{}", pages.len(), w.xpath)?;
+                writeln!(out, "{host}\t{pages}\t{}", w.xpath)?;
                 induced += 1;
             }
             Err(e) => {

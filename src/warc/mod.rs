@@ -685,21 +685,53 @@ pub struct Hosts {
 /// [`Error::Io`] or [`Error::Warc`] when a file cannot be opened as a WARC file.
 pub fn pages_by_host(files: &[std::path::PathBuf], max_pages: usize, budget: &crate::budget::Budget) -> Result<Hosts> {
     let mut hosts = Hosts::default();
-    for file in files {
-        let mut reader = Reader::open(file)?;
-        while let Some((url, fetched)) = reader.next_page(&mut hosts.stats) {
-            let Some(host) = crate::host::of_url(url.as_str()) else { continue };
-            let pages = hosts.pages.entry(host).or_default();
-            if pages.len() >= max_pages {
-                continue;
-            }
-            match crate::Page::from_fetched(&Location::Url(url), fetched, budget) {
-                Ok(p) => pages.push(p),
-                Err(_) => hosts.unreadable += 1,
+    let (pages, unreadable) = (&mut hosts.pages, &mut hosts.unreadable);
+    hosts.stats = each_page_by_host(files, |host, record| {
+        let kept = pages.entry(host).or_default();
+        if kept.len() < max_pages {
+            match record.page(budget) {
+                Ok(p) => kept.push(p),
+                Err(_) => *unreadable += 1,
             }
         }
-    }
+    })?;
     Ok(hosts)
+}
+
+/// An HTML response of a web archive, not yet cleaned.
+#[derive(Debug)]
+pub struct HtmlRecord {
+    /// Its target URI.
+    pub url: url::Url,
+    fetched: Fetched,
+}
+
+impl HtmlRecord {
+    /// The page, cleaned within `budget`.
+    ///
+    /// # Errors
+    /// As [`crate::Page::from_fetched`].
+    pub fn page(self, budget: &crate::budget::Budget) -> Result<crate::Page> {
+        crate::Page::from_fetched(&Location::Url(self.url), self.fetched, budget)
+    }
+}
+
+/// The HTML responses of `files`, one at a time in the archives' order, each with its host
+/// ([`crate::host::of_url`]), to `f`, which cleans those it wants ([`HtmlRecord::page`]). A
+/// caller that keeps a summary of each page holds no page. Returns what the archives held.
+///
+/// # Errors
+/// [`Error::Io`] or [`Error::Warc`] when a file cannot be opened as a WARC file.
+pub fn each_page_by_host(files: &[std::path::PathBuf], mut f: impl FnMut(String, HtmlRecord)) -> Result<Stats> {
+    let mut stats = Stats::default();
+    for file in files {
+        let mut reader = Reader::open(file)?;
+        while let Some((url, fetched)) = reader.next_page(&mut stats) {
+            let Some(host) = crate::host::of_url(url.as_str()) else { continue };
+            f(host, HtmlRecord { url, fetched });
+        }
+    }
+    Ok(stats)
 }
 
 #[cfg(test)]
