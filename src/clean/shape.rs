@@ -96,17 +96,23 @@ impl Tree for Doc {
 /// No node, no value.
 const NONE: u32 = u32::MAX;
 
-/// A page's tree without its words, in a few flat arrays: per node its parent; per element
-/// its node, end and tag; per element with an `id` or `class`, those (each distinct value
+/// A page's tree without its words, in a few flat arrays: per element its node, parent, end
+/// and tag; per element with an `id` or `class`, those (each distinct value
 /// kept once). What induction keeps of each sample page once its words are counted: about a
-/// fifteenth of the page's [`Doc`]. A text node's end, and any node's level, follow from its
-/// links.
+/// fifteenth of the page's [`Doc`]. A text node's parent and end, and any node's level, follow
+/// from the elements'.
 #[derive(Debug, Clone, Default)]
 pub struct Shape {
-    /// Per node: its parent ([`NONE`] for the root).
-    parent: Vec<u32>,
-    /// Per element (by `dfs`): its node (so ascending), end and tag (into `tags`).
+    /// How many nodes.
+    nodes: u32,
+    /// A bit per node, set for an element; and per 64 nodes, the elements before them: a node's
+    /// element number is a count of bits, with no search.
+    is_element: Vec<u64>,
+    elements_before: Vec<u32>,
+    /// Per element (by `dfs`): its node (so ascending), parent ([`NONE`] for the root), end and
+    /// tag (into `tags`).
     node: Vec<u32>,
+    parent: Vec<u32>,
     end: Vec<u32>,
     tag: Vec<u32>,
     /// The page's distinct tags.
@@ -125,8 +131,10 @@ impl Shape {
     pub fn of(doc: &Doc) -> Shape {
         let elements = doc.element_count();
         let mut s = Shape {
-            parent: Vec::with_capacity(doc.nodes.len()),
+            nodes: doc.nodes.len() as u32,
+            is_element: vec![0; doc.nodes.len().div_ceil(64)],
             node: Vec::with_capacity(elements),
+            parent: Vec::with_capacity(elements),
             end: Vec::with_capacity(elements),
             tag: Vec::with_capacity(elements),
             body: doc.body,
@@ -135,10 +143,11 @@ impl Shape {
         let mut tags: HashMap<&str, u32> = HashMap::new();
         let mut values: HashMap<&str, u32> = HashMap::new();
         for (i, node) in doc.nodes.iter().enumerate() {
-            s.parent.push(node.parent.unwrap_or(NONE));
             let NodeData::Element(e) = &node.data else { continue };
+            s.is_element[i / 64] |= 1 << (i % 64);
             let element = s.node.len() as u32;
             s.node.push(i as u32);
+            s.parent.push(node.parent.unwrap_or(NONE));
             s.end.push(node.end);
             let next = s.tags.len() as u32;
             let tag = *tags.entry(e.name.as_str()).or_insert_with(|| {
@@ -153,6 +162,16 @@ impl Shape {
                 s.attrs.push((element, id, class));
             }
         }
+        let mut before = 0u32;
+        s.elements_before = s
+            .is_element
+            .iter()
+            .map(|w| {
+                let here = before;
+                before += w.count_ones();
+                here
+            })
+            .collect();
         s.tags.shrink_to_fit();
         s.attrs.shrink_to_fit();
         s.values.shrink_to_fit();
@@ -171,9 +190,19 @@ impl Shape {
         })
     }
 
+    /// How many elements come before node `n` (`n` itself not counted).
+    fn elements_before(&self, n: NodeId) -> usize {
+        let (word, bit) = (n as usize / 64, n % 64);
+        let (Some(&w), Some(&before)) = (self.is_element.get(word), self.elements_before.get(word)) else {
+            return self.node.len();
+        };
+        before as usize + (w & ((1u64 << bit) - 1)).count_ones() as usize
+    }
+
     /// The element number of node `n`.
     fn element_of(&self, n: NodeId) -> Option<usize> {
-        self.node.binary_search(&n).ok()
+        let w = *self.is_element.get(n as usize / 64)?;
+        (w >> (n % 64) & 1 == 1).then(|| self.elements_before(n))
     }
 
     /// Value number `v`.
@@ -189,20 +218,31 @@ impl Shape {
 
 impl Tree for Shape {
     fn node_count(&self) -> usize {
-        self.parent.len()
+        self.nodes as usize
     }
     fn parent(&self, n: NodeId) -> Option<NodeId> {
-        self.parent.get(n as usize).copied().filter(|&p| p != NONE)
+        if n >= self.nodes {
+            return None;
+        }
+        if let Some(e) = self.element_of(n) {
+            return Some(self.parent[e]).filter(|&p| p != NONE);
+        }
+        // A text node: the innermost element before it whose subtree holds it.
+        let mut e = self.elements_before(n).checked_sub(1)?;
+        while self.end[e] <= n {
+            e = self.element_of(self.parent[e])?;
+        }
+        Some(self.node[e])
     }
     fn end(&self, n: NodeId) -> NodeId {
         match self.element_of(n) {
             Some(e) => self.end[e],
-            None if (n as usize) < self.parent.len() => n + 1,
+            None if n < self.nodes => n + 1,
             None => n,
         }
     }
     fn level(&self, n: NodeId) -> u32 {
-        if (n as usize) < self.parent.len() {
+        if n < self.nodes {
             self.ancestors(n).count() as u32 + 1
         } else {
             0
@@ -243,24 +283,45 @@ mod tests {
         let doc = crate::clean::page(
             "<body class='b'><div id='main' class='x y' data-k='v'><p>one<b>two</b></p>text<p id=''>three</p></div><ul><li>a<li>b</ul></body>",
         );
-        let shape = Shape::of(&doc);
-        assert_eq!(shape.node_count(), Tree::node_count(&doc));
-        assert_eq!(shape.body(), Tree::body(&doc));
+        reads_as(&doc);
+        assert_eq!(Tree::attr(&doc, doc.by_dfs(3).unwrap(), "data-k"), Some("v"));
+    }
+
+    /// Past 64 nodes too (a node's element number counts across words of the bitset), with
+    /// text nodes both right after their element and after a closed sibling.
+    #[test]
+    fn a_long_shape_reads_as_its_page() {
+        let mut html = String::from("<body>");
+        for i in 0..90 {
+            html.push_str(&format!("<div class='c{}'>a<p>b<i>c</i>d</p>e</div>f", i % 7));
+            if i % 9 == 0 {
+                html.push_str("<section><ul><li>x<li>y</ul>z</section>");
+            }
+        }
+        html.push_str("</body>");
+        let doc = crate::clean::page(&html);
+        assert!(doc.nodes.len() > 600);
+        reads_as(&doc);
+    }
+
+    fn reads_as(doc: &Doc) {
+        let shape = Shape::of(doc);
+        assert_eq!(shape.node_count(), Tree::node_count(doc));
+        assert_eq!(shape.body(), Tree::body(doc));
         for n in 0..doc.nodes.len() as NodeId + 2 {
-            assert_eq!(shape.parent(n), Tree::parent(&doc, n), "{n}");
-            assert_eq!(shape.end(n), Tree::end(&doc, n), "{n}");
-            assert_eq!(shape.level(n), Tree::level(&doc, n), "{n}");
-            assert_eq!(shape.tag(n), Tree::tag(&doc, n), "{n}");
-            assert_eq!(shape.dfs(n), Tree::dfs(&doc, n), "{n}");
+            assert_eq!(shape.parent(n), Tree::parent(doc, n), "{n}");
+            assert_eq!(shape.end(n), Tree::end(doc, n), "{n}");
+            assert_eq!(shape.level(n), Tree::level(doc, n), "{n}");
+            assert_eq!(shape.tag(n), Tree::tag(doc, n), "{n}");
+            assert_eq!(shape.dfs(n), Tree::dfs(doc, n), "{n}");
             for a in ["id", "class"] {
-                assert_eq!(shape.attr(n, a), Tree::attr(&doc, n, a), "{n} {a}");
+                assert_eq!(shape.attr(n, a), Tree::attr(doc, n, a), "{n} {a}");
             }
             assert_eq!(shape.attr(n, "data-k"), None);
-            assert_eq!(shape.children(n).collect::<Vec<_>>(), Tree::children(&doc, n).collect::<Vec<_>>());
-            assert_eq!(shape.ancestors(n).collect::<Vec<_>>(), Tree::ancestors(&doc, n).collect::<Vec<_>>());
-            assert_eq!(shape.contains(2, n), Tree::contains(&doc, 2, n));
-            assert_eq!(shape.by_dfs(n), Tree::by_dfs(&doc, n));
+            assert_eq!(shape.children(n).collect::<Vec<_>>(), Tree::children(doc, n).collect::<Vec<_>>());
+            assert_eq!(shape.ancestors(n).collect::<Vec<_>>(), Tree::ancestors(doc, n).collect::<Vec<_>>());
+            assert_eq!(shape.contains(2, n), Tree::contains(doc, 2, n));
+            assert_eq!(shape.by_dfs(n), Tree::by_dfs(doc, n));
         }
-        assert_eq!(Tree::attr(&doc, doc.by_dfs(3).unwrap(), "data-k"), Some("v"));
     }
 }

@@ -152,6 +152,13 @@ impl Analyzer {
         id
     }
 
+    /// Let go of the memory of which term each token met so far was: [`Analyzer::terms`] still
+    /// gives the same terms, looking tokens up again. For a caller done with tokenizing that
+    /// keeps the terms (a sample of many pages met many tokens).
+    pub fn forget_tokens(&mut self) {
+        self.cache = HashMap::new();
+    }
+
     /// The stem of a term.
     pub fn term(&self, id: TermId) -> &str {
         self.terms.get(id as usize).map_or("", String::as_str)

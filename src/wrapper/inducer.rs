@@ -192,6 +192,7 @@ impl Inducer {
                 t
             })
             .collect();
+        analyzer.forget_tokens();
         let host = crate::host::of_sources(kept.iter().map(|k| k.hosts.clone()).collect());
         let (mut shapes, mut locations) = (Vec::with_capacity(kept.len()), Vec::with_capacity(kept.len()));
         for k in kept {
