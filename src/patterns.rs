@@ -580,7 +580,7 @@ pub fn collect_with<T: Tree>(doc: &T, terms: &PageTerms, sig: &Signifiers, typin
                 })
         });
     }
-    let candidates = kept
+    let mut candidates: Vec<Candidate> = kept
         .into_iter()
         .filter_map(|i| {
             let ty = typer.of(i as NodeId)?;
@@ -595,6 +595,7 @@ pub fn collect_with<T: Tree>(doc: &T, terms: &PageTerms, sig: &Signifiers, typin
             })
         })
         .collect();
+    candidates.shrink_to_fit();
     let b = body as usize;
     PageCandidates { candidates, total_x: x[b], total_y: y[b], total_weight: w[b] }
 }

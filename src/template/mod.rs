@@ -221,6 +221,7 @@ impl Learner {
             }
         }
         lines.sort();
+        lines.shrink_to_fit();
         Template { keys, lines }
     }
 }

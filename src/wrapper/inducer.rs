@@ -163,7 +163,7 @@ impl Inducer {
     /// # Errors
     /// As [`crate::Wrapper::induce`].
     pub fn finish(self) -> Result<Induction> {
-        let Inducer { site, cfg, added, template, tokens, kept, .. } = self;
+        let Inducer { site, cfg, added, template, tokens, mut kept, .. } = self;
         if added < 2 {
             return Err(crate::Error::TooFewPages { got: added, detail: String::new() });
         }
@@ -176,7 +176,7 @@ impl Inducer {
         let language = cfg.language.as_deref().and_then(Language::from_code).unwrap_or_else(|| site_language(&kept));
         let mut analyzer = Analyzer::new(language);
         let template = template.finish();
-        let terms = page_terms(&kept, &tokens, &template, &mut analyzer, cfg.skip_link_text);
+        let terms = page_terms(&mut kept, &tokens, &template, &mut analyzer, cfg.skip_link_text);
         drop(tokens);
         // The feed items' terms, numbered after the pages' (as they were met).
         let feed_terms: Vec<Vec<TermId>> = kept
@@ -204,23 +204,25 @@ impl Inducer {
 }
 
 /// The terms of each kept page: its body's text nodes, less template text (and link text when
-/// `skip_links`), each token's term as `analyzer` numbers it, in the pages' order.
-fn page_terms(kept: &[Kept], tokens: &HashMap<String, u32>, template: &Template, analyzer: &mut Analyzer, skip_links: bool) -> Vec<PageTerms> {
+/// `skip_links`), each token's term as `analyzer` numbers it, in the pages' order. Each page's
+/// texts and tokens are let go once its terms are read.
+fn page_terms(kept: &mut [Kept], tokens: &HashMap<String, u32>, template: &Template, analyzer: &mut Analyzer, skip_links: bool) -> Vec<PageTerms> {
     let mut by_id = vec![""; tokens.len()];
     for (tok, &id) in tokens {
         by_id[id as usize] = tok;
     }
     // Each token's term, asked of the analyzer the first time the token is met.
     let mut term: Vec<Option<Option<TermId>>> = vec![None; tokens.len()];
-    kept.iter()
+    kept.iter_mut()
         .map(|k| {
             let mut pt = PageTerms::default();
-            for t in &k.texts {
+            let (texts, page_tokens) = (std::mem::take(&mut k.texts), std::mem::take(&mut k.tokens));
+            for t in &texts {
                 if (t.keyed && template.holds(t.key)) || (skip_links && t.in_link) {
                     continue;
                 }
                 let start = pt.terms.len() as u32;
-                for &tok in &k.tokens[t.start as usize..t.end as usize] {
+                for &tok in &page_tokens[t.start as usize..t.end as usize] {
                     let slot = &mut term[tok as usize];
                     let id = *slot.get_or_insert_with(|| analyzer.term_of(by_id[tok as usize]));
                     pt.terms.extend(id);

@@ -455,6 +455,10 @@ fn induce_kept(
     cfg: &Config,
 ) -> Result<Induction> {
     let language = analyzer.language();
+    // The layouts and their groups first: clustering's pair table is gone before candidates
+    // are made.
+    let layouts: Vec<Layout> = if cfg.templates { pages.iter().map(Layout::of).collect() } else { Vec::new() };
+    let groups = template_groups(&layouts, pages.len());
     let bags: Vec<&[TermId]> = terms.iter().map(|t| t.terms.as_slice()).collect();
     let opts = signifiers::Options { source: cfg.signifiers, k: cfg.k, skip_numeric: cfg.skip_numeric };
     let sigs: Vec<Signifiers> = signifiers::select(&analyzer, &bags, &feed_terms, opts);
@@ -465,8 +469,6 @@ fn induce_kept(
     // What ranking reads of the terms is in the candidates now.
     drop(terms);
     let typers: Vec<Typer<Shape>> = pages.iter().map(|p| Typer::new(p, cfg.typing)).collect();
-    let layouts: Vec<Layout> = if cfg.templates { pages.iter().map(Layout::of).collect() } else { Vec::new() };
-    let groups = template_groups(&layouts, pages.len());
     // A pattern per group: ranking, fallbacks and alternatives see only the group's pages.
     let mut learned: Vec<(Vec<usize>, Option<Layout>, Learned)> = Vec::new();
     for group in groups {
