@@ -287,7 +287,7 @@ mod tests {
             assert_eq!(template.lines, whole.lines);
             assert!(!template.lines.is_empty());
             let mut a = Analyzer::new(Language::ENGLISH);
-            let kept = page_terms(&inducer.kept, &inducer.tokens, &template, &mut a, skip_links);
+            let kept = page_terms(&mut inducer.kept, &inducer.tokens, &template, &mut a, skip_links);
             let mut b = Analyzer::new(Language::ENGLISH);
             for (p, k) in pages.iter().zip(&kept) {
                 let mut skip = whole.mask(&p.doc);
