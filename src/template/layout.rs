@@ -135,17 +135,17 @@ fn jaccard(shared: usize, a: usize, b: usize) -> f64 {
 /// it changed: about n² cheap steps for n pages (n³ at worst).
 pub fn cluster(layouts: &[Layout]) -> Vec<Vec<usize>> {
     let n = layouts.len();
-    // sum[a][b]: Σ similarity over the pairs of pages of groups a and b.
+    // sum.get(a, b): Σ similarity over the pairs of pages of groups a and b.
     let mut sum = pair_sums(layouts);
     let mut groups: Vec<Option<Vec<usize>>> = (0..n).map(|i| Some(vec![i])).collect();
     // The most similar later group of each group a: its mean similarity and index, the
     // first of equals.
-    let row_best = |groups: &[Option<Vec<usize>>], sum: &[Vec<f64>], a: usize| -> Option<(f64, usize)> {
+    let row_best = |groups: &[Option<Vec<usize>>], sum: &Pairs, a: usize| -> Option<(f64, usize)> {
         let ga = groups[a].as_ref()?;
         let mut best: Option<(f64, usize)> = None;
         for (b, gb) in groups.iter().enumerate().skip(a + 1) {
             let Some(gb) = gb else { continue };
-            let mean = sum[a][b] / (ga.len() * gb.len()) as f64;
+            let mean = sum.get(a, b) / (ga.len() * gb.len()) as f64;
             if best.is_none_or(|(s, _)| mean > s) {
                 best = Some((mean, b));
             }
@@ -175,7 +175,7 @@ pub fn cluster(layouts: &[Layout]) -> Vec<Vec<usize>> {
                 best[c] = row_best(&groups, &sum, c);
             } else if c < a {
                 let (ga, gc) = (groups[a].as_ref().map_or(1, Vec::len), groups[c].as_ref().map_or(1, Vec::len));
-                let to_a = sum[c][a] / (ga * gc) as f64;
+                let to_a = sum.get(c, a) / (ga * gc) as f64;
                 if to_a > mean || (to_a == mean && a < d) {
                     best[c] = Some((to_a, a));
                 }
@@ -185,14 +185,43 @@ pub fn cluster(layouts: &[Layout]) -> Vec<Vec<usize>> {
     largest_first(groups)
 }
 
-/// sum[a][b]: the similarity of pages a and b (the sums of groups of one page each).
+/// A value per pair of distinct groups (or pages), `get(a, b) == get(b, a)`: half a square
+/// table, as the pairs are unordered.
+struct Pairs {
+    n: usize,
+    v: Vec<f64>,
+}
+
+impl Pairs {
+    fn new(n: usize) -> Pairs {
+        Pairs { n, v: vec![0.0; n * n.saturating_sub(1) / 2] }
+    }
+
+    /// Where the pair of `a` and `b` (distinct) is kept: the rows of the smaller, each
+    /// holding the larger ones.
+    fn at(&self, a: usize, b: usize) -> usize {
+        let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+        lo * (2 * self.n - lo - 1) / 2 + (hi - lo - 1)
+    }
+
+    fn get(&self, a: usize, b: usize) -> f64 {
+        self.v[self.at(a, b)]
+    }
+
+    fn set(&mut self, a: usize, b: usize, value: f64) {
+        let i = self.at(a, b);
+        self.v[i] = value;
+    }
+}
+
+/// The similarity of each pair of pages a and b (the sums of groups of one page each).
 ///
 /// The paths shared by a pair are counted by membership, not by merging two sorted lists: the
 /// site's distinct paths are numbered once, page a's are set in a bit table, and each later
 /// page counts its paths found there (the same counts, with no branch per path).
-fn pair_sums(layouts: &[Layout]) -> Vec<Vec<f64>> {
+fn pair_sums(layouts: &[Layout]) -> Pairs {
     let n = layouts.len();
-    let mut sum = vec![vec![0.0f64; n]; n];
+    let mut sum = Pairs::new(n);
     let mut all: Vec<u32> = layouts.iter().flat_map(|l| l.paths.iter().copied()).collect();
     all.sort_unstable();
     all.dedup();
@@ -219,8 +248,7 @@ fn pair_sums(layouts: &[Layout]) -> Vec<Vec<f64>> {
         for j in i + 1..n {
             let shared: usize = numbered[j].iter().map(|&p| ((bits[p as usize >> 6] >> (p & 63)) & 1) as usize).sum();
             let s = jaccard(shared, layouts[i].paths.len(), layouts[j].paths.len());
-            sum[i][j] = s;
-            sum[j][i] = s;
+            sum.set(i, j, s);
         }
         for &p in &numbered[i] {
             bits[p as usize >> 6] = 0;
@@ -230,12 +258,10 @@ fn pair_sums(layouts: &[Layout]) -> Vec<Vec<f64>> {
 }
 
 /// Merge group b into group a: their pages, and their sums of similarity to every group.
-fn merge(groups: &mut [Option<Vec<usize>>], sum: &mut [Vec<f64>], a: usize, b: usize) {
+fn merge(groups: &mut [Option<Vec<usize>>], sum: &mut Pairs, a: usize, b: usize) {
     let merged = groups[b].take().unwrap_or_default();
-    let from_b = sum[b].clone();
-    for (c, add) in from_b.into_iter().enumerate() {
-        sum[a][c] += add;
-        sum[c][a] = sum[a][c];
+    for c in (0..groups.len()).filter(|&c| c != a && c != b) {
+        sum.set(a, c, sum.get(a, c) + sum.get(b, c));
     }
     if let Some(ga) = groups[a].as_mut() {
         ga.extend(merged);
@@ -264,9 +290,9 @@ mod tests {
             let mut best: Option<(f64, usize, usize)> = None;
             for a in 0..n {
                 let Some(ga) = &groups[a] else { continue };
-                for b in a + 1..n {
-                    let Some(gb) = &groups[b] else { continue };
-                    let mean = sum[a][b] / (ga.len() * gb.len()) as f64;
+                for (b, gb) in groups.iter().enumerate().skip(a + 1) {
+                    let Some(gb) = gb else { continue };
+                    let mean = sum.get(a, b) / (ga.len() * gb.len()) as f64;
                     if best.is_none_or(|(s, _, _)| mean > s) {
                         best = Some((mean, a, b));
                     }
@@ -310,7 +336,7 @@ mod tests {
             let sums = pair_sums(&layouts);
             for (i, a) in layouts.iter().enumerate() {
                 for (j, b) in layouts.iter().enumerate().filter(|&(j, _)| j != i) {
-                    assert_eq!(sums[i][j].to_bits(), a.similarity(b).to_bits(), "round {round}: pages {i}, {j}");
+                    assert_eq!(sums.get(i, j).to_bits(), a.similarity(b).to_bits(), "round {round}: pages {i}, {j}");
                 }
             }
             assert_eq!(cluster(&layouts), cluster_plain(&layouts), "round {round}");
