@@ -333,6 +333,19 @@ pub fn page_until(html: &str, budget: &Budget, deadline: Option<Instant>) -> cra
 /// Words of `id`/`class` values that mark a reader-comment region.
 const COMMENT_WORDS: &[&str] = &["comment", "comments", "commentlist", "disqus", "respond"];
 
+/// The bytes a comment word starts with, either case.
+const COMMENT_FIRST: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < COMMENT_WORDS.len() {
+        let f = COMMENT_WORDS[i].as_bytes()[0];
+        t[f.to_ascii_lowercase() as usize] = true;
+        t[f.to_ascii_uppercase() as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 /// Inline (phrasing) tags: they do not start a block of text.
 pub const INLINE_TAGS: [&str; 35] = [
     "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "br", "cite", "code", "data", "del", "dfn", "em", "font", "i",
@@ -352,14 +365,13 @@ pub fn is_comment_region(tag: &str, id: Option<&str>, class: Option<&str>) -> bo
     if matches!(tag, "html" | "body" | "main" | "article") {
         return false;
     }
-    // A value that holds no comment word anywhere (most of them) is passed before it is split.
+    // A value that holds no comment word anywhere (most of them) is passed before it is split;
+    // only a byte that starts some comment word is looked at further.
     let may_hold = |v: &str| {
         let b = v.as_bytes();
         (0..b.len()).any(|i| {
-            COMMENT_WORDS.iter().any(|k| {
-                let k = k.as_bytes();
-                k.first().is_some_and(|f| b[i].eq_ignore_ascii_case(f)) && b[i..].get(..k.len()).is_some_and(|w| w.eq_ignore_ascii_case(k))
-            })
+            COMMENT_FIRST[usize::from(b[i])]
+                && COMMENT_WORDS.iter().any(|k| b[i..].get(..k.len()).is_some_and(|w| w.eq_ignore_ascii_case(k.as_bytes())))
         })
     };
     [id, class].into_iter().flatten().filter(|v| may_hold(v)).any(|v| {
