@@ -36,7 +36,7 @@ mod xml;
 
 pub use guard::MAX_ATTRIBUTES;
 pub use name::Name;
-pub use shape::{Shape, Tree};
+pub use shape::{Shape, Tree, Values};
 use crate::budget::{Budget, Limit, MAX_DEPTH};
 
 pub use text::TextBuilder;

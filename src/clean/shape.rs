@@ -3,6 +3,8 @@
 
 use super::{Doc, Name, NodeData, NodeId};
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 /// What the structure stages (element types, candidates, layouts, the XPath's choice) read
 /// of a cleaned page: its nodes' links and levels, and its elements' names, `dfs` numbers and
@@ -96,11 +98,66 @@ impl Tree for Doc {
 /// No node, no value.
 const NONE: u32 = u32::MAX;
 
+/// Distinct strings, each kept once and numbered in the order first met: the `id` and `class`
+/// values of one page ([`Shape::of`]), or of all the pages of a sample, which share most of them
+/// ([`Shape::of_in`]).
+#[derive(Debug, Default)]
+pub struct Values {
+    /// The values end to end, and where each ends.
+    text: String,
+    ends: Vec<u32>,
+    /// While values are added: the newest value of each hash, and per value the one before it
+    /// with the same hash ([`NONE`]: none).
+    newest: HashMap<u64, u32>,
+    older: Vec<u32>,
+}
+
+impl Values {
+    /// The number of value `v`, added when new; [`NONE`] once the table holds 4 GiB.
+    fn id(&mut self, v: &str) -> u32 {
+        let mut h = std::hash::DefaultHasher::new();
+        v.hash(&mut h);
+        let h = h.finish();
+        let mut at = self.newest.get(&h).copied().unwrap_or(NONE);
+        while at != NONE {
+            if self.get(at) == Some(v) {
+                return at;
+            }
+            at = self.older.get(at as usize).copied().unwrap_or(NONE);
+        }
+        let Ok(end) = u32::try_from(self.text.len() + v.len()) else { return NONE };
+        let id = self.ends.len() as u32;
+        self.text.push_str(v);
+        self.ends.push(end);
+        self.older.push(self.newest.insert(h, id).unwrap_or(NONE));
+        id
+    }
+
+    /// Value number `v`.
+    fn get(&self, v: u32) -> Option<&str> {
+        let end = *self.ends.get(v as usize)? as usize;
+        let start = match v.checked_sub(1) {
+            Some(p) => *self.ends.get(p as usize)? as usize,
+            None => 0,
+        };
+        self.text.get(start..end)
+    }
+
+    /// The table, done with adding (and what adding needed).
+    pub fn freeze(mut self) -> Arc<Values> {
+        self.newest = HashMap::new();
+        self.older = Vec::new();
+        self.text.shrink_to_fit();
+        self.ends.shrink_to_fit();
+        Arc::new(self)
+    }
+}
+
 /// A page's tree without its words, in a few flat arrays: per element its node, parent, end
-/// and tag; per element with an `id` or `class`, those (each distinct value
-/// kept once). What induction keeps of each sample page once its words are counted: about a
-/// fifteenth of the page's [`Doc`]. A text node's parent and end, and any node's level, follow
-/// from the elements'.
+/// and tag; per element with an `id` or `class`, those, as numbers into a table of values
+/// ([`Values`], the page's own or shared by a sample's pages). What induction keeps of each
+/// sample page once its words are counted: about a fifteenth of the page's [`Doc`]. A text
+/// node's parent and end, and any node's level, follow from the elements'.
 #[derive(Debug, Clone, Default)]
 pub struct Shape {
     /// How many nodes.
@@ -120,15 +177,23 @@ pub struct Shape {
     /// Per element with an `id` or `class` (ascending): the element, and each value's number
     /// ([`NONE`]: absent).
     attrs: Vec<(u32, u32, u32)>,
-    /// The page's distinct `id` and `class` values, end to end, and where each ends.
-    values: String,
-    value_ends: Vec<u32>,
+    /// The values those numbers name (`None` until [`Shape::with_values`] gives a shared table).
+    values: Option<Arc<Values>>,
     body: NodeId,
 }
 
 impl Shape {
     /// The shape of `doc`.
     pub fn of(doc: &Doc) -> Shape {
+        let mut values = Values::default();
+        let shape = Shape::of_in(doc, &mut values);
+        shape.with_values(values.freeze())
+    }
+
+    /// The shape of `doc`, its `id` and `class` values numbered in `values`, a table shared by
+    /// the pages of a sample: it answers [`Tree::attr`] once [`Shape::with_values`] gives it
+    /// the table, frozen.
+    pub fn of_in(doc: &Doc, values: &mut Values) -> Shape {
         let elements = doc.element_count();
         let mut s = Shape {
             nodes: doc.nodes.len() as u32,
@@ -141,7 +206,6 @@ impl Shape {
             ..Shape::default()
         };
         let mut tags: HashMap<&str, u32> = HashMap::new();
-        let mut values: HashMap<&str, u32> = HashMap::new();
         for (i, node) in doc.nodes.iter().enumerate() {
             let NodeData::Element(e) = &node.data else { continue };
             s.is_element[i / 64] |= 1 << (i % 64);
@@ -157,8 +221,8 @@ impl Shape {
             s.tag.push(tag);
             let (id, class) = (e.attr("id"), e.attr("class"));
             if id.is_some() || class.is_some() {
-                let id = s.keep(&mut values, id);
-                let class = s.keep(&mut values, class);
+                let id = id.map_or(NONE, |v| values.id(v));
+                let class = class.map_or(NONE, |v| values.id(v));
                 s.attrs.push((element, id, class));
             }
         }
@@ -174,20 +238,13 @@ impl Shape {
             .collect();
         s.tags.shrink_to_fit();
         s.attrs.shrink_to_fit();
-        s.values.shrink_to_fit();
-        s.value_ends.shrink_to_fit();
         s
     }
 
-    /// The number of value `v` (kept once per page, `seen` says where), [`NONE`] for none.
-    fn keep<'d>(&mut self, seen: &mut HashMap<&'d str, u32>, v: Option<&'d str>) -> u32 {
-        let Some(v) = v else { return NONE };
-        let next = self.value_ends.len() as u32;
-        *seen.entry(v).or_insert_with(|| {
-            self.values.push_str(v);
-            self.value_ends.push(self.values.len() as u32);
-            next
-        })
+    /// This shape, its values named by `values` (the table [`Shape::of_in`] numbered them in).
+    pub fn with_values(mut self, values: Arc<Values>) -> Shape {
+        self.values = Some(values);
+        self
     }
 
     /// How many elements come before node `n` (`n` itself not counted).
@@ -207,12 +264,7 @@ impl Shape {
 
     /// Value number `v`.
     fn value(&self, v: u32) -> Option<&str> {
-        let end = *self.value_ends.get(v as usize)? as usize;
-        let start = match v.checked_sub(1) {
-            Some(p) => *self.value_ends.get(p as usize)? as usize,
-            None => 0,
-        };
-        self.values.get(start..end)
+        self.values.as_ref()?.get(v)
     }
 }
 
@@ -302,6 +354,27 @@ mod tests {
         let doc = crate::clean::page(&html);
         assert!(doc.nodes.len() > 600);
         reads_as(&doc);
+    }
+
+    /// Shapes whose values share one table answer as their pages do, each value kept once.
+    #[test]
+    fn shapes_sharing_a_table_read_as_their_pages() {
+        let a = crate::clean::page("<body><div id='main' class='x y'><p class='x y'>a</p></div></body>");
+        let b = crate::clean::page("<body><div class='z'><p id='main'>b</p><p class='x y'>c</p></div></body>");
+        let mut values = Values::default();
+        let (sa, sb) = (Shape::of_in(&a, &mut values), Shape::of_in(&b, &mut values));
+        let main = (0..a.nodes.len() as NodeId).find(|&n| Tree::attr(&a, n, "id") == Some("main")).unwrap();
+        assert_eq!(sa.attr(main, "id"), None, "no table yet");
+        let values = values.freeze();
+        assert_eq!(values.ends.len(), 3, "main, 'x y' and z");
+        for (doc, shape) in [(&a, sa), (&b, sb)] {
+            let shape = shape.with_values(Arc::clone(&values));
+            for n in 0..doc.nodes.len() as NodeId {
+                for name in ["id", "class"] {
+                    assert_eq!(shape.attr(n, name), Tree::attr(doc, n, name), "{n} {name}");
+                }
+            }
+        }
     }
 
     fn reads_as(doc: &Doc) {

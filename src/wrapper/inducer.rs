@@ -2,7 +2,8 @@
 //!
 //! Every stage that reads a page's words (copies, language, template, terms, host) reads them
 //! once, when the page is added: its template keys are counted, its tokens interned, and the
-//! page is kept as its tree's shape only ([`Shape`]), which is all the structure stages
+//! page is kept as its tree's shape only ([`Shape`], its `id` and `class` values in one table
+//! for the sample, [`Values`]: a site's pages repeat them), which is all the structure stages
 //! (element types, candidates, layouts, the XPath's choice) read. So a caller that adds pages
 //! as it reads them ([`crate::page::read_items`]) holds shapes, not pages: with the page's
 //! tokens until the last page is in, about a tenth of its tree's memory.
@@ -11,7 +12,7 @@
 //! when pages were held whole, so ties break the same way and the wrapper is the same.
 
 use super::{Config, Induction};
-use crate::clean::{Doc, NodeData, Shape};
+use crate::clean::{Doc, NodeData, Shape, Values};
 use crate::template::{self, Template};
 use crate::text::tokens::Tokenizer;
 use crate::text::{Analyzer, Language, TermId};
@@ -77,6 +78,8 @@ pub struct Inducer {
     tokenizer: Tokenizer,
     /// Token → id.
     tokens: HashMap<String, u32>,
+    /// The `id` and `class` values of the kept pages' shapes, each kept once for the sample.
+    values: Values,
     kept: Vec<Kept>,
 }
 
@@ -91,6 +94,7 @@ impl Inducer {
             seen: HashSet::new(),
             tokenizer: Tokenizer::default(),
             tokens: HashMap::new(),
+            values: Values::default(),
             kept: Vec::new(),
         }
     }
@@ -112,7 +116,7 @@ impl Inducer {
         };
         let (texts, tokens) = self.texts(doc, &keyed);
         let hosts = crate::host::sources(page);
-        let (location, item, shape) = (page.location.clone(), page.item.clone(), Shape::of(doc));
+        let (location, item, shape) = (page.location.clone(), page.item.clone(), Shape::of_in(doc, &mut self.values));
         self.kept.push(Kept { location, item, shape, language, hosts, texts, tokens });
     }
 
@@ -163,7 +167,7 @@ impl Inducer {
     /// # Errors
     /// As [`crate::Wrapper::induce`].
     pub fn finish(self) -> Result<Induction> {
-        let Inducer { site, cfg, added, template, tokens, mut kept, .. } = self;
+        let Inducer { site, cfg, added, template, tokens, values, mut kept, .. } = self;
         if added < 2 {
             return Err(crate::Error::TooFewPages { got: added, detail: String::new() });
         }
@@ -195,8 +199,9 @@ impl Inducer {
         analyzer.forget_tokens();
         let host = crate::host::of_sources(kept.iter().map(|k| k.hosts.clone()).collect());
         let (mut shapes, mut locations) = (Vec::with_capacity(kept.len()), Vec::with_capacity(kept.len()));
+        let values = values.freeze();
         for k in kept {
-            shapes.push(k.shape);
+            shapes.push(k.shape.with_values(std::sync::Arc::clone(&values)));
             locations.push(k.location);
         }
         super::induce_kept(&site, &shapes, &locations, terms, feed_terms, template, analyzer, host, &cfg)
