@@ -29,28 +29,16 @@ pub(crate) fn induce_warc(a: &InduceArgs) -> anyhow::Result<ExitCode> {
     // Each host's pages go to its own inducer as the archives are read: what is kept of a page
     // is its summary, so memory grows by about a tenth of a page per page, not by a page.
     let cfg = a.config();
-    let mut by_host: std::collections::BTreeMap<String, (usize, Inducer)> = std::collections::BTreeMap::new();
-    let mut unreadable = 0usize;
-    let budget = a.budget.page();
-    let stats = forest::warc::each_page_by_host(&a.warc, |host, record| {
-        let (n, inducer) = by_host.entry(host).or_insert_with_key(|h| (0, Inducer::new(h, cfg.clone())));
-        if *n < a.max_pages {
-            match record.page(&budget) {
-                Ok(p) => {
-                    inducer.add(&p);
-                    *n += 1;
-                }
-                Err(_) => unreadable += 1,
-            }
-        }
-    })?;
+    let hosts = forest::warc::gather_by_host(&a.warc, a.max_pages, &a.budget.page(), |h| Inducer::new(h, cfg.clone()), |inducer, p| inducer.add(&p))?;
+    let (by_host, stats, unreadable) = (hosts.pages, hosts.stats, hosts.unreadable);
     eprintln!("forest: {stats}");
     if unreadable > 0 {
         eprintln!("forest: {unreadable} HTML records could not be read as pages");
     }
     let mut out = std::io::stdout().lock();
     let (mut induced, mut too_few, mut failed) = (0usize, 0usize, 0usize);
-    for (host, (pages, inducer)) in by_host {
+    for (host, inducer) in by_host {
+        let pages = inducer.pages_added();
         if pages < a.min_pages {
             too_few += 1;
             continue;

@@ -667,11 +667,12 @@ fn trim_eol(line: &[u8]) -> &[u8] {
     line.strip_suffix(b"\r").unwrap_or(line)
 }
 
-/// The HTML pages of web archives, grouped by host ([`crate::host::of_url`]).
+/// The HTML pages of web archives, grouped by host ([`crate::host::of_url`]): what is kept of
+/// each host's pages (`K`; the pages themselves for [`pages_by_host`]).
 #[derive(Debug, Default)]
-pub struct Hosts {
-    /// Each host's pages, at most the `max_pages` first of the archives.
-    pub pages: std::collections::BTreeMap<String, Vec<crate::Page>>,
+pub struct Hosts<K = Vec<crate::Page>> {
+    /// What is kept of each host's pages, at most the `max_pages` first of the archives.
+    pub pages: std::collections::BTreeMap<String, K>,
     /// What the archives held.
     pub stats: Stats,
     /// HTML records that could not be read as pages (not HTML after all, over a budget).
@@ -684,18 +685,38 @@ pub struct Hosts {
 /// # Errors
 /// [`Error::Io`] or [`Error::Warc`] when a file cannot be opened as a WARC file.
 pub fn pages_by_host(files: &[std::path::PathBuf], max_pages: usize, budget: &crate::budget::Budget) -> Result<Hosts> {
-    let mut hosts = Hosts::default();
-    let (pages, unreadable) = (&mut hosts.pages, &mut hosts.unreadable);
-    hosts.stats = each_page_by_host(files, |host, record| {
-        let kept = pages.entry(host).or_default();
-        if kept.len() < max_pages {
+    gather_by_host(files, max_pages, budget, |_| Vec::new(), |pages, p| pages.push(p))
+}
+
+/// As [`pages_by_host`], each page handed as it is read to `add` with what is kept of its host
+/// (`new` makes that at the host's first HTML record): a caller that keeps a summary of each
+/// page (an [`crate::wrapper::Inducer`] per host) holds no page.
+///
+/// # Errors
+/// As [`pages_by_host`].
+pub fn gather_by_host<K>(
+    files: &[std::path::PathBuf],
+    max_pages: usize,
+    budget: &crate::budget::Budget,
+    mut new: impl FnMut(&str) -> K,
+    mut add: impl FnMut(&mut K, crate::Page),
+) -> Result<Hosts<K>> {
+    // Per host: the pages read so far, and what is kept of them.
+    let mut kept: std::collections::BTreeMap<String, (usize, K)> = std::collections::BTreeMap::new();
+    let mut unreadable = 0;
+    let stats = each_page_by_host(files, |host, record| {
+        let (n, k) = kept.entry(host).or_insert_with_key(|h| (0, new(h)));
+        if *n < max_pages {
             match record.page(budget) {
-                Ok(p) => kept.push(p),
-                Err(_) => *unreadable += 1,
+                Ok(p) => {
+                    add(k, p);
+                    *n += 1;
+                }
+                Err(_) => unreadable += 1,
             }
         }
     })?;
-    Ok(hosts)
+    Ok(Hosts { pages: kept.into_iter().map(|(host, (_, k))| (host, k)).collect(), stats, unreadable })
 }
 
 /// An HTML response of a web archive, not yet cleaned.

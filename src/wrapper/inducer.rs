@@ -120,6 +120,11 @@ impl Inducer {
         self.kept.push(Kept { location, item, shape, language, hosts, texts, tokens });
     }
 
+    /// How many pages were added so far, copies included.
+    pub fn pages_added(&self) -> usize {
+        self.added
+    }
+
     /// The text nodes of the body of `doc` with their tokens; `keyed` gives their template
     /// keys.
     fn texts(&mut self, doc: &Doc, keyed: &[(u32, u64, bool)]) -> (Vec<Text>, Vec<u32>) {
