@@ -30,13 +30,15 @@ mod guard;
 mod name;
 mod shape;
 mod sink;
+mod strings;
 mod text;
 mod tokens;
 mod xml;
 
 pub use guard::MAX_ATTRIBUTES;
 pub use name::Name;
-pub use shape::{Shape, Tree, Values};
+pub use shape::{Shape, Tree};
+pub use strings::Strings;
 use crate::budget::{Budget, Limit, MAX_DEPTH};
 
 pub use text::TextBuilder;

@@ -1,9 +1,8 @@
 //! A page's tree without its words ([`Shape`]), and what the structure stages read of any tree
 //! ([`Tree`]): both [`Doc`] and [`Shape`] are trees.
 
-use super::{Doc, Name, NodeData, NodeId};
+use super::{Doc, Name, NodeData, NodeId, Strings};
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// What the structure stages (element types, candidates, layouts, the XPath's choice) read
@@ -98,131 +97,76 @@ impl Tree for Doc {
 /// No node, no value.
 const NONE: u32 = u32::MAX;
 
-/// Distinct strings, each kept once and numbered in the order first met: the `id` and `class`
-/// values of one page ([`Shape::of`]), or of all the pages of a sample, which share most of them
-/// ([`Shape::of_in`]).
-#[derive(Debug, Default)]
-pub struct Values {
-    /// The values end to end, and where each ends.
-    text: String,
-    ends: Vec<u32>,
-    /// While values are added: the newest value of each hash, and per value the one before it
-    /// with the same hash ([`NONE`]: none).
-    newest: HashMap<u64, u32>,
-    older: Vec<u32>,
-}
-
-impl Values {
-    /// The number of value `v`, added when new; [`NONE`] once the table holds 4 GiB.
-    fn id(&mut self, v: &str) -> u32 {
-        let mut h = std::hash::DefaultHasher::new();
-        v.hash(&mut h);
-        let h = h.finish();
-        let mut at = self.newest.get(&h).copied().unwrap_or(NONE);
-        while at != NONE {
-            if self.get(at) == Some(v) {
-                return at;
-            }
-            at = self.older.get(at as usize).copied().unwrap_or(NONE);
-        }
-        let Ok(end) = u32::try_from(self.text.len() + v.len()) else { return NONE };
-        let id = self.ends.len() as u32;
-        self.text.push_str(v);
-        self.ends.push(end);
-        self.older.push(self.newest.insert(h, id).unwrap_or(NONE));
-        id
-    }
-
-    /// Value number `v`.
-    fn get(&self, v: u32) -> Option<&str> {
-        let end = *self.ends.get(v as usize)? as usize;
-        let start = match v.checked_sub(1) {
-            Some(p) => *self.ends.get(p as usize)? as usize,
-            None => 0,
-        };
-        self.text.get(start..end)
-    }
-
-    /// The table, done with adding (and what adding needed).
-    pub fn freeze(mut self) -> Arc<Values> {
-        self.newest = HashMap::new();
-        self.older = Vec::new();
-        self.text.shrink_to_fit();
-        self.ends.shrink_to_fit();
-        Arc::new(self)
-    }
-}
-
-/// A page's tree without its words, in a few flat arrays: per element its node, parent, end
-/// and tag; per element with an `id` or `class`, those, as numbers into a table of values
-/// ([`Values`], the page's own or shared by a sample's pages). What induction keeps of each
-/// sample page once its words are counted: about a fifteenth of the page's [`Doc`]. A text
-/// node's parent and end, and any node's level, follow from the elements'.
+/// A page's tree without its words, in a few flat arrays: a bit per node for the elements;
+/// per element its parent, end and tag; per element with an `id` or `class`, those, as numbers
+/// into a table of values ([`Strings`], the page's own or shared by a sample's pages). What
+/// induction keeps of each sample page once its words are counted: about a twentieth of the
+/// page's [`Doc`]. An element's node, a text node's parent and end, and any node's level
+/// follow from these.
 #[derive(Debug, Clone, Default)]
 pub struct Shape {
     /// How many nodes.
     nodes: u32,
     /// A bit per node, set for an element; and per 64 nodes, the elements before them: a node's
-    /// element number is a count of bits, with no search.
+    /// element number is a count of bits, with no search, and an element's node a search
+    /// among the counts.
     is_element: Vec<u64>,
     elements_before: Vec<u32>,
-    /// Per element (by `dfs`): its node (so ascending), parent ([`NONE`] for the root), end and
-    /// tag (into `tags`).
-    node: Vec<u32>,
+    /// Per element (by `dfs`): its parent ([`NONE`] for the root) and end.
     parent: Vec<u32>,
     end: Vec<u32>,
-    tag: Vec<u32>,
+    /// Per element, its tag (into `tags`): a byte while a page has at most 256 distinct tags
+    /// (`wide_tag` empty), else `wide_tag` holds them all.
+    tag: Vec<u8>,
+    wide_tag: Vec<u32>,
     /// The page's distinct tags.
     tags: Vec<Name>,
     /// Per element with an `id` or `class` (ascending): the element, and each value's number
     /// ([`NONE`]: absent).
     attrs: Vec<(u32, u32, u32)>,
     /// The values those numbers name (`None` until [`Shape::with_values`] gives a shared table).
-    values: Option<Arc<Values>>,
+    values: Option<Arc<Strings>>,
     body: NodeId,
 }
 
 impl Shape {
     /// The shape of `doc`.
     pub fn of(doc: &Doc) -> Shape {
-        let mut values = Values::default();
+        let mut values = Strings::default();
         let shape = Shape::of_in(doc, &mut values);
-        shape.with_values(values.freeze())
+        shape.with_values(Arc::new(values.freeze()))
     }
 
     /// The shape of `doc`, its `id` and `class` values numbered in `values`, a table shared by
     /// the pages of a sample: it answers [`Tree::attr`] once [`Shape::with_values`] gives it
     /// the table, frozen.
-    pub fn of_in(doc: &Doc, values: &mut Values) -> Shape {
+    pub fn of_in(doc: &Doc, values: &mut Strings) -> Shape {
         let elements = doc.element_count();
         let mut s = Shape {
             nodes: doc.nodes.len() as u32,
             is_element: vec![0; doc.nodes.len().div_ceil(64)],
-            node: Vec::with_capacity(elements),
             parent: Vec::with_capacity(elements),
             end: Vec::with_capacity(elements),
-            tag: Vec::with_capacity(elements),
             body: doc.body,
             ..Shape::default()
         };
         let mut tags: HashMap<&str, u32> = HashMap::new();
+        let mut tag = Vec::with_capacity(elements);
         for (i, node) in doc.nodes.iter().enumerate() {
             let NodeData::Element(e) = &node.data else { continue };
             s.is_element[i / 64] |= 1 << (i % 64);
-            let element = s.node.len() as u32;
-            s.node.push(i as u32);
+            let element = s.parent.len() as u32;
             s.parent.push(node.parent.unwrap_or(NONE));
             s.end.push(node.end);
             let next = s.tags.len() as u32;
-            let tag = *tags.entry(e.name.as_str()).or_insert_with(|| {
+            tag.push(*tags.entry(e.name.as_str()).or_insert_with(|| {
                 s.tags.push(e.name.clone());
                 next
-            });
-            s.tag.push(tag);
+            }));
             let (id, class) = (e.attr("id"), e.attr("class"));
             if id.is_some() || class.is_some() {
-                let id = id.map_or(NONE, |v| values.id(v));
-                let class = class.map_or(NONE, |v| values.id(v));
+                let id = id.map_or(NONE, |v| values.id(v).unwrap_or(NONE));
+                let class = class.map_or(NONE, |v| values.id(v).unwrap_or(NONE));
                 s.attrs.push((element, id, class));
             }
         }
@@ -236,13 +180,17 @@ impl Shape {
                 here
             })
             .collect();
+        match tag.iter().map(|&t| u8::try_from(t)).collect::<Result<Vec<u8>, _>>() {
+            Ok(narrow) => s.tag = narrow,
+            Err(_) => s.wide_tag = tag,
+        }
         s.tags.shrink_to_fit();
         s.attrs.shrink_to_fit();
         s
     }
 
     /// This shape, its values named by `values` (the table [`Shape::of_in`] numbered them in).
-    pub fn with_values(mut self, values: Arc<Values>) -> Shape {
+    pub fn with_values(mut self, values: Arc<Strings>) -> Shape {
         self.values = Some(values);
         self
     }
@@ -251,7 +199,7 @@ impl Shape {
     fn elements_before(&self, n: NodeId) -> usize {
         let (word, bit) = (n as usize / 64, n % 64);
         let (Some(&w), Some(&before)) = (self.is_element.get(word), self.elements_before.get(word)) else {
-            return self.node.len();
+            return self.end.len();
         };
         before as usize + (w & ((1u64 << bit) - 1)).count_ones() as usize
     }
@@ -260,6 +208,29 @@ impl Shape {
     fn element_of(&self, n: NodeId) -> Option<usize> {
         let w = *self.is_element.get(n as usize / 64)?;
         (w >> (n % 64) & 1 == 1).then(|| self.elements_before(n))
+    }
+
+    /// The node of element number `e`: in the last 64 nodes with fewer elements before them,
+    /// its set bit of the rest.
+    fn node_of(&self, e: usize) -> Option<NodeId> {
+        let word = self.elements_before.partition_point(|&b| b as usize <= e).checked_sub(1)?;
+        let mut w = *self.is_element.get(word)?;
+        let rest = e - self.elements_before[word] as usize;
+        if rest >= w.count_ones() as usize {
+            return None;
+        }
+        for _ in 0..rest {
+            w &= w - 1;
+        }
+        Some((word * 64) as NodeId + w.trailing_zeros())
+    }
+
+    /// The tag number of element `e`.
+    fn tag_of(&self, e: usize) -> Option<u32> {
+        match self.wide_tag.is_empty() {
+            true => self.tag.get(e).map(|&t| u32::from(t)),
+            false => self.wide_tag.get(e).copied(),
+        }
     }
 
     /// Value number `v`.
@@ -284,7 +255,7 @@ impl Tree for Shape {
         while self.end[e] <= n {
             e = self.element_of(self.parent[e])?;
         }
-        Some(self.node[e])
+        self.node_of(e)
     }
     fn end(&self, n: NodeId) -> NodeId {
         match self.element_of(n) {
@@ -301,7 +272,7 @@ impl Tree for Shape {
         }
     }
     fn tag(&self, n: NodeId) -> Option<&str> {
-        let t = *self.tag.get(self.element_of(n)?)?;
+        let t = self.tag_of(self.element_of(n)?)?;
         self.tags.get(t as usize).map(Name::as_str)
     }
     fn attr(&self, n: NodeId, name: &str) -> Option<&str> {
@@ -318,7 +289,7 @@ impl Tree for Shape {
         self.element_of(n).map(|e| e as u32)
     }
     fn by_dfs(&self, dfs: u32) -> Option<NodeId> {
-        self.node.get(dfs as usize).copied()
+        self.node_of(dfs as usize)
     }
     fn body(&self) -> NodeId {
         self.body
@@ -356,17 +327,26 @@ mod tests {
         reads_as(&doc);
     }
 
+    /// A page of more than 256 distinct tags keeps them all.
+    #[test]
+    fn many_tags_read_as_their_page() {
+        let html: String = (0..300).map(|i| format!("<x-t{i}>w{i}</x-t{i}>")).collect();
+        let doc = crate::clean::page(&format!("<body>{html}</body>"));
+        assert!(Shape::of(&doc).tag.is_empty() && !Shape::of(&doc).wide_tag.is_empty());
+        reads_as(&doc);
+    }
+
     /// Shapes whose values share one table answer as their pages do, each value kept once.
     #[test]
     fn shapes_sharing_a_table_read_as_their_pages() {
         let a = crate::clean::page("<body><div id='main' class='x y'><p class='x y'>a</p></div></body>");
         let b = crate::clean::page("<body><div class='z'><p id='main'>b</p><p class='x y'>c</p></div></body>");
-        let mut values = Values::default();
+        let mut values = Strings::default();
         let (sa, sb) = (Shape::of_in(&a, &mut values), Shape::of_in(&b, &mut values));
         let main = (0..a.nodes.len() as NodeId).find(|&n| Tree::attr(&a, n, "id") == Some("main")).unwrap();
         assert_eq!(sa.attr(main, "id"), None, "no table yet");
-        let values = values.freeze();
-        assert_eq!(values.ends.len(), 3, "main, 'x y' and z");
+        let values = Arc::new(values.freeze());
+        assert_eq!(values.len(), 3, "main, 'x y' and z");
         for (doc, shape) in [(&a, sa), (&b, sb)] {
             let shape = shape.with_values(Arc::clone(&values));
             for n in 0..doc.nodes.len() as NodeId {

@@ -10,7 +10,7 @@
 //! Keys are hashes of (path, text). Hashes are made by this binary only: a wrapper file keeps
 //! the template as readable `(path, text)` strings, hashed again when loaded.
 
-use crate::clean::{collapse_ws, is_inline, Doc, NodeData, Tree};
+use crate::clean::{collapse_ws, is_inline, Doc, NodeData, Strings, Tree};
 use crate::patterns::{stable_token, tag_clue, tolerant};
 use crate::Page;
 use serde::{Deserialize, Serialize};
@@ -178,10 +178,21 @@ pub(crate) fn keyed_texts(doc: &Doc) -> Vec<(u32, u64, bool)> {
 #[derive(Debug, Default)]
 pub(crate) struct Learner {
     min_pages: usize,
-    /// Pages per key.
-    count: HashMap<u64, u32>,
-    /// The line of each key seen on enough pages.
-    lines: HashMap<u64, Line>,
+    /// The keys seen on one page so far, while a line waits for a second.
+    once: HashSet<u64>,
+    /// Per key whose line is written: the line, and on how many pages the key was seen.
+    lines: HashMap<u64, Written>,
+    /// The lines' paths and texts, each kept once (a site's template lines share their paths).
+    paths: Strings,
+    texts: Strings,
+}
+
+/// A written line: its path and text, numbered in [`Learner`]'s tables, and its key's pages.
+#[derive(Debug, Clone, Copy)]
+struct Written {
+    path: u32,
+    text: u32,
+    pages: u32,
 }
 
 impl Learner {
@@ -200,24 +211,31 @@ impl Learner {
             if !learn || !seen.insert(key) {
                 continue;
             }
-            let n = self.count.entry(key).or_insert(0);
-            *n += 1;
-            if *n == write_at {
-                self.lines.insert(key, line(doc, node));
+            if let Some(w) = self.lines.get_mut(&key) {
+                w.pages += 1;
+                continue;
+            }
+            if write_at == 2 && self.once.insert(key) {
+                continue;
+            }
+            self.once.remove(&key);
+            let Line { path, text } = line(doc, node);
+            // A line past a 4 GiB table is not written: no page set holds that much template.
+            if let (Some(path), Some(text)) = (self.paths.id(&path), self.texts.id(&text)) {
+                self.lines.insert(key, Written { path, text, pages: write_at });
             }
         }
     }
 
     /// The template: the lines seen on at least `min_pages` pages.
-    pub(crate) fn finish(mut self) -> Template {
+    pub(crate) fn finish(self) -> Template {
         let mut lines = Vec::new();
         let mut keys = HashSet::new();
-        for (key, n) in self.count {
-            if n as usize >= self.min_pages {
-                if let Some(line) = self.lines.remove(&key) {
-                    keys.insert(key);
-                    lines.push(line);
-                }
+        for (key, w) in self.lines {
+            if w.pages as usize >= self.min_pages {
+                let (Some(path), Some(text)) = (self.paths.get(w.path), self.texts.get(w.text)) else { continue };
+                keys.insert(key);
+                lines.push(Line { path: path.to_string(), text: text.to_string() });
             }
         }
         lines.sort();

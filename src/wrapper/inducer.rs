@@ -3,7 +3,7 @@
 //! Every stage that reads a page's words (copies, language, template, terms, host) reads them
 //! once, when the page is added: its template keys are counted, its tokens interned, and the
 //! page is kept as its tree's shape only ([`Shape`], its `id` and `class` values in one table
-//! for the sample, [`Values`]: a site's pages repeat them), which is all the structure stages
+//! for the sample, [`Strings`]: a site's pages repeat them), which is all the structure stages
 //! (element types, candidates, layouts, the XPath's choice) read. So a caller that adds pages
 //! as it reads them ([`crate::page::read_items`]) holds shapes, not pages: with the page's
 //! tokens until the last page is in, about a tenth of its tree's memory.
@@ -12,7 +12,7 @@
 //! when pages were held whole, so ties break the same way and the wrapper is the same.
 
 use super::{Config, Induction};
-use crate::clean::{Doc, NodeData, Shape, Values};
+use crate::clean::{Doc, NodeData, Shape, Strings};
 use crate::template::{self, Template};
 use crate::text::tokens::Tokenizer;
 use crate::text::{Analyzer, Language, TermId};
@@ -23,15 +23,66 @@ use std::collections::{HashMap, HashSet};
 /// A text node of a kept page's body, with its tokens.
 #[derive(Debug, Clone, Copy)]
 struct Text {
-    /// Its template key, when `keyed` ([`template::keyed_texts`]).
+    /// Its template key, when it has one ([`template::keyed_texts`]).
     key: u64,
     node: u32,
-    /// Its tokens: `tokens[start..end]` of its page.
-    start: u32,
+    /// Where its tokens end in its page's [`Words::tokens`] (they start where the text
+    /// before ends).
     end: u32,
-    keyed: bool,
-    /// Inside a link?
-    in_link: bool,
+}
+
+/// A kept page's words: the text nodes of its body with at least one token, and their tokens.
+#[derive(Debug, Default)]
+struct Words {
+    texts: Vec<Text>,
+    /// Per text, [`KEYED`] and [`IN_LINK`].
+    flags: Vec<u8>,
+    /// The tokens, as ids into the inducer's token table, each in as few bytes as it needs
+    /// (seven bits a byte, the last byte's high bit clear): a site's common words are met
+    /// first, so most take one or two bytes instead of four.
+    tokens: Vec<u8>,
+}
+
+/// A text with a template key.
+const KEYED: u8 = 1;
+/// A text inside a link.
+const IN_LINK: u8 = 2;
+
+impl Words {
+    fn push_token(&mut self, mut id: u32) {
+        while id >= 0x80 {
+            self.tokens.push((id & 0x7f) as u8 | 0x80);
+            id >>= 7;
+        }
+        self.tokens.push(id as u8);
+    }
+
+    /// Each text with its flags and its tokens' ids.
+    fn texts(&self) -> impl Iterator<Item = (&Text, u8, Ids<'_>)> {
+        let starts = std::iter::once(0).chain(self.texts.iter().map(|t| t.end as usize));
+        self.texts.iter().zip(&self.flags).zip(starts).map(|((t, &flags), start)| {
+            (t, flags, Ids(self.tokens.get(start..t.end as usize).unwrap_or_default()))
+        })
+    }
+}
+
+/// The token ids of a text, read from their bytes ([`Words::tokens`]).
+struct Ids<'a>(&'a [u8]);
+
+impl Iterator for Ids<'_> {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        let (mut id, mut shift) = (0u32, 0);
+        while let Some((&b, rest)) = self.0.split_first() {
+            self.0 = rest;
+            id |= u32::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
+            shift += 7;
+            if b < 0x80 {
+                return Some(id);
+            }
+        }
+        None
+    }
 }
 
 /// What is kept of one sample page.
@@ -46,10 +97,8 @@ struct Kept {
     language: Option<Language>,
     /// Its host, by each source [`crate::host`] trusts.
     hosts: [Option<String>; 4],
-    /// The text nodes of its body with at least one token.
-    texts: Vec<Text>,
-    /// Their tokens, as ids into the inducer's token table.
-    tokens: Vec<u32>,
+    /// Its body's words, until the template is known.
+    words: Words,
 }
 
 /// A wrapper induced from pages added one at a time.
@@ -76,10 +125,10 @@ pub struct Inducer {
     seen: HashSet<u64>,
     template: template::Learner,
     tokenizer: Tokenizer,
-    /// Token → id.
-    tokens: HashMap<String, u32>,
+    /// The tokens met, numbered.
+    tokens: Strings,
     /// The `id` and `class` values of the kept pages' shapes, each kept once for the sample.
-    values: Values,
+    values: Strings,
     kept: Vec<Kept>,
 }
 
@@ -93,8 +142,8 @@ impl Inducer {
             added: 0,
             seen: HashSet::new(),
             tokenizer: Tokenizer::default(),
-            tokens: HashMap::new(),
-            values: Values::default(),
+            tokens: Strings::default(),
+            values: Strings::default(),
             kept: Vec::new(),
         }
     }
@@ -114,10 +163,10 @@ impl Inducer {
         } else {
             Language::of_page(doc.lang.as_deref(), &doc.text_sample(2000))
         };
-        let (texts, tokens) = self.texts(doc, &keyed);
+        let words = self.words(doc, &keyed);
         let hosts = crate::host::sources(page);
         let (location, item, shape) = (page.location.clone(), page.item.clone(), Shape::of_in(doc, &mut self.values));
-        self.kept.push(Kept { location, item, shape, language, hosts, texts, tokens });
+        self.kept.push(Kept { location, item, shape, language, hosts, words });
     }
 
     /// How many pages were added so far, copies included.
@@ -127,10 +176,10 @@ impl Inducer {
 
     /// The text nodes of the body of `doc` with their tokens; `keyed` gives their template
     /// keys.
-    fn texts(&mut self, doc: &Doc, keyed: &[(u32, u64, bool)]) -> (Vec<Text>, Vec<u32>) {
+    fn words(&mut self, doc: &Doc, keyed: &[(u32, u64, bool)]) -> Words {
         let in_link = doc.in_link();
         let mut keys = keyed.iter().peekable();
-        let (mut texts, mut tokens) = (Vec::new(), Vec::new());
+        let mut words = Words::default();
         let body = doc.body as usize;
         let end = doc.nodes.get(body).map_or(0, |n| n.end as usize);
         let Inducer { tokenizer, tokens: table, .. } = self;
@@ -138,24 +187,19 @@ impl Inducer {
             let NodeData::Text(t) = &node.data else { continue };
             while keys.next_if(|k| (k.0 as usize) < i).is_some() {}
             let key = keys.next_if(|k| k.0 as usize == i).map(|k| k.1);
-            let (key, keyed) = (key.unwrap_or(0), key.is_some());
-            let start = tokens.len() as u32;
-            tokenizer.each(t, |tok| {
-                let next = table.len() as u32;
-                let id = match table.get(tok) {
-                    Some(&id) => id,
-                    None => *table.entry(tok.to_string()).or_insert(next),
-                };
-                tokens.push(id);
-            });
-            let stop = tokens.len() as u32;
-            if stop > start {
-                texts.push(Text { key, node: i as u32, start, end: stop, keyed, in_link: in_link[i] });
+            let start = words.tokens.len();
+            // A token past a 4 GiB table is left out: no page set holds that many words.
+            tokenizer.each(t, |tok| table.id(tok).into_iter().for_each(|id| words.push_token(id)));
+            let Ok(stop) = u32::try_from(words.tokens.len()) else { break };
+            if stop as usize > start {
+                words.texts.push(Text { key: key.unwrap_or(0), node: i as u32, end: stop });
+                words.flags.push(if key.is_some() { KEYED } else { 0 } | if in_link[i] { IN_LINK } else { 0 });
             }
         }
-        texts.shrink_to_fit();
-        tokens.shrink_to_fit();
-        (texts, tokens)
+        words.texts.shrink_to_fit();
+        words.flags.shrink_to_fit();
+        words.tokens.shrink_to_fit();
+        words
     }
 
     /// [`Inducer::finish`] for the pages of `sample` (a feed or a folder): as
@@ -204,7 +248,7 @@ impl Inducer {
         analyzer.forget_tokens();
         let host = crate::host::of_sources(kept.iter().map(|k| k.hosts.clone()).collect());
         let (mut shapes, mut locations) = (Vec::with_capacity(kept.len()), Vec::with_capacity(kept.len()));
-        let values = values.freeze();
+        let values = std::sync::Arc::new(values.freeze());
         for k in kept {
             shapes.push(k.shape.with_values(std::sync::Arc::clone(&values)));
             locations.push(k.location);
@@ -216,25 +260,21 @@ impl Inducer {
 /// The terms of each kept page: its body's text nodes, less template text (and link text when
 /// `skip_links`), each token's term as `analyzer` numbers it, in the pages' order. Each page's
 /// texts and tokens are let go once its terms are read.
-fn page_terms(kept: &mut [Kept], tokens: &HashMap<String, u32>, template: &Template, analyzer: &mut Analyzer, skip_links: bool) -> Vec<PageTerms> {
-    let mut by_id = vec![""; tokens.len()];
-    for (tok, &id) in tokens {
-        by_id[id as usize] = tok;
-    }
+fn page_terms(kept: &mut [Kept], tokens: &Strings, template: &Template, analyzer: &mut Analyzer, skip_links: bool) -> Vec<PageTerms> {
     // Each token's term, asked of the analyzer the first time the token is met.
     let mut term: Vec<Option<Option<TermId>>> = vec![None; tokens.len()];
     kept.iter_mut()
         .map(|k| {
             let mut pt = PageTerms::default();
-            let (texts, page_tokens) = (std::mem::take(&mut k.texts), std::mem::take(&mut k.tokens));
-            for t in &texts {
-                if (t.keyed && template.holds(t.key)) || (skip_links && t.in_link) {
+            let words = std::mem::take(&mut k.words);
+            for (t, flags, page_tokens) in words.texts() {
+                if (flags & KEYED != 0 && template.holds(t.key)) || (skip_links && flags & IN_LINK != 0) {
                     continue;
                 }
                 let start = pt.terms.len() as u32;
-                for &tok in &page_tokens[t.start as usize..t.end as usize] {
-                    let slot = &mut term[tok as usize];
-                    let id = *slot.get_or_insert_with(|| analyzer.term_of(by_id[tok as usize]));
+                for tok in page_tokens {
+                    let Some(slot) = term.get_mut(tok as usize) else { continue };
+                    let id = *slot.get_or_insert_with(|| analyzer.term_of(tokens.get(tok).unwrap_or_default()));
                     pt.terms.extend(id);
                 }
                 let stop = pt.terms.len() as u32;
@@ -310,6 +350,22 @@ mod tests {
                 assert_eq!((&k.texts, &k.terms), (&pt.texts, &pt.terms));
             }
         }
+    }
+
+    /// Token ids come back as they went in, whatever their size, text by text.
+    #[test]
+    fn words_keep_their_token_ids() {
+        let mut w = Words::default();
+        let texts: [&[u32]; 3] = [&[0, 127, 128, 16_383], &[16_384, u32::MAX], &[5]];
+        for (i, ids) in texts.iter().enumerate() {
+            ids.iter().for_each(|&id| w.push_token(id));
+            w.texts.push(Text { key: i as u64, node: i as u32, end: w.tokens.len() as u32 });
+            w.flags.push(i as u8);
+        }
+        assert_eq!(w.tokens.len(), 1 + 1 + 2 + 2 + 3 + 5 + 1);
+        let back: Vec<(u32, u8, Vec<u32>)> = w.texts().map(|(t, f, ids)| (t.node, f, ids.collect())).collect();
+        let want: Vec<(u32, u8, Vec<u32>)> = texts.iter().enumerate().map(|(i, ids)| (i as u32, i as u8, ids.to_vec())).collect();
+        assert_eq!(back, want);
     }
 
     #[test]

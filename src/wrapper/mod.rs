@@ -459,6 +459,12 @@ fn induce_kept(
     // are made.
     let layouts: Vec<Layout> = if cfg.templates { pages.iter().map(Layout::of).collect() } else { Vec::new() };
     let groups = template_groups(&layouts, pages.len());
+    // Each group's common layout, and the pages' layouts are let go.
+    let group_layouts: Vec<Option<Layout>> = groups
+        .iter()
+        .map(|group| (layouts.len() == pages.len()).then(|| Layout::common(group.iter().map(|&i| &layouts[i]))))
+        .collect();
+    drop(layouts);
     let bags: Vec<&[TermId]> = terms.iter().map(|t| t.terms.as_slice()).collect();
     let opts = signifiers::Options { source: cfg.signifiers, k: cfg.k, skip_numeric: cfg.skip_numeric };
     let sigs: Vec<Signifiers> = signifiers::select(&analyzer, &bags, &feed_terms, opts);
@@ -471,12 +477,11 @@ fn induce_kept(
     let typers: Vec<Typer<Shape>> = pages.iter().map(|p| Typer::new(p, cfg.typing)).collect();
     // A pattern per group: ranking, fallbacks and alternatives see only the group's pages.
     let mut learned: Vec<(Vec<usize>, Option<Layout>, Learned)> = Vec::new();
-    for group in groups {
+    for (group, layout) in groups.into_iter().zip(group_layouts) {
         let gpages: Vec<&Shape> = group.iter().map(|&i| &pages[i]).collect();
         let gtypers: Vec<&Typer<Shape>> = group.iter().map(|&i| &typers[i]).collect();
         let gcands: Vec<&PageCandidates> = group.iter().map(|&i| &cands[i]).collect();
         let Some(l) = learn(&gpages, &gtypers, &gcands, cfg) else { continue };
-        let layout = (layouts.len() == pages.len()).then(|| Layout::common(group.iter().map(|&i| &layouts[i])));
         learned.push((group, layout, l));
     }
     let mut learned = learned.into_iter();
