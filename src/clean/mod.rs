@@ -37,7 +37,7 @@ mod xml;
 
 pub use guard::MAX_ATTRIBUTES;
 pub use name::Name;
-pub use shape::{Shape, Tree};
+pub use shape::{Shape, Tree, Values};
 pub use strings::Strings;
 use crate::budget::{Budget, Limit, MAX_DEPTH};
 

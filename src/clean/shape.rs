@@ -97,21 +97,118 @@ impl Tree for Doc {
 /// No node, no value.
 const NONE: u32 = u32::MAX;
 
+/// The `id` and `class` values of one page ([`Shape::of`]) or of all the pages of a sample,
+/// which share most of them ([`Shape::of_in`]): each value kept once, and each pair of values
+/// an element carries (a site's elements repeat a few pairs).
+#[derive(Debug, Default)]
+pub struct Values {
+    strings: Strings,
+    /// Per pair number, the `id` and the `class` ([`NONE`]: absent), numbers into `strings`.
+    pairs: Vec<(u32, u32)>,
+    /// While pages are added: pair → number.
+    numbered: HashMap<(u32, u32), u32>,
+}
+
+impl Values {
+    /// The number of the pair of values (`id`, `class`), added when new; `None` once a table
+    /// holds 4 G entries.
+    fn pair(&mut self, id: Option<&str>, class: Option<&str>) -> Option<u32> {
+        let mut number = |v: Option<&str>| v.map_or(Some(NONE), |v| self.strings.id(v));
+        let pair = (number(id)?, number(class)?);
+        let next = u32::try_from(self.pairs.len()).ok().filter(|&n| n != NONE)?;
+        let n = *self.numbered.entry(pair).or_insert(next);
+        if n == next {
+            self.pairs.push(pair);
+        }
+        Some(n)
+    }
+
+    /// The table, done with adding (and what adding needed).
+    pub fn freeze(mut self) -> Values {
+        self.numbered = HashMap::new();
+        self.pairs.shrink_to_fit();
+        Values { strings: self.strings.freeze(), ..self }
+    }
+
+    /// Value number `v`.
+    fn value(&self, v: u32) -> Option<&str> {
+        self.strings.get(v)
+    }
+}
+
+/// A bit per item, and per 64 items the set bits before them: the rank of an item among the
+/// set ones is a count of bits, with no search, and the item of a rank a search among the
+/// counts.
+#[derive(Debug, Clone, Default)]
+struct Bits {
+    words: Vec<u64>,
+    before: Vec<u32>,
+    ones: u32,
+}
+
+impl Bits {
+    /// `len` bits, those at `set` (ascending) set.
+    fn new(len: usize, set: impl IntoIterator<Item = usize>) -> Bits {
+        let mut words = vec![0u64; len.div_ceil(64)];
+        for i in set {
+            if let Some(w) = words.get_mut(i / 64) {
+                *w |= 1 << (i % 64);
+            }
+        }
+        let mut ones = 0u32;
+        let before = words
+            .iter()
+            .map(|w| {
+                let here = ones;
+                ones += w.count_ones();
+                here
+            })
+            .collect();
+        Bits { words, before, ones }
+    }
+
+    /// How many set bits come before item `i` (all of them past the end).
+    fn rank(&self, i: usize) -> usize {
+        let (Some(&w), Some(&before)) = (self.words.get(i / 64), self.before.get(i / 64)) else {
+            return self.ones as usize;
+        };
+        before as usize + (w & ((1u64 << (i % 64)) - 1)).count_ones() as usize
+    }
+
+    /// The rank of item `i`, when its bit is set.
+    fn index(&self, i: usize) -> Option<usize> {
+        let w = *self.words.get(i / 64)?;
+        (w >> (i % 64) & 1 == 1).then(|| self.rank(i))
+    }
+
+    /// The item of rank `r`: in the last 64 items with fewer set bits before them, its set bit
+    /// of the rest.
+    fn select(&self, r: usize) -> Option<usize> {
+        let word = self.before.partition_point(|&b| b as usize <= r).checked_sub(1)?;
+        let mut w = *self.words.get(word)?;
+        let rest = r - self.before[word] as usize;
+        if rest >= w.count_ones() as usize {
+            return None;
+        }
+        for _ in 0..rest {
+            w &= w - 1;
+        }
+        Some(word * 64 + w.trailing_zeros() as usize)
+    }
+}
+
 /// A page's tree without its words, in a few flat arrays: a bit per node for the elements;
-/// per element its parent, end and tag; per element with an `id` or `class`, those, as numbers
-/// into a table of values ([`Strings`], the page's own or shared by a sample's pages). What
-/// induction keeps of each sample page once its words are counted: about a twentieth of the
-/// page's [`Doc`]. An element's node, a text node's parent and end, and any node's level
+/// per element its parent, end and tag; per element with an `id` or `class`, the number of
+/// that pair in a table of values ([`Values`], the page's own or shared by a sample's pages).
+/// What induction keeps of each sample page once its words are counted: about a twentieth of
+/// the page's [`Doc`]. An element's node, a text node's parent and end, and any node's level
 /// follow from these.
 #[derive(Debug, Clone, Default)]
 pub struct Shape {
     /// How many nodes.
     nodes: u32,
-    /// A bit per node, set for an element; and per 64 nodes, the elements before them: a node's
-    /// element number is a count of bits, with no search, and an element's node a search
-    /// among the counts.
-    is_element: Vec<u64>,
-    elements_before: Vec<u32>,
+    /// The elements among the nodes: a node's element number (its `dfs`) is its rank.
+    elements: Bits,
     /// Per element (by `dfs`): its parent ([`NONE`] for the root) and end.
     parent: Vec<u32>,
     end: Vec<u32>,
@@ -121,18 +218,19 @@ pub struct Shape {
     wide_tag: Vec<u32>,
     /// The page's distinct tags.
     tags: Vec<Name>,
-    /// Per element with an `id` or `class` (ascending): the element, and each value's number
-    /// ([`NONE`]: absent).
-    attrs: Vec<(u32, u32, u32)>,
+    /// The elements with an `id` or a `class`, and per such element (in order) the number of
+    /// its pair in the values.
+    with_attrs: Bits,
+    attrs: Vec<u32>,
     /// The values those numbers name (`None` until [`Shape::with_values`] gives a shared table).
-    values: Option<Arc<Strings>>,
+    values: Option<Arc<Values>>,
     body: NodeId,
 }
 
 impl Shape {
     /// The shape of `doc`.
     pub fn of(doc: &Doc) -> Shape {
-        let mut values = Strings::default();
+        let mut values = Values::default();
         let shape = Shape::of_in(doc, &mut values);
         shape.with_values(Arc::new(values.freeze()))
     }
@@ -140,22 +238,21 @@ impl Shape {
     /// The shape of `doc`, its `id` and `class` values numbered in `values`, a table shared by
     /// the pages of a sample: it answers [`Tree::attr`] once [`Shape::with_values`] gives it
     /// the table, frozen.
-    pub fn of_in(doc: &Doc, values: &mut Strings) -> Shape {
+    pub fn of_in(doc: &Doc, values: &mut Values) -> Shape {
         let elements = doc.element_count();
         let mut s = Shape {
             nodes: doc.nodes.len() as u32,
-            is_element: vec![0; doc.nodes.len().div_ceil(64)],
             parent: Vec::with_capacity(elements),
             end: Vec::with_capacity(elements),
             body: doc.body,
             ..Shape::default()
         };
         let mut tags: HashMap<&str, u32> = HashMap::new();
-        let mut tag = Vec::with_capacity(elements);
+        let (mut tag, mut is_element, mut with_attrs) = (Vec::with_capacity(elements), Vec::with_capacity(elements), Vec::new());
         for (i, node) in doc.nodes.iter().enumerate() {
             let NodeData::Element(e) = &node.data else { continue };
-            s.is_element[i / 64] |= 1 << (i % 64);
-            let element = s.parent.len() as u32;
+            is_element.push(i);
+            let element = s.parent.len();
             s.parent.push(node.parent.unwrap_or(NONE));
             s.end.push(node.end);
             let next = s.tags.len() as u32;
@@ -165,21 +262,15 @@ impl Shape {
             }));
             let (id, class) = (e.attr("id"), e.attr("class"));
             if id.is_some() || class.is_some() {
-                let id = id.map_or(NONE, |v| values.id(v).unwrap_or(NONE));
-                let class = class.map_or(NONE, |v| values.id(v).unwrap_or(NONE));
-                s.attrs.push((element, id, class));
+                // Past 4 G values the element reads as without them: no page set holds that many.
+                if let Some(pair) = values.pair(id, class) {
+                    with_attrs.push(element);
+                    s.attrs.push(pair);
+                }
             }
         }
-        let mut before = 0u32;
-        s.elements_before = s
-            .is_element
-            .iter()
-            .map(|w| {
-                let here = before;
-                before += w.count_ones();
-                here
-            })
-            .collect();
+        s.elements = Bits::new(doc.nodes.len(), is_element);
+        s.with_attrs = Bits::new(s.parent.len(), with_attrs);
         match tag.iter().map(|&t| u8::try_from(t)).collect::<Result<Vec<u8>, _>>() {
             Ok(narrow) => s.tag = narrow,
             Err(_) => s.wide_tag = tag,
@@ -190,39 +281,24 @@ impl Shape {
     }
 
     /// This shape, its values named by `values` (the table [`Shape::of_in`] numbered them in).
-    pub fn with_values(mut self, values: Arc<Strings>) -> Shape {
+    pub fn with_values(mut self, values: Arc<Values>) -> Shape {
         self.values = Some(values);
         self
     }
 
     /// How many elements come before node `n` (`n` itself not counted).
     fn elements_before(&self, n: NodeId) -> usize {
-        let (word, bit) = (n as usize / 64, n % 64);
-        let (Some(&w), Some(&before)) = (self.is_element.get(word), self.elements_before.get(word)) else {
-            return self.end.len();
-        };
-        before as usize + (w & ((1u64 << bit) - 1)).count_ones() as usize
+        self.elements.rank(n as usize)
     }
 
     /// The element number of node `n`.
     fn element_of(&self, n: NodeId) -> Option<usize> {
-        let w = *self.is_element.get(n as usize / 64)?;
-        (w >> (n % 64) & 1 == 1).then(|| self.elements_before(n))
+        self.elements.index(n as usize)
     }
 
-    /// The node of element number `e`: in the last 64 nodes with fewer elements before them,
-    /// its set bit of the rest.
+    /// The node of element number `e`.
     fn node_of(&self, e: usize) -> Option<NodeId> {
-        let word = self.elements_before.partition_point(|&b| b as usize <= e).checked_sub(1)?;
-        let mut w = *self.is_element.get(word)?;
-        let rest = e - self.elements_before[word] as usize;
-        if rest >= w.count_ones() as usize {
-            return None;
-        }
-        for _ in 0..rest {
-            w &= w - 1;
-        }
-        Some((word * 64) as NodeId + w.trailing_zeros())
+        self.elements.select(e).map(|n| n as NodeId)
     }
 
     /// The tag number of element `e`.
@@ -231,11 +307,6 @@ impl Shape {
             true => self.tag.get(e).map(|&t| u32::from(t)),
             false => self.wide_tag.get(e).copied(),
         }
-    }
-
-    /// Value number `v`.
-    fn value(&self, v: u32) -> Option<&str> {
-        self.values.as_ref()?.get(v)
     }
 }
 
@@ -276,12 +347,12 @@ impl Tree for Shape {
         self.tags.get(t as usize).map(Name::as_str)
     }
     fn attr(&self, n: NodeId, name: &str) -> Option<&str> {
-        let e = self.element_of(n)? as u32;
-        let at = self.attrs.binary_search_by_key(&e, |a| a.0).ok()?;
-        let (_, id, class) = self.attrs[at];
+        let values = self.values.as_deref()?;
+        let pair = *self.attrs.get(self.with_attrs.index(self.element_of(n)?)?)?;
+        let &(id, class) = values.pairs.get(pair as usize)?;
         match name {
-            "id" => self.value(id),
-            "class" => self.value(class),
+            "id" => values.value(id),
+            "class" => values.value(class),
             _ => None,
         }
     }
@@ -341,12 +412,13 @@ mod tests {
     fn shapes_sharing_a_table_read_as_their_pages() {
         let a = crate::clean::page("<body><div id='main' class='x y'><p class='x y'>a</p></div></body>");
         let b = crate::clean::page("<body><div class='z'><p id='main'>b</p><p class='x y'>c</p></div></body>");
-        let mut values = Strings::default();
+        let mut values = Values::default();
         let (sa, sb) = (Shape::of_in(&a, &mut values), Shape::of_in(&b, &mut values));
         let main = (0..a.nodes.len() as NodeId).find(|&n| Tree::attr(&a, n, "id") == Some("main")).unwrap();
         assert_eq!(sa.attr(main, "id"), None, "no table yet");
         let values = Arc::new(values.freeze());
-        assert_eq!(values.len(), 3, "main, 'x y' and z");
+        assert_eq!(values.strings.len(), 3, "main, 'x y' and z");
+        assert_eq!(values.pairs.len(), 4, "main with 'x y', 'x y' alone, z alone, main alone");
         for (doc, shape) in [(&a, sa), (&b, sb)] {
             let shape = shape.with_values(Arc::clone(&values));
             for n in 0..doc.nodes.len() as NodeId {

@@ -3,7 +3,7 @@
 //! Every stage that reads a page's words (copies, language, template, terms, host) reads them
 //! once, when the page is added: its template keys are counted, its tokens interned, and the
 //! page is kept as its tree's shape only ([`Shape`], its `id` and `class` values in one table
-//! for the sample, [`Strings`]: a site's pages repeat them), which is all the structure stages
+//! for the sample, [`Values`]: a site's pages repeat them), which is all the structure stages
 //! (element types, candidates, layouts, the XPath's choice) read. So a caller that adds pages
 //! as it reads them ([`crate::page::read_items`]) holds shapes, not pages: with the page's
 //! tokens until the last page is in, about a tenth of its tree's memory.
@@ -12,7 +12,7 @@
 //! when pages were held whole, so ties break the same way and the wrapper is the same.
 
 use super::{Config, Induction};
-use crate::clean::{Doc, NodeData, Shape, Strings};
+use crate::clean::{Doc, NodeData, Shape, Strings, Values};
 use crate::template::{self, Template};
 use crate::text::tokens::Tokenizer;
 use crate::text::{Analyzer, Language, TermId};
@@ -20,27 +20,21 @@ use crate::patterns::PageTerms;
 use crate::{Page, Result};
 use std::collections::{HashMap, HashSet};
 
-/// A text node of a kept page's body, with its tokens.
-#[derive(Debug, Clone, Copy)]
-struct Text {
-    /// Its template key, when it has one ([`template::keyed_texts`]).
-    key: u64,
-    node: u32,
-    /// Where its tokens end in its page's [`Words::tokens`] (they start where the text
-    /// before ends).
-    end: u32,
-}
-
-/// A kept page's words: the text nodes of its body with at least one token, and their tokens.
+/// A kept page's words: the text nodes of its body with at least one token, and their tokens,
+/// packed in bytes. Numbers take as few bytes as they need (seven bits a byte, the last byte's
+/// high bit clear), most of them one or two: a page holds its words in about a third of the
+/// space of fixed-width records.
 #[derive(Debug, Default)]
 struct Words {
-    texts: Vec<Text>,
-    /// Per text, [`KEYED`] and [`IN_LINK`].
-    flags: Vec<u8>,
-    /// The tokens, as ids into the inducer's token table, each in as few bytes as it needs
-    /// (seven bits a byte, the last byte's high bit clear): a site's common words are met
-    /// first, so most take one or two bytes instead of four.
+    /// Per text: its node's distance from the text before's, times four, plus its flags
+    /// ([`KEYED`], [`IN_LINK`]); how many bytes its tokens take; its template key (eight
+    /// bytes) when it has one ([`template::keyed_texts`]).
+    texts: Vec<u8>,
+    /// The tokens, as ids into the inducer's token table (a site's common words are met first,
+    /// so their ids are small).
     tokens: Vec<u8>,
+    /// The node of the last text.
+    last: u32,
 }
 
 /// A text with a template key.
@@ -48,20 +42,71 @@ const KEYED: u8 = 1;
 /// A text inside a link.
 const IN_LINK: u8 = 2;
 
-impl Words {
-    fn push_token(&mut self, mut id: u32) {
-        while id >= 0x80 {
-            self.tokens.push((id & 0x7f) as u8 | 0x80);
-            id >>= 7;
+/// `n` in as few bytes as it needs.
+fn put(out: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        out.push((n & 0x7f) as u8 | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+/// The number [`put`] wrote at the start of `bytes`, which then start after it.
+fn take(bytes: &mut &[u8]) -> Option<u64> {
+    let (mut n, mut shift) = (0u64, 0);
+    while let Some((&b, rest)) = bytes.split_first() {
+        *bytes = rest;
+        n |= u64::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
+        shift += 7;
+        if b < 0x80 {
+            return Some(n);
         }
-        self.tokens.push(id as u8);
+    }
+    None
+}
+
+/// A text read back from [`Words`].
+struct Text<'a> {
+    node: u32,
+    flags: u8,
+    /// Its template key (0 when it has none).
+    key: u64,
+    /// Its tokens' ids.
+    tokens: Ids<'a>,
+}
+
+impl Words {
+    fn push_token(&mut self, id: u32) {
+        put(&mut self.tokens, u64::from(id));
     }
 
-    /// Each text with its flags and its tokens' ids.
-    fn texts(&self) -> impl Iterator<Item = (&Text, u8, Ids<'_>)> {
-        let starts = std::iter::once(0).chain(self.texts.iter().map(|t| t.end as usize));
-        self.texts.iter().zip(&self.flags).zip(starts).map(|((t, &flags), start)| {
-            (t, flags, Ids(self.tokens.get(start..t.end as usize).unwrap_or_default()))
+    /// The text at `node`, after the texts pushed before, whose tokens are the last
+    /// `token_bytes` bytes pushed.
+    fn push_text(&mut self, node: u32, flags: u8, key: u64, token_bytes: usize) {
+        put(&mut self.texts, (u64::from(node - self.last) << 2) | u64::from(flags & 3));
+        put(&mut self.texts, token_bytes as u64);
+        if flags & KEYED != 0 {
+            self.texts.extend_from_slice(&key.to_le_bytes());
+        }
+        self.last = node;
+    }
+
+    /// Each text, in order.
+    fn texts(&self) -> impl Iterator<Item = Text<'_>> {
+        let (mut texts, mut tokens, mut node) = (self.texts.as_slice(), self.tokens.as_slice(), 0u32);
+        std::iter::from_fn(move || {
+            let head = take(&mut texts)?;
+            let len = usize::try_from(take(&mut texts)?).ok()?;
+            node = node.checked_add(u32::try_from(head >> 2).ok()?)?;
+            let flags = (head & 3) as u8;
+            let mut key = 0;
+            if flags & KEYED != 0 {
+                let (k, rest) = texts.split_first_chunk::<8>()?;
+                (key, texts) = (u64::from_le_bytes(*k), rest);
+            }
+            let (mine, rest) = tokens.split_at_checked(len)?;
+            tokens = rest;
+            Some(Text { node, flags, key, tokens: Ids(mine) })
         })
     }
 }
@@ -72,16 +117,7 @@ struct Ids<'a>(&'a [u8]);
 impl Iterator for Ids<'_> {
     type Item = u32;
     fn next(&mut self) -> Option<u32> {
-        let (mut id, mut shift) = (0u32, 0);
-        while let Some((&b, rest)) = self.0.split_first() {
-            self.0 = rest;
-            id |= u32::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
-            shift += 7;
-            if b < 0x80 {
-                return Some(id);
-            }
-        }
-        None
+        take(&mut self.0).map(|n| n as u32)
     }
 }
 
@@ -128,7 +164,7 @@ pub struct Inducer {
     /// The tokens met, numbered.
     tokens: Strings,
     /// The `id` and `class` values of the kept pages' shapes, each kept once for the sample.
-    values: Strings,
+    values: Values,
     kept: Vec<Kept>,
 }
 
@@ -143,7 +179,7 @@ impl Inducer {
             seen: HashSet::new(),
             tokenizer: Tokenizer::default(),
             tokens: Strings::default(),
-            values: Strings::default(),
+            values: Values::default(),
             kept: Vec::new(),
         }
     }
@@ -190,14 +226,12 @@ impl Inducer {
             let start = words.tokens.len();
             // A token past a 4 GiB table is left out: no page set holds that many words.
             tokenizer.each(t, |tok| table.id(tok).into_iter().for_each(|id| words.push_token(id)));
-            let Ok(stop) = u32::try_from(words.tokens.len()) else { break };
-            if stop as usize > start {
-                words.texts.push(Text { key: key.unwrap_or(0), node: i as u32, end: stop });
-                words.flags.push(if key.is_some() { KEYED } else { 0 } | if in_link[i] { IN_LINK } else { 0 });
+            if words.tokens.len() > start {
+                let flags = if key.is_some() { KEYED } else { 0 } | if in_link[i] { IN_LINK } else { 0 };
+                words.push_text(i as u32, flags, key.unwrap_or(0), words.tokens.len() - start);
             }
         }
         words.texts.shrink_to_fit();
-        words.flags.shrink_to_fit();
         words.tokens.shrink_to_fit();
         words
     }
@@ -267,12 +301,12 @@ fn page_terms(kept: &mut [Kept], tokens: &Strings, template: &Template, analyzer
         .map(|k| {
             let mut pt = PageTerms::default();
             let words = std::mem::take(&mut k.words);
-            for (t, flags, page_tokens) in words.texts() {
-                if (flags & KEYED != 0 && template.holds(t.key)) || (skip_links && flags & IN_LINK != 0) {
+            for t in words.texts() {
+                if (t.flags & KEYED != 0 && template.holds(t.key)) || (skip_links && t.flags & IN_LINK != 0) {
                     continue;
                 }
                 let start = pt.terms.len() as u32;
-                for tok in page_tokens {
+                for tok in t.tokens {
                     let Some(slot) = term.get_mut(tok as usize) else { continue };
                     let id = *slot.get_or_insert_with(|| analyzer.term_of(tokens.get(tok).unwrap_or_default()));
                     pt.terms.extend(id);
@@ -352,19 +386,24 @@ mod tests {
         }
     }
 
-    /// Token ids come back as they went in, whatever their size, text by text.
+    /// Texts and token ids come back as they went in, whatever their size.
     #[test]
-    fn words_keep_their_token_ids() {
+    fn words_keep_their_texts_and_token_ids() {
         let mut w = Words::default();
-        let texts: [&[u32]; 3] = [&[0, 127, 128, 16_383], &[16_384, u32::MAX], &[5]];
-        for (i, ids) in texts.iter().enumerate() {
+        let texts: [(u32, u8, u64, &[u32]); 4] = [
+            (3, KEYED, u64::MAX, &[0, 127, 128, 16_383]),
+            (4, IN_LINK, 0, &[16_384, u32::MAX]),
+            (4_000_000, KEYED | IN_LINK, 7, &[5]),
+            (u32::MAX, 0, 0, &[1, 1]),
+        ];
+        for &(node, flags, key, ids) in &texts {
+            let start = w.tokens.len();
             ids.iter().for_each(|&id| w.push_token(id));
-            w.texts.push(Text { key: i as u64, node: i as u32, end: w.tokens.len() as u32 });
-            w.flags.push(i as u8);
+            w.push_text(node, flags, key, w.tokens.len() - start);
         }
-        assert_eq!(w.tokens.len(), 1 + 1 + 2 + 2 + 3 + 5 + 1);
-        let back: Vec<(u32, u8, Vec<u32>)> = w.texts().map(|(t, f, ids)| (t.node, f, ids.collect())).collect();
-        let want: Vec<(u32, u8, Vec<u32>)> = texts.iter().enumerate().map(|(i, ids)| (i as u32, i as u8, ids.to_vec())).collect();
+        assert_eq!(w.tokens.len(), 1 + 1 + 2 + 2 + 3 + 5 + 1 + 2);
+        let back: Vec<(u32, u8, u64, Vec<u32>)> = w.texts().map(|t| (t.node, t.flags, t.key, t.tokens.collect())).collect();
+        let want: Vec<(u32, u8, u64, Vec<u32>)> = texts.iter().map(|&(n, f, k, ids)| (n, f, k, ids.to_vec())).collect();
         assert_eq!(back, want);
     }
 
