@@ -3,7 +3,7 @@
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand, ValueEnum};
 use forest::fetch::Location;
-use forest::wrapper::Inducer;
+use forest::wrapper::{Inducer, Summary};
 use forest::{Article, Config, Page, Wrapper};
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -330,7 +330,7 @@ pub fn load_with(
 ) -> (Vec<Page>, Vec<(String, Error)>) {
     let mut pages = Vec::new();
     let mut failed = Vec::new();
-    read_items(fetcher, items, jobs, budget, done, |item, page| match page {
+    read_items(fetcher, items, jobs, budget, done, |p| p, |item, page| match page {
         Ok(p) => pages.push(p),
         Err(e) => failed.push((item.page.to_string(), e)),
     });
@@ -351,22 +351,28 @@ pub fn read_jobs(items: &[feed::Item]) -> usize {
 /// Pages fetched at once when a sample has remote pages ([`read_jobs`]).
 pub const REMOTE_JOBS: usize = 8;
 
-/// As [`load_with`], handing each item's page (with its item, [`Page::of_item`]) or error to
-/// `put` in the items' order as soon as it is read, instead of holding them all: a caller
-/// that keeps a summary of each page (as [`crate::wrapper::Inducer`] does) reads any number of
-/// pages in bounded memory.
-pub fn read_items(
+/// As [`load_with`], handing each item's page (with its item, [`Page::of_item`]), made into
+/// what `map` makes of it by the worker that read it, or its error, to `put` in the items'
+/// order as soon as it is read, instead of holding them all: a caller that keeps a summary of
+/// each page (as [`crate::wrapper::Inducer`] does, [`crate::wrapper::Summary`]) reads any
+/// number of pages in bounded memory, and makes the summaries in parallel.
+pub fn read_items<T: Send>(
     fetcher: &fetch::Fetcher,
     items: &[feed::Item],
     jobs: usize,
     budget: &Budget,
     done: &(dyn Fn() + Sync),
-    mut put: impl FnMut(&feed::Item, Result<Page>),
+    map: impl Fn(Page) -> T + Sync,
+    mut put: impl FnMut(&feed::Item, Result<T>),
 ) {
     let locs: Vec<Location> = items.iter().map(|i| i.page.clone()).collect();
-    read_each(fetcher, &locs, jobs, budget, done, |i, page| {
+    let map = |i: usize, page: Page| match items.get(i) {
+        Some(item) => map(page.of_item(item)),
+        None => map(page),
+    };
+    read_each(fetcher, &locs, jobs, budget, done, map, |i, page| {
         if let Some(item) = items.get(i) {
-            put(item, page.map(|p| p.of_item(item)));
+            put(item, page);
         }
     });
 }
@@ -376,22 +382,24 @@ pub fn read_items(
 /// more than `jobs` fetched pages wait as raw bytes. `done` is called per page (progress).
 pub fn read_many(fetcher: &fetch::Fetcher, locs: &[Location], jobs: usize, budget: &Budget, done: &(dyn Fn() + Sync)) -> Vec<Result<Page>> {
     let mut out = Vec::with_capacity(locs.len());
-    read_each(fetcher, locs, jobs, budget, done, |_, page| out.push(page));
+    read_each(fetcher, locs, jobs, budget, done, |_, page| page, |_, page| out.push(page));
     out
 }
 
-/// As [`read_many`], handing each page (by its position in `locs`) or its error to `put` in
-/// order as soon as it is read: at most two pages per job are held.
-pub fn read_each(
+/// As [`read_many`], handing what `map` makes of each page (by its position in `locs`, in the
+/// worker that read it), or its error, to `put` in order as soon as it is read: at most two
+/// pages per job are held.
+pub fn read_each<T: Send>(
     fetcher: &fetch::Fetcher,
     locs: &[Location],
     jobs: usize,
     budget: &Budget,
     done: &(dyn Fn() + Sync),
-    mut put: impl FnMut(usize, Result<Page>),
+    map: impl Fn(usize, Page) -> T + Sync,
+    mut put: impl FnMut(usize, Result<T>),
 ) {
     let read = |_: &mut (), (i, loc): (usize, &Location)| {
-        let page = fetcher.get(loc).and_then(|f| Page::from_fetched(loc, f, budget));
+        let page = fetcher.get(loc).and_then(|f| Page::from_fetched(loc, f, budget)).map(|p| map(i, p));
         done();
         (i, page)
     };
@@ -438,14 +446,16 @@ mod tests {
         let fetcher = fetch::Fetcher::new(fetch::FetchOptions::default()).expect("fetcher");
         for jobs in [1, 3] {
             let mut seen = Vec::new();
-            read_items(&fetcher, &items, jobs, &Budget::default(), &|| {}, |item, page| {
-                seen.push((item.id.clone(), page.map(|p| (p.id.clone(), p.doc.text(p.doc.body)))));
+            // What the worker makes of each page (its item's id, its id and text) comes in order.
+            let summary = |p: Page| (p.item.as_ref().map(|i| i.id.clone()), p.id.clone(), p.doc.text(p.doc.body));
+            read_items(&fetcher, &items, jobs, &Budget::default(), &|| {}, summary, |item, page| {
+                seen.push((item.id.clone(), page.map(|(of, id, text)| (of == Some(item.id.clone()), id, text))));
             });
             assert_eq!(seen.len(), items.len(), "jobs {jobs}");
             for (i, (id, page)) in seen.iter().enumerate() {
                 assert_eq!(id, &format!("p{i}.html"));
                 match page {
-                    Ok((pid, text)) => assert_eq!((pid.as_str(), text.trim()), (id.as_str(), format!("page {i}").as_str())),
+                    Ok((of_item, pid, text)) => assert_eq!((*of_item, pid.as_str(), text.trim()), (true, id.as_str(), format!("page {i}").as_str())),
                     Err(_) => assert_eq!(i % 3, 2, "page {i}"),
                 }
             }

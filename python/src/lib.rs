@@ -190,12 +190,14 @@ fn induce(py: Python<'_>, pages: &Bound<'_, PyAny>, host: Option<String>, max_pa
                     Some(feed) => {
                         let sample = forest::feed::read_with(fetcher, feed)?;
                         let items = &sample.items[..sample.items.len().min(max_pages)];
-                        // Each page is added as it is read, and only its summary kept.
+                        // Each page is summarized by the worker that read it, and the
+                        // summaries join the induction in order.
                         let mut inducer = forest::wrapper::Inducer::new(&sample.site, cfg.clone());
                         let jobs = forest::page::read_jobs(items);
-                        forest::page::read_items(fetcher, items, jobs, &budget(), &|| {}, |_, page| {
-                            if let Ok(p) = page {
-                                inducer.add(&p);
+                        let summarize = |p: forest::Page| forest::wrapper::Summary::of(&p, &cfg);
+                        forest::page::read_items(fetcher, items, jobs, &budget(), &|| {}, summarize, |_, summary| {
+                            if let Ok(s) = summary {
+                                inducer.add_summary(s);
                             }
                         });
                         inducer.finish_sample(&sample)?

@@ -98,7 +98,7 @@ impl Tree for Doc {
 const NONE: u32 = u32::MAX;
 
 /// The `id` and `class` values of one page ([`Shape::of`]) or of all the pages of a sample,
-/// which share most of them ([`Shape::of_in`]): each value kept once, and each pair of values
+/// which share most of them ([`Shape::shared_in`]): each value kept once, and each pair of values
 /// an element carries (a site's elements repeat a few pairs).
 #[derive(Debug, Default)]
 pub struct Values {
@@ -228,17 +228,9 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// The shape of `doc`.
+    /// The shape of `doc`, its `id` and `class` values in a table of its own.
     pub fn of(doc: &Doc) -> Shape {
         let mut values = Values::default();
-        let shape = Shape::of_in(doc, &mut values);
-        shape.with_values(Arc::new(values.freeze()))
-    }
-
-    /// The shape of `doc`, its `id` and `class` values numbered in `values`, a table shared by
-    /// the pages of a sample: it answers [`Tree::attr`] once [`Shape::with_values`] gives it
-    /// the table, frozen.
-    pub fn of_in(doc: &Doc, values: &mut Values) -> Shape {
         let elements = doc.element_count();
         let mut s = Shape {
             nodes: doc.nodes.len() as u32,
@@ -277,10 +269,31 @@ impl Shape {
         }
         s.tags.shrink_to_fit();
         s.attrs.shrink_to_fit();
-        s
+        s.with_values(Arc::new(values.freeze()))
     }
 
-    /// This shape, its values named by `values` (the table [`Shape::of_in`] numbered them in).
+    /// This shape, its `id` and `class` values numbered in `table` instead of its own: a table
+    /// shared by the pages of a sample, which repeat their values. It answers [`Tree::attr`]
+    /// again once [`Shape::with_values`] gives it that table, frozen.
+    pub fn shared_in(mut self, table: &mut Values) -> Shape {
+        let Some(own) = self.values.take() else { return self };
+        let pairs: Vec<Option<u32>> = own.pairs.iter().map(|&(id, class)| table.pair(own.value(id), own.value(class))).collect();
+        let (mut with_attrs, mut attrs) = (Vec::with_capacity(self.attrs.len()), Vec::with_capacity(self.attrs.len()));
+        for (rank, &pair) in self.attrs.iter().enumerate() {
+            // Past 4 G values an element reads as without them: no page set holds that many.
+            if let (Some(e), Some(Some(p))) = (self.with_attrs.select(rank), pairs.get(pair as usize)) {
+                with_attrs.push(e);
+                attrs.push(*p);
+            }
+        }
+        if attrs.len() < self.attrs.len() {
+            self.with_attrs = Bits::new(self.parent.len(), with_attrs);
+        }
+        self.attrs = attrs;
+        self
+    }
+
+    /// This shape, its values named by `values` (the table [`Shape::shared_in`] numbered them in).
     pub fn with_values(mut self, values: Arc<Values>) -> Shape {
         self.values = Some(values);
         self
@@ -413,7 +426,7 @@ mod tests {
         let a = crate::clean::page("<body><div id='main' class='x y'><p class='x y'>a</p></div></body>");
         let b = crate::clean::page("<body><div class='z'><p id='main'>b</p><p class='x y'>c</p></div></body>");
         let mut values = Values::default();
-        let (sa, sb) = (Shape::of_in(&a, &mut values), Shape::of_in(&b, &mut values));
+        let (sa, sb) = (Shape::of(&a).shared_in(&mut values), Shape::of(&b).shared_in(&mut values));
         let main = (0..a.nodes.len() as NodeId).find(|&n| Tree::attr(&a, n, "id") == Some("main")).unwrap();
         assert_eq!(sa.attr(main, "id"), None, "no table yet");
         let values = Arc::new(values.freeze());

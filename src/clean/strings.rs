@@ -7,7 +7,7 @@ use std::hash::{Hash, Hasher};
 const NONE: u32 = u32::MAX;
 
 /// Distinct strings, each kept once, end to end in one buffer, and numbered in the order first
-/// met: the `id` and `class` values of a sample's pages ([`super::Shape::of_in`]), the tokens
+/// met: the `id` and `class` values of a sample's pages ([`super::Shape::shared_in`]), the tokens
 /// of its text, its template's paths and texts. A string costs its bytes and about 20 more,
 /// where a `String` in a map costs its own allocation and 40.
 #[derive(Debug, Default)]

@@ -98,14 +98,15 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
     // Each page is added to the induction as it is read, and only its summary kept; the
     // FiveFilters export checks the wrapper on the whole pages, so it keeps them.
     let keep_pages = a.format == InduceFormat::Ftr;
-    let mut inducer = Inducer::new(&sample.site, a.config());
+    let cfg = a.config();
+    let mut inducer = Inducer::new(&sample.site, cfg.clone());
     let (mut pages, mut failed) = (Vec::new(), Vec::new());
-    forest::page::read_items(&fetcher, items, forest::page::read_jobs(items), &a.budget.page(), &tick, |item, page| match page {
-        Ok(p) => {
-            inducer.add(&p);
-            if keep_pages {
-                pages.push(p);
-            }
+    // The reading workers summarize the pages too; the summaries join the induction in order.
+    let summarize = |p: Page| (Summary::of(&p, &cfg), keep_pages.then_some(p));
+    forest::page::read_items(&fetcher, items, forest::page::read_jobs(items), &a.budget.page(), &tick, summarize, |item, read| match read {
+        Ok((summary, page)) => {
+            inducer.add_summary(summary);
+            pages.extend(page);
         }
         Err(e) => failed.push((item.page.to_string(), e)),
     });

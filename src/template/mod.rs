@@ -171,6 +171,66 @@ pub(crate) fn keyed_texts(doc: &Doc) -> Vec<(u32, u64, bool)> {
         .collect()
 }
 
+/// A page's template keys as [`Learner`] counts them, read from the page alone (so that pages
+/// can be read apart from the learner, in parallel): each key that counts ([`keyed_texts`]),
+/// once, in order, with its line, its path and text numbered in tables of the page's own.
+#[derive(Debug, Default)]
+pub(crate) struct PageKeys {
+    keys: Vec<(u64, u32, u32)>,
+    paths: Strings,
+    texts: Strings,
+}
+
+impl PageKeys {
+    /// The keys of `doc` that count, of its `keyed` texts ([`keyed_texts`]); none when the
+    /// template is off (`min_pages` 0).
+    pub(crate) fn of(doc: &Doc, keyed: &[(u32, u64, bool)], min_pages: usize) -> PageKeys {
+        let mut page = PageKeys::default();
+        if min_pages == 0 {
+            return page;
+        }
+        let mut seen = HashSet::new();
+        // Each element's path, by node: made once, from its parent's.
+        let mut path_of: HashMap<u32, u32> = HashMap::new();
+        let mut chain = Vec::new();
+        for &(node, key, learn) in keyed {
+            if !learn || !seen.insert(key) {
+                continue;
+            }
+            // The ancestors whose paths are not made yet, nearest first.
+            chain.clear();
+            let mut known = None;
+            for a in doc.ancestors(node) {
+                if let Some(&p) = path_of.get(&a) {
+                    known = Some(p);
+                    break;
+                }
+                chain.push(a);
+            }
+            let mut path = known.and_then(|p| page.paths.get(p)).unwrap_or_default().to_string();
+            let mut id = known;
+            for (i, &a) in chain.iter().rev().enumerate() {
+                if i > 0 || known.is_some() {
+                    path.push(' ');
+                }
+                path.push_str(&step(doc, a));
+                id = page.paths.id(&path);
+                if let Some(p) = id {
+                    path_of.insert(a, p);
+                }
+            }
+            let text = match &doc.nodes[node as usize].data {
+                NodeData::Text(t) => collapse_ws(t),
+                NodeData::Element(_) => String::new(),
+            };
+            if let (Some(path), Some(text)) = (id.or(page.paths.id("")), page.texts.id(&text)) {
+                page.keys.push((key, path, text));
+            }
+        }
+        page
+    }
+}
+
 /// A template learned page by page: each page's keys are counted while the page is at hand,
 /// and a key's line is written down the first time the key is seen on as many pages as a line
 /// needs to be kept (two, or `min_pages` when fewer), from that page. Equal keys name equal
@@ -200,17 +260,13 @@ impl Learner {
         Learner { min_pages, ..Learner::default() }
     }
 
-    /// Count one page's keys ([`keyed_texts`] of `doc`).
-    pub(crate) fn add(&mut self, doc: &Doc, keys: &[(u32, u64, bool)]) {
+    /// Count one page's keys.
+    pub(crate) fn add(&mut self, page: &PageKeys) {
         if self.min_pages == 0 {
             return;
         }
         let write_at = self.min_pages.min(2) as u32;
-        let mut seen = HashSet::new();
-        for &(node, key, learn) in keys {
-            if !learn || !seen.insert(key) {
-                continue;
-            }
+        for &(key, path, text) in &page.keys {
             if let Some(w) = self.lines.get_mut(&key) {
                 w.pages += 1;
                 continue;
@@ -219,9 +275,10 @@ impl Learner {
                 continue;
             }
             self.once.remove(&key);
-            let Line { path, text } = line(doc, node);
             // A line past a 4 GiB table is not written: no page set holds that much template.
-            if let (Some(path), Some(text)) = (self.paths.id(&path), self.texts.id(&text)) {
+            let path = page.paths.get(path).and_then(|p| self.paths.id(p));
+            let text = page.texts.get(text).and_then(|t| self.texts.id(t));
+            if let (Some(path), Some(text)) = (path, text) {
                 self.lines.insert(key, Written { path, text, pages: write_at });
             }
         }
@@ -244,24 +301,13 @@ impl Learner {
     }
 }
 
-/// The line of the text node `node`: its element's path and its text.
-fn line(doc: &Doc, node: u32) -> Line {
-    let mut steps: Vec<String> = doc.ancestors(node).map(|a| step(doc, a)).collect();
-    steps.reverse();
-    let text = match &doc.nodes[node as usize].data {
-        NodeData::Text(t) => collapse_ws(t),
-        NodeData::Element(_) => String::new(),
-    };
-    Line { path: steps.join(" "), text }
-}
-
 impl Template {
     /// Learn the template of a site: texts at the same path on at least `min_pages` pages.
     /// `min_pages` of 0 gives an empty template (the mechanism off).
     pub fn learn(pages: &[&Page], min_pages: usize) -> Template {
         let mut learner = Learner::new(min_pages);
         for page in pages {
-            learner.add(&page.doc, &keyed_texts(&page.doc));
+            learner.add(&PageKeys::of(&page.doc, &keyed_texts(&page.doc), min_pages));
         }
         learner.finish()
     }

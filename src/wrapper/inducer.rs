@@ -13,7 +13,7 @@
 
 use super::{Config, Induction};
 use crate::clean::{Doc, NodeData, Shape, Strings, Values};
-use crate::template::{self, Template};
+use crate::template::{self, PageKeys, Template};
 use crate::text::tokens::Tokenizer;
 use crate::text::{Analyzer, Language, TermId};
 use crate::patterns::PageTerms;
@@ -121,6 +121,50 @@ impl Iterator for Ids<'_> {
     }
 }
 
+/// What induction reads of one sample page ([`Summary::of`]), made apart from the
+/// [`Inducer`] (by the worker that read the page, so pages are read in parallel) and added in
+/// the sample's order ([`Inducer::add_summary`]). Its tokens and `id`/`class` values are
+/// numbered in tables of its own, and renumbered in the sample's as it is added, as they are
+/// first met, so the wrapper is the one [`Inducer::add`] gives.
+pub struct Summary {
+    /// A hash of its words, in order ([`text_hash`]): a page with the same text is a copy.
+    text_hash: u64,
+    location: String,
+    item: Option<crate::feed::Item>,
+    hosts: [Option<String>; 4],
+    language: Option<Language>,
+    shape: Shape,
+    keys: PageKeys,
+    words: Words,
+    /// The tokens `words` numbers.
+    tokens: Strings,
+}
+
+impl Summary {
+    /// What induction configured as `cfg` reads of `page`.
+    pub fn of(page: &Page, cfg: &Config) -> Summary {
+        let doc = &page.doc;
+        let keyed = template::keyed_texts(doc);
+        let language = if cfg.language.is_some() {
+            None
+        } else {
+            Language::of_page(doc.lang.as_deref(), &doc.text_sample(2000))
+        };
+        let mut tokens = Strings::default();
+        Summary {
+            text_hash: text_hash(doc),
+            location: page.location.clone(),
+            item: page.item.clone(),
+            hosts: crate::host::sources(page),
+            language,
+            shape: Shape::of(doc),
+            keys: PageKeys::of(doc, &keyed, cfg.template_min_pages),
+            words: words(doc, &keyed, &mut tokens),
+            tokens,
+        }
+    }
+}
+
 /// What is kept of one sample page.
 struct Kept {
     /// Where it was read from.
@@ -160,7 +204,6 @@ pub struct Inducer {
     /// The text hash of each page kept ([`text_hash`]): a later page with the same text is a copy.
     seen: HashSet<u64>,
     template: template::Learner,
-    tokenizer: Tokenizer,
     /// The tokens met, numbered.
     tokens: Strings,
     /// The `id` and `class` values of the kept pages' shapes, each kept once for the sample.
@@ -177,7 +220,6 @@ impl Inducer {
             cfg,
             added: 0,
             seen: HashSet::new(),
-            tokenizer: Tokenizer::default(),
             tokens: Strings::default(),
             values: Values::default(),
             kept: Vec::new(),
@@ -187,53 +229,43 @@ impl Inducer {
     /// Add a sample page. A page with the same text as one added before is a copy, and left
     /// out.
     pub fn add(&mut self, page: &Page) {
+        self.add_summary(Summary::of(page, &self.cfg));
+    }
+
+    /// Add what was read of a sample page ([`Summary::of`], with this inducer's
+    /// configuration): as [`Inducer::add`], the pages in the sample's order.
+    pub fn add_summary(&mut self, page: Summary) {
         self.added += 1;
-        let doc = &page.doc;
-        if !self.seen.insert(text_hash(doc)) {
+        if !self.seen.insert(page.text_hash) {
             return;
         }
-        let keyed = template::keyed_texts(doc);
-        self.template.add(doc, &keyed);
-        let language = if self.cfg.language.is_some() {
-            None
-        } else {
-            Language::of_page(doc.lang.as_deref(), &doc.text_sample(2000))
-        };
-        let words = self.words(doc, &keyed);
-        let hosts = crate::host::sources(page);
-        let (location, item, shape) = (page.location.clone(), page.item.clone(), Shape::of_in(doc, &mut self.values));
+        self.template.add(&page.keys);
+        // The page's tokens, numbered in the sample's table as they are met.
+        let mut ids = vec![None; page.tokens.len()];
+        let mut words = Words::default();
+        for t in page.words.texts() {
+            let start = words.tokens.len();
+            for local in t.tokens {
+                let Some(slot) = ids.get_mut(local as usize) else { continue };
+                let id = *slot.get_or_insert_with(|| page.tokens.get(local).and_then(|tok| self.tokens.id(tok)));
+                if let Some(id) = id {
+                    words.push_token(id);
+                }
+            }
+            if words.tokens.len() > start {
+                words.push_text(t.node, t.flags, t.key, words.tokens.len() - start);
+            }
+        }
+        words.texts.shrink_to_fit();
+        words.tokens.shrink_to_fit();
+        let Summary { location, item, hosts, language, shape, .. } = page;
+        let shape = shape.shared_in(&mut self.values);
         self.kept.push(Kept { location, item, shape, language, hosts, words });
     }
 
     /// How many pages were added so far, copies included.
     pub fn pages_added(&self) -> usize {
         self.added
-    }
-
-    /// The text nodes of the body of `doc` with their tokens; `keyed` gives their template
-    /// keys.
-    fn words(&mut self, doc: &Doc, keyed: &[(u32, u64, bool)]) -> Words {
-        let in_link = doc.in_link();
-        let mut keys = keyed.iter().peekable();
-        let mut words = Words::default();
-        let body = doc.body as usize;
-        let end = doc.nodes.get(body).map_or(0, |n| n.end as usize);
-        let Inducer { tokenizer, tokens: table, .. } = self;
-        for (i, node) in doc.nodes.iter().enumerate().take(end).skip(body) {
-            let NodeData::Text(t) = &node.data else { continue };
-            while keys.next_if(|k| (k.0 as usize) < i).is_some() {}
-            let key = keys.next_if(|k| k.0 as usize == i).map(|k| k.1);
-            let start = words.tokens.len();
-            // A token past a 4 GiB table is left out: no page set holds that many words.
-            tokenizer.each(t, |tok| table.id(tok).into_iter().for_each(|id| words.push_token(id)));
-            if words.tokens.len() > start {
-                let flags = if key.is_some() { KEYED } else { 0 } | if in_link[i] { IN_LINK } else { 0 };
-                words.push_text(i as u32, flags, key.unwrap_or(0), words.tokens.len() - start);
-            }
-        }
-        words.texts.shrink_to_fit();
-        words.tokens.shrink_to_fit();
-        words
     }
 
     /// [`Inducer::finish`] for the pages of `sample` (a feed or a folder): as
@@ -289,6 +321,32 @@ impl Inducer {
         }
         super::induce_kept(&site, &shapes, &locations, terms, feed_terms, template, analyzer, host, &cfg)
     }
+}
+
+/// The text nodes of the body of `doc` with their tokens, numbered in `table`; `keyed` gives
+/// their template keys ([`template::keyed_texts`]).
+fn words(doc: &Doc, keyed: &[(u32, u64, bool)], table: &mut Strings) -> Words {
+    let in_link = doc.in_link();
+    let mut keys = keyed.iter().peekable();
+    let mut words = Words::default();
+    let mut tokenizer = Tokenizer::default();
+    let body = doc.body as usize;
+    let end = doc.nodes.get(body).map_or(0, |n| n.end as usize);
+    for (i, node) in doc.nodes.iter().enumerate().take(end).skip(body) {
+        let NodeData::Text(t) = &node.data else { continue };
+        while keys.next_if(|k| (k.0 as usize) < i).is_some() {}
+        let key = keys.next_if(|k| k.0 as usize == i).map(|k| k.1);
+        let start = words.tokens.len();
+        // A token past a 4 GiB table is left out: no page set holds that many words.
+        tokenizer.each(t, |tok| table.id(tok).into_iter().for_each(|id| words.push_token(id)));
+        if words.tokens.len() > start {
+            let flags = if key.is_some() { KEYED } else { 0 } | if in_link[i] { IN_LINK } else { 0 };
+            words.push_text(i as u32, flags, key.unwrap_or(0), words.tokens.len() - start);
+        }
+    }
+    words.texts.shrink_to_fit();
+    words.tokens.shrink_to_fit();
+    words
 }
 
 /// The terms of each kept page: its body's text nodes, less template text (and link text when

@@ -12,7 +12,7 @@
 
 
 mod inducer;
-pub use inducer::Inducer;
+pub use inducer::{Inducer, Summary};
 
 use crate::patterns::{self, ElementType, PageCandidates, PageTerms, Pattern, Step, Tokens, Typer, Typing};
 use crate::rank::{self, Ranked};
