@@ -285,19 +285,55 @@ impl Learner {
     }
 
     /// The template: the lines seen on at least `min_pages` pages.
-    pub(crate) fn finish(self) -> Template {
+    pub(crate) fn finish(self) -> Compact {
         let mut lines = Vec::new();
         let mut keys = HashSet::new();
         for (key, w) in self.lines {
             if w.pages as usize >= self.min_pages {
-                let (Some(path), Some(text)) = (self.paths.get(w.path), self.texts.get(w.text)) else { continue };
                 keys.insert(key);
-                lines.push(Line { path: path.to_string(), text: text.to_string() });
+                lines.push((w.path, w.text));
             }
         }
+        Compact { keys, lines, paths: self.paths.freeze(), texts: self.texts.freeze() }
+    }
+}
+
+/// A template as [`Learner`] learned it: its keys, and its lines with their paths and texts
+/// each kept once, as they wait to be written out (a sample's template lines share paths).
+#[derive(Debug, Default)]
+pub(crate) struct Compact {
+    keys: HashSet<u64>,
+    lines: Vec<(u32, u32)>,
+    paths: Strings,
+    texts: Strings,
+}
+
+impl Compact {
+    /// Does the template hold the text of key `key` ([`keyed_texts`])?
+    pub(crate) fn holds(&self, key: u64) -> bool {
+        self.keys.contains(&key)
+    }
+
+    /// Let go of the keys ([`Compact::holds`] then holds nothing).
+    pub(crate) fn forget_keys(&mut self) {
+        self.keys = HashSet::new();
+    }
+
+    /// The lines, sorted.
+    pub(crate) fn lines(&self) -> Vec<Line> {
+        let mut lines: Vec<Line> = self
+            .lines
+            .iter()
+            .filter_map(|&(p, t)| Some(Line { path: self.paths.get(p)?.to_string(), text: self.texts.get(t)?.to_string() }))
+            .collect();
         lines.sort();
-        lines.shrink_to_fit();
-        Template { keys, lines }
+        lines
+    }
+
+    /// The template.
+    pub(crate) fn template(self) -> Template {
+        let lines = self.lines();
+        Template { keys: self.keys, lines }
     }
 }
 
@@ -309,12 +345,7 @@ impl Template {
         for page in pages {
             learner.add(&PageKeys::of(&page.doc, &keyed_texts(&page.doc), min_pages));
         }
-        learner.finish()
-    }
-
-    /// Does the template hold the text of key `key` ([`keyed_texts`])?
-    pub(crate) fn holds(&self, key: u64) -> bool {
-        self.keys.contains(&key)
+        learner.finish().template()
     }
 
     /// Rebuild a template from stored lines.

@@ -13,7 +13,7 @@
 
 use super::{Config, Induction};
 use crate::clean::{Doc, NodeData, Shape, Strings, Values};
-use crate::template::{self, PageKeys, Template};
+use crate::template::{self, Compact, PageKeys};
 use crate::text::tokens::Tokenizer;
 use crate::text::{Analyzer, Language, TermId};
 use crate::patterns::PageTerms;
@@ -294,8 +294,9 @@ impl Inducer {
         }
         let language = cfg.language.as_deref().and_then(Language::from_code).unwrap_or_else(|| site_language(&kept));
         let mut analyzer = Analyzer::new(language);
-        let template = template.finish();
+        let mut template = template.finish();
         let terms = page_terms(&mut kept, &tokens, &template, &mut analyzer, cfg.skip_link_text);
+        template.forget_keys();
         drop(tokens);
         // The feed items' terms, numbered after the pages' (as they were met).
         let feed_terms: Vec<Vec<TermId>> = kept
@@ -352,7 +353,7 @@ fn words(doc: &Doc, keyed: &[(u32, u64, bool)], table: &mut Strings) -> Words {
 /// The terms of each kept page: its body's text nodes, less template text (and link text when
 /// `skip_links`), each token's term as `analyzer` numbers it, in the pages' order. Each page's
 /// texts and tokens are let go once its terms are read.
-fn page_terms(kept: &mut [Kept], tokens: &Strings, template: &Template, analyzer: &mut Analyzer, skip_links: bool) -> Vec<PageTerms> {
+fn page_terms(kept: &mut [Kept], tokens: &Strings, template: &Compact, analyzer: &mut Analyzer, skip_links: bool) -> Vec<PageTerms> {
     // Each token's term, asked of the analyzer the first time the token is met.
     let mut term: Vec<Option<Option<TermId>>> = vec![None; tokens.len()];
     kept.iter_mut()
@@ -408,6 +409,7 @@ fn site_language(kept: &[Kept]) -> Language {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::template::Template;
 
     /// The kept pages' terms are the terms of the whole pages, numbered alike.
     #[test]
@@ -426,8 +428,8 @@ mod tests {
             let template = inducer.template.finish();
             let refs: Vec<&Page> = pages.iter().collect();
             let whole = Template::learn(&refs, cfg.template_min_pages);
-            assert_eq!(template.lines, whole.lines);
-            assert!(!template.lines.is_empty());
+            assert_eq!(template.lines(), whole.lines);
+            assert!(!whole.lines.is_empty());
             let mut a = Analyzer::new(Language::ENGLISH);
             let kept = page_terms(&mut inducer.kept, &inducer.tokens, &template, &mut a, skip_links);
             let mut b = Analyzer::new(Language::ENGLISH);

@@ -19,7 +19,7 @@ use crate::rank::{self, Ranked};
 use crate::signifiers::{self, Signifiers, Source};
 use crate::text::{Analyzer, TermId};
 use crate::template::layout::{self, Layout};
-use crate::template::Template;
+use crate::template;
 use crate::clean::{Shape, Tree};
 use crate::xpath::literal;
 use crate::{Error, Page, Result};
@@ -449,7 +449,7 @@ fn induce_kept(
     locations: &[String],
     terms: Vec<PageTerms>,
     feed_terms: Vec<Vec<TermId>>,
-    template: Template,
+    template: template::Compact,
     analyzer: Analyzer,
     host: Option<String>,
     cfg: &Config,
@@ -470,10 +470,9 @@ fn induce_kept(
     let sigs: Vec<Signifiers> = signifiers::select(&analyzer, &bags, &feed_terms, opts);
     drop(bags);
     let mut shared = patterns::Patterns::default();
+    // What ranking reads of a page's terms is in its candidates: the terms go as they are made.
     let cands: Vec<PageCandidates> =
-        pages.iter().zip(&terms).zip(&sigs).map(|((p, t), s)| patterns::collect_with(p, t, s, cfg.typing, &mut shared)).collect();
-    // What ranking reads of the terms is in the candidates now.
-    drop(terms);
+        pages.iter().zip(terms).zip(&sigs).map(|((p, t), s)| patterns::collect_with(p, &t, s, cfg.typing, &mut shared)).collect();
     let typers: Vec<Typer<Shape>> = pages.iter().map(|p| Typer::new(p, cfg.typing)).collect();
     // A pattern per group: ranking, fallbacks and alternatives see only the group's pages.
     let mut learned: Vec<(Vec<usize>, Option<Layout>, Learned)> = Vec::new();
@@ -514,7 +513,7 @@ fn induce_kept(
         rank: cfg.rank,
         language: language.code.to_string(),
         pages: group.iter().map(|&i| locations[i].clone()).collect(),
-        template: template.lines,
+        template: template.lines(),
         prune_link_blocks: cfg.prune_link_blocks,
         headline: cfg.headline,
         alternatives: main.alternatives,
