@@ -483,6 +483,9 @@ fn induce_kept(
         let Some(l) = learn(&gpages, &gtypers, &gcands, cfg) else { continue };
         learned.push((group, layout, l));
     }
+    // What ranking learned is all that is read now: the candidates and types go before the
+    // template's lines are written out.
+    drop((cands, typers, shared));
     let mut learned = learned.into_iter();
     let Some((group, layout, main)) = learned.next() else { return Err(Error::NoPattern { site: site.to_string() }) };
     let mut groups = vec![group.clone()];
