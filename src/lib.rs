@@ -42,7 +42,7 @@
 //! | | 4. significant nodes, terminal paths, structural patterns | [`patterns`] | [`patterns::collect`] |
 //! | | 4b. site template: text at the same path on several pages; pages grouped by layout | [`template`] | [`template::Template::learn`], [`template::layout::cluster`] |
 //! | | 5. relevance of each pattern: J, U, I = J·U, R = Σ I·p·level | [`rank`] | [`rank::Strategy`] |
-//! | rules | 6. the best pattern as an XPath wrapper; pages added one at a time, each kept as its [`clean::Shape`] | [`wrapper`] | [`Wrapper::induce`], [`wrapper::Inducer`] |
+//! | rules | 6. the best pattern as an XPath wrapper; each page summarized where it is read ([`wrapper::Summary`]: its [`clean::Shape`], template keys, words), the summaries added in order | [`wrapper`] | [`Wrapper::induce`], [`wrapper::Inducer`] |
 //! | | XPaths: parsed, checked, metered, compiled | [`xpath`] | [`xpath::Program`] |
 //! | extraction | 7. the article of a page: wrapper with fallbacks, single-page extractor | [`extract`] | [`extract::Applier`], [`extract::SinglePage`] |
 //! | | FiveFilters site configs, read, applied and written | [`ftr`] | [`ftr::SiteConfig`], [`ftr::ConfigApplier`] |

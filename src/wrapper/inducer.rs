@@ -1,15 +1,18 @@
 //! Induction page by page: what [`crate::Wrapper::induce`] keeps of each sample page.
 //!
 //! Every stage that reads a page's words (copies, language, template, terms, host) reads them
-//! once, when the page is added: its template keys are counted, its tokens interned, and the
-//! page is kept as its tree's shape only ([`Shape`], its `id` and `class` values in one table
-//! for the sample, [`Values`]: a site's pages repeat them), which is all the structure stages
-//! (element types, candidates, layouts, the XPath's choice) read. So a caller that adds pages
-//! as it reads them ([`crate::page::read_items`]) holds shapes, not pages: with the page's
-//! tokens until the last page is in, about a tenth of its tree's memory.
+//! once, in the page's [`Summary`], which can be made where the page is read (each reading
+//! worker summarizes its pages, [`crate::page::read_items`]): its hash, language and host
+//! sources, its template keys with their lines, its words (packed, tokens numbered in a table
+//! of its own), and its tree's shape ([`Shape`]), which is all the structure stages (element
+//! types, candidates, layouts, the XPath's choice) read. The [`Inducer`] adds the summaries in
+//! the pages' order: it counts the template keys, renumbers the tokens and the `id`/`class`
+//! values in the sample's tables ([`Strings`], [`Values`]: a site's pages repeat them), and
+//! keeps the shape and the words, about a twentieth of the page's tree.
 //!
-//! The words' order is kept: terms are numbered as they are first met in the pages' order, as
-//! when pages were held whole, so ties break the same way and the wrapper is the same.
+//! The words' order is kept: tokens and terms are numbered as they are first met in the
+//! pages' order, as when pages were held whole, so ties break the same way and the wrapper is
+//! the same.
 
 use super::{Config, Induction};
 use crate::clean::{Doc, NodeData, Shape, Strings, Values};

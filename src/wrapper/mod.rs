@@ -2,7 +2,7 @@
 //! (paper §3.5).
 //!
 //! [`Wrapper::induce`] runs the stages on a site's sample pages ([`Inducer`] reads each page's
-//! words once and keeps its tree's shape): terms → signifiers → candidates → ranking, and
+//! words once, in its [`Summary`], and keeps its tree's shape): terms → signifiers → candidates → ranking, and
 //! keeps the best pattern plus the next four as fallbacks. The XPath names the pattern's tag, its tolerant `id`/`class`, and the `dfs` numbers where the pattern
 //! was found on the samples. The paper writes the attribute test as `contains(@class,'story')`,
 //! but that also matches `class="storybook"`; ours says exactly what the element type means,
