@@ -171,13 +171,53 @@ pub(crate) fn keyed_texts(doc: &Doc) -> Vec<(u32, u64, bool)> {
         .collect()
 }
 
+/// Paths as a trie: per path, the path it extends ([`NO_PATH`] for a first step) and its
+/// last step, a number in `steps`. A path costs eight bytes however deep, so a page nested
+/// hundreds deep costs no more per element than a flat one; its string is made only for the
+/// lines written out.
+#[derive(Debug, Default)]
+struct Paths {
+    trie: Vec<(u32, u32)>,
+    steps: Strings,
+}
+
+/// No path: the path of a text with no element above it (the empty string).
+const NO_PATH: u32 = u32::MAX;
+
+impl Paths {
+    /// The path `path` extended by `step`; `None` once a table holds 4 G entries.
+    fn push(&mut self, path: u32, step: &str) -> Option<u32> {
+        let step = self.steps.id(step)?;
+        let id = u32::try_from(self.trie.len()).ok().filter(|&n| n != NO_PATH)?;
+        self.trie.push((path, step));
+        Some(id)
+    }
+
+    /// The steps of `path`, first to last.
+    fn steps(&self, mut path: u32) -> Vec<&str> {
+        let mut steps = Vec::new();
+        while let Some(&(up, step)) = self.trie.get(path as usize) {
+            steps.push(self.steps.get(step).unwrap_or_default());
+            path = up;
+        }
+        steps.reverse();
+        steps
+    }
+
+    /// The string of `path`: its steps, separated by spaces.
+    fn string(&self, path: u32) -> String {
+        self.steps(path).join(" ")
+    }
+}
+
 /// A page's template keys as [`Learner`] counts them, read from the page alone (so that pages
 /// can be read apart from the learner, in parallel): each key that counts ([`keyed_texts`]),
-/// once, in order, with its line, its path and text numbered in tables of the page's own.
+/// once, in order, with its line: its path (in a trie of the page's elements) and its text
+/// (in a table of the page's own).
 #[derive(Debug, Default)]
 pub(crate) struct PageKeys {
     keys: Vec<(u64, u32, u32)>,
-    paths: Strings,
+    paths: Paths,
     texts: Strings,
 }
 
@@ -190,7 +230,7 @@ impl PageKeys {
             return page;
         }
         let mut seen = HashSet::new();
-        // Each element's path, by node: made once, from its parent's.
+        // Each element's path, by node: one step added to its parent's, once.
         let mut path_of: HashMap<u32, u32> = HashMap::new();
         let mut chain = Vec::new();
         for &(node, key, learn) in keyed {
@@ -199,31 +239,25 @@ impl PageKeys {
             }
             // The ancestors whose paths are not made yet, nearest first.
             chain.clear();
-            let mut known = None;
+            let mut path = NO_PATH;
             for a in doc.ancestors(node) {
                 if let Some(&p) = path_of.get(&a) {
-                    known = Some(p);
+                    path = p;
                     break;
                 }
                 chain.push(a);
             }
-            let mut path = known.and_then(|p| page.paths.get(p)).unwrap_or_default().to_string();
-            let mut id = known;
-            for (i, &a) in chain.iter().rev().enumerate() {
-                if i > 0 || known.is_some() {
-                    path.push(' ');
-                }
-                path.push_str(&step(doc, a));
-                id = page.paths.id(&path);
-                if let Some(p) = id {
-                    path_of.insert(a, p);
-                }
+            for &a in chain.iter().rev() {
+                // A path past a 4 G table ends there: no page holds that many elements.
+                let Some(p) = page.paths.push(path, &step(doc, a)) else { break };
+                path = p;
+                path_of.insert(a, p);
             }
             let text = match &doc.nodes[node as usize].data {
                 NodeData::Text(t) => collapse_ws(t),
                 NodeData::Element(_) => String::new(),
             };
-            if let (Some(path), Some(text)) = (id.or(page.paths.id("")), page.texts.id(&text)) {
+            if let Some(text) = page.texts.id(&text) {
                 page.keys.push((key, path, text));
             }
         }
@@ -242,8 +276,10 @@ pub(crate) struct Learner {
     once: HashSet<u64>,
     /// Per key whose line is written: the line, and on how many pages the key was seen.
     lines: HashMap<u64, Written>,
-    /// The lines' paths and texts, each kept once (a site's template lines share their paths).
-    paths: Strings,
+    /// The lines' paths, each kept once (a site's template lines share their paths), and
+    /// their texts.
+    paths: Paths,
+    path_of: HashMap<(u32, u32), u32>,
     texts: Strings,
 }
 
@@ -266,6 +302,8 @@ impl Learner {
             return;
         }
         let write_at = self.min_pages.min(2) as u32;
+        // The page's paths as numbered here, as they are needed.
+        let mut mine: Vec<u32> = Vec::new();
         for &(key, path, text) in &page.keys {
             if let Some(w) = self.lines.get_mut(&key) {
                 w.pages += 1;
@@ -276,12 +314,45 @@ impl Learner {
             }
             self.once.remove(&key);
             // A line past a 4 GiB table is not written: no page set holds that much template.
-            let path = page.paths.get(path).and_then(|p| self.paths.id(p));
+            let path = self.adopt(&page.paths, path, &mut mine);
             let text = page.texts.get(text).and_then(|t| self.texts.id(t));
             if let (Some(path), Some(text)) = (path, text) {
                 self.lines.insert(key, Written { path, text, pages: write_at });
             }
         }
+    }
+
+    /// The number here of path `path` of `page`'s trie (`mine`: those numbered so far).
+    fn adopt(&mut self, page: &Paths, path: u32, mine: &mut Vec<u32>) -> Option<u32> {
+        if mine.len() < page.trie.len() {
+            mine.resize(page.trie.len(), NO_PATH);
+        }
+        // The page's paths up from `path` not numbered here yet, nearest first.
+        let (mut chain, mut at, mut here) = (Vec::new(), path, NO_PATH);
+        while let Some(&(up, _)) = page.trie.get(at as usize) {
+            match mine.get(at as usize) {
+                Some(&n) if n != NO_PATH => {
+                    here = n;
+                    break;
+                }
+                _ => chain.push(at),
+            }
+            at = up;
+        }
+        for &p in chain.iter().rev() {
+            let step = page.trie.get(p as usize).and_then(|&(_, s)| page.steps.get(s))?;
+            let step = self.paths.steps.id(step)?;
+            let next = u32::try_from(self.paths.trie.len()).ok().filter(|&n| n != NO_PATH)?;
+            let up = here;
+            here = *self.path_of.entry((up, step)).or_insert(next);
+            if here == next {
+                self.paths.trie.push((up, step));
+            }
+            if let Some(m) = mine.get_mut(p as usize) {
+                *m = here;
+            }
+        }
+        Some(here)
     }
 
     /// The template: the lines seen on at least `min_pages` pages.
@@ -294,17 +365,18 @@ impl Learner {
                 lines.push((w.path, w.text));
             }
         }
-        Compact { keys, lines, paths: self.paths.freeze(), texts: self.texts.freeze() }
+        Compact { keys, lines, paths: self.paths, texts: self.texts.freeze() }
     }
 }
 
-/// A template as [`Learner`] learned it: its keys, and its lines with their paths and texts
-/// each kept once, as they wait to be written out (a sample's template lines share paths).
+/// A template as [`Learner`] learned it: its keys, and its lines with their paths (a trie) and
+/// texts each kept once, as they wait to be written out (a sample's template lines share
+/// paths).
 #[derive(Debug, Default)]
 pub(crate) struct Compact {
     keys: HashSet<u64>,
     lines: Vec<(u32, u32)>,
-    paths: Strings,
+    paths: Paths,
     texts: Strings,
 }
 
@@ -324,7 +396,7 @@ impl Compact {
         let mut lines: Vec<Line> = self
             .lines
             .iter()
-            .filter_map(|&(p, t)| Some(Line { path: self.paths.get(p)?.to_string(), text: self.texts.get(t)?.to_string() }))
+            .filter_map(|&(p, t)| Some(Line { path: self.paths.string(p), text: self.texts.get(t)?.to_string() }))
             .collect();
         lines.sort();
         lines
@@ -451,5 +523,28 @@ mod tests {
         let end = a.doc.nodes[story as usize].end as usize;
         assert_eq!(&within[story as usize..end], &mask[story as usize..end]);
         assert!(!within[..story as usize].iter().any(|&m| m));
+    }
+
+    /// A line's path is its text's ancestors' steps, joined, however deep; a page's paths
+    /// cost a trie entry per element on them, not a string each.
+    #[test]
+    fn deep_paths_are_steps_joined_and_cost_an_entry_each() {
+        let depth = 300;
+        let page = |n: usize| {
+            let open: String = (0..depth).map(|i| format!("<div class='d{i}'>")).collect();
+            let leaves: String = (0..50).map(|i| format!("<p class='c{i}'>leaf {i}</p>")).collect();
+            Page::from_html("p", &format!("<body><h1>page {n}</h1>{open}{leaves}</body>")).unwrap()
+        };
+        let (a, b) = (page(1), page(2));
+        let keys = PageKeys::of(&a.doc, &keyed_texts(&a.doc), 2);
+        assert!(keys.paths.trie.len() <= a.doc.element_count(), "{} entries", keys.paths.trie.len());
+        let t = Template::learn(&[&a, &b], 2);
+        assert_eq!(t.lines.len(), 50);
+        let line = t.lines.iter().find(|l| l.text == "leaf 7").unwrap();
+        let node = (0..a.doc.nodes.len() as u32).find(|&n| matches!(&a.doc.nodes[n as usize].data, NodeData::Text(x) if x == "leaf 7")).unwrap();
+        let mut steps: Vec<String> = a.doc.ancestors(node).map(|e| step(&a.doc, e)).collect();
+        steps.reverse();
+        assert_eq!(line.path, steps.join(" "));
+        assert!(line.path.ends_with("div.d div.d p.c") && line.path.len() > 6 * depth, "digits are dropped from classes");
     }
 }
