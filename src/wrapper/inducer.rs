@@ -83,10 +83,10 @@ impl Words {
         put(&mut self.tokens, u64::from(id));
     }
 
-    /// The text at `node`, after the texts pushed before, whose tokens are the last
-    /// `token_bytes` bytes pushed.
+    /// The text at `node` (texts come in document order; any order still reads back), whose
+    /// tokens are the last `token_bytes` bytes pushed.
     fn push_text(&mut self, node: u32, flags: u8, key: u64, token_bytes: usize) {
-        put(&mut self.texts, (u64::from(node - self.last) << 2) | u64::from(flags & 3));
+        put(&mut self.texts, (u64::from(node.wrapping_sub(self.last)) << 2) | u64::from(flags & 3));
         put(&mut self.texts, token_bytes as u64);
         if flags & KEYED != 0 {
             self.texts.extend_from_slice(&key.to_le_bytes());
@@ -100,7 +100,7 @@ impl Words {
         std::iter::from_fn(move || {
             let head = take(&mut texts)?;
             let len = usize::try_from(take(&mut texts)?).ok()?;
-            node = node.checked_add(u32::try_from(head >> 2).ok()?)?;
+            node = node.wrapping_add(u32::try_from(head >> 2).ok()?);
             let flags = (head & 3) as u8;
             let mut key = 0;
             if flags & KEYED != 0 {
@@ -453,18 +453,19 @@ mod tests {
     #[test]
     fn words_keep_their_texts_and_token_ids() {
         let mut w = Words::default();
-        let texts: [(u32, u8, u64, &[u32]); 4] = [
+        let texts: [(u32, u8, u64, &[u32]); 5] = [
             (3, KEYED, u64::MAX, &[0, 127, 128, 16_383]),
             (4, IN_LINK, 0, &[16_384, u32::MAX]),
             (4_000_000, KEYED | IN_LINK, 7, &[5]),
             (u32::MAX, 0, 0, &[1, 1]),
+            (2, KEYED, 9, &[]),
         ];
         for &(node, flags, key, ids) in &texts {
             let start = w.tokens.len();
             ids.iter().for_each(|&id| w.push_token(id));
             w.push_text(node, flags, key, w.tokens.len() - start);
         }
-        assert_eq!(w.tokens.len(), 1 + 1 + 2 + 2 + 3 + 5 + 1 + 2);
+        assert_eq!(w.tokens.len(), 1 + 1 + 2 + 2 + 3 + 5 + 1 + 2, "one to five bytes an id, none for the last text");
         let back: Vec<(u32, u8, u64, Vec<u32>)> = w.texts().map(|t| (t.node, t.flags, t.key, t.tokens.collect())).collect();
         let want: Vec<(u32, u8, u64, Vec<u32>)> = texts.iter().map(|&(n, f, k, ids)| (n, f, k, ids.to_vec())).collect();
         assert_eq!(back, want);
