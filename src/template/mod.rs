@@ -172,25 +172,36 @@ pub(crate) fn keyed_texts(doc: &Doc) -> Vec<(u32, u64, bool)> {
 }
 
 /// Paths as a trie: per path, the path it extends ([`NO_PATH`] for a first step) and its
-/// last step, a number in `steps`. A path costs eight bytes however deep, so a page nested
-/// hundreds deep costs no more per element than a flat one; its string is made only for the
-/// lines written out.
+/// last step, a number in `steps`; each path kept once. A path costs eight bytes however deep,
+/// so a page nested hundreds deep costs no more per element than a flat one; its string is
+/// made only for the lines written out.
 #[derive(Debug, Default)]
 struct Paths {
     trie: Vec<(u32, u32)>,
     steps: Strings,
+    /// While paths are added: (path, step) → the path they make.
+    known: HashMap<(u32, u32), u32>,
 }
 
 /// No path: the path of a text with no element above it (the empty string).
 const NO_PATH: u32 = u32::MAX;
 
 impl Paths {
-    /// The path `path` extended by `step`; `None` once a table holds 4 G entries.
+    /// The path `path` extended by `step`, added when new; `None` once a table holds 4 G
+    /// entries.
     fn push(&mut self, path: u32, step: &str) -> Option<u32> {
         let step = self.steps.id(step)?;
-        let id = u32::try_from(self.trie.len()).ok().filter(|&n| n != NO_PATH)?;
-        self.trie.push((path, step));
+        let next = u32::try_from(self.trie.len()).ok().filter(|&n| n != NO_PATH)?;
+        let id = *self.known.entry((path, step)).or_insert(next);
+        if id == next {
+            self.trie.push((path, step));
+        }
         Some(id)
+    }
+
+    /// The paths, done with adding: what adding needed is let go.
+    fn freeze(self) -> Paths {
+        Paths { trie: self.trie, steps: self.steps.freeze(), known: HashMap::new() }
     }
 
     /// The steps of `path`, first to last.
@@ -279,7 +290,6 @@ pub(crate) struct Learner {
     /// The lines' paths, each kept once (a site's template lines share their paths), and
     /// their texts.
     paths: Paths,
-    path_of: HashMap<(u32, u32), u32>,
     texts: Strings,
 }
 
@@ -341,13 +351,7 @@ impl Learner {
         }
         for &p in chain.iter().rev() {
             let step = page.trie.get(p as usize).and_then(|&(_, s)| page.steps.get(s))?;
-            let step = self.paths.steps.id(step)?;
-            let next = u32::try_from(self.paths.trie.len()).ok().filter(|&n| n != NO_PATH)?;
-            let up = here;
-            here = *self.path_of.entry((up, step)).or_insert(next);
-            if here == next {
-                self.paths.trie.push((up, step));
-            }
+            here = self.paths.push(here, step)?;
             if let Some(m) = mine.get_mut(p as usize) {
                 *m = here;
             }
@@ -365,7 +369,7 @@ impl Learner {
                 lines.push((w.path, w.text));
             }
         }
-        Compact { keys, lines, paths: self.paths, texts: self.texts.freeze() }
+        Compact { keys, lines, paths: self.paths.freeze(), texts: self.texts.freeze() }
     }
 }
 

@@ -94,6 +94,21 @@ impl Words {
         self.last = node;
     }
 
+    /// The text at `node`, whose tokens were pushed since the token bytes numbered `start`:
+    /// kept when it has any.
+    fn end_text(&mut self, node: u32, flags: u8, key: u64, start: usize) {
+        if self.tokens.len() > start {
+            self.push_text(node, flags, key, self.tokens.len() - start);
+        }
+    }
+
+    /// The words, done with adding.
+    fn done(mut self) -> Words {
+        self.texts.shrink_to_fit();
+        self.tokens.shrink_to_fit();
+        self
+    }
+
     /// Each text, in order.
     fn texts(&self) -> impl Iterator<Item = Text<'_>> {
         let (mut texts, mut tokens, mut node) = (self.texts.as_slice(), self.tokens.as_slice(), 0u32);
@@ -255,12 +270,9 @@ impl Inducer {
                     words.push_token(id);
                 }
             }
-            if words.tokens.len() > start {
-                words.push_text(t.node, t.flags, t.key, words.tokens.len() - start);
-            }
+            words.end_text(t.node, t.flags, t.key, start);
         }
-        words.texts.shrink_to_fit();
-        words.tokens.shrink_to_fit();
+        let words = words.done();
         let Summary { location, item, hosts, language, shape, .. } = page;
         let shape = shape.shared_in(&mut self.values);
         self.kept.push(Kept { location, item, shape, language, hosts, words });
@@ -343,14 +355,10 @@ fn words(doc: &Doc, keyed: &[(u32, u64, bool)], table: &mut Strings) -> Words {
         let start = words.tokens.len();
         // A token past a 4 GiB table is left out: no page set holds that many words.
         tokenizer.each(t, |tok| table.id(tok).into_iter().for_each(|id| words.push_token(id)));
-        if words.tokens.len() > start {
-            let flags = if key.is_some() { KEYED } else { 0 } | if in_link[i] { IN_LINK } else { 0 };
-            words.push_text(i as u32, flags, key.unwrap_or(0), words.tokens.len() - start);
-        }
+        let flags = if key.is_some() { KEYED } else { 0 } | if in_link[i] { IN_LINK } else { 0 };
+        words.end_text(i as u32, flags, key.unwrap_or(0), start);
     }
-    words.texts.shrink_to_fit();
-    words.tokens.shrink_to_fit();
-    words
+    words.done()
 }
 
 /// The terms of each kept page: its body's text nodes, less template text (and link text when
