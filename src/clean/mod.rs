@@ -402,7 +402,19 @@ fn push_text(doc: &mut Doc, parent: NodeId, level: u32, raw: &str) {
 
 /// Collapse runs of white space to one space and trim.
 pub fn collapse_ws(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = String::with_capacity(s.len());
+    collapse_ws_into(&mut out, s);
+    out
+}
+
+/// [`collapse_ws`] of `s`, appended to `out`.
+pub fn collapse_ws_into(out: &mut String, s: &str) {
+    for (i, w) in s.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
 }
 
 /// Is `c` allowed in XML 1.0 character data?

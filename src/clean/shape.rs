@@ -2,6 +2,7 @@
 //! ([`Tree`]): both [`Doc`] and [`Shape`] are trees.
 
 use super::{Doc, Name, NodeData, NodeId, Strings};
+use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -105,8 +106,8 @@ pub struct Values {
     strings: Strings,
     /// Per pair number, the `id` and the `class` ([`NONE`]: absent), numbers into `strings`.
     pairs: Vec<(u32, u32)>,
-    /// While pages are added: pair → number.
-    numbered: HashMap<(u32, u32), u32>,
+    /// While pages are added: pair → number (numbers of our own: Fx is hash enough).
+    numbered: HashMap<(u32, u32), u32, FxBuildHasher>,
 }
 
 impl Values {
@@ -125,7 +126,7 @@ impl Values {
 
     /// The table, done with adding (and what adding needed).
     pub fn freeze(mut self) -> Values {
-        self.numbered = HashMap::new();
+        self.numbered = HashMap::default();
         self.pairs.shrink_to_fit();
         Values { strings: self.strings.freeze(), ..self }
     }

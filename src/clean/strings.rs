@@ -1,5 +1,6 @@
 //! Distinct strings, each kept once and numbered in the order first met ([`Strings`]).
 
+use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
@@ -16,8 +17,9 @@ pub struct Strings {
     text: String,
     ends: Vec<u32>,
     /// While strings are added: the newest string of each hash, and per string the one before
-    /// it with the same hash ([`NONE`]: none).
-    newest: HashMap<u64, u32>,
+    /// it with the same hash ([`NONE`]: none). The keys are SipHash values already, so the
+    /// map mixes them with Fx only.
+    newest: HashMap<u64, u32, FxBuildHasher>,
     older: Vec<u32>,
 }
 
@@ -69,7 +71,7 @@ impl Strings {
     /// The table, done with adding: what adding needed is let go (and [`Strings::id`] finds
     /// no string after).
     pub fn freeze(mut self) -> Strings {
-        self.newest = HashMap::new();
+        self.newest = HashMap::default();
         self.older = Vec::new();
         self.text.shrink_to_fit();
         self.ends.shrink_to_fit();

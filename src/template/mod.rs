@@ -10,9 +10,10 @@
 //! Keys are hashes of (path, text). Hashes are made by this binary only: a wrapper file keeps
 //! the template as readable `(path, text)` strings, hashed again when loaded.
 
-use crate::clean::{collapse_ws, is_inline, Doc, NodeData, Strings, Tree};
+use crate::clean::{collapse_ws_into, is_inline, Doc, NodeData, Strings, Tree};
 use crate::patterns::{stable_token, tag_clue, tolerant};
 use crate::Page;
+use rustc_hash::FxBuildHasher;
 use serde::{Deserialize, Serialize};
 
 pub mod layout;
@@ -179,8 +180,9 @@ pub(crate) fn keyed_texts(doc: &Doc) -> Vec<(u32, u64, bool)> {
 struct Paths {
     trie: Vec<(u32, u32)>,
     steps: Strings,
-    /// While paths are added: (path, step) → the path they make.
-    known: HashMap<(u32, u32), u32>,
+    /// While paths are added: (path, step) → the path they make (numbers of our own: Fx is
+    /// hash enough).
+    known: HashMap<(u32, u32), u32, FxBuildHasher>,
 }
 
 /// No path: the path of a text with no element above it (the empty string).
@@ -201,7 +203,7 @@ impl Paths {
 
     /// The paths, done with adding: what adding needed is let go.
     fn freeze(self) -> Paths {
-        Paths { trie: self.trie, steps: self.steps.freeze(), known: HashMap::new() }
+        Paths { trie: self.trie, steps: self.steps.freeze(), known: HashMap::default() }
     }
 
     /// The steps of `path`, first to last.
@@ -224,12 +226,13 @@ impl Paths {
 /// A page's template keys as [`Learner`] counts them, read from the page alone (so that pages
 /// can be read apart from the learner, in parallel): each key that counts ([`keyed_texts`]),
 /// once, in order, with its line: its path (in a trie of the page's elements) and its text
-/// (in a table of the page's own).
+/// (white space collapsed; the keys' texts end to end in `texts`, each key with where its own
+/// ends).
 #[derive(Debug, Default)]
 pub(crate) struct PageKeys {
     keys: Vec<(u64, u32, u32)>,
     paths: Paths,
-    texts: Strings,
+    texts: String,
 }
 
 impl PageKeys {
@@ -242,7 +245,7 @@ impl PageKeys {
         }
         let mut seen = HashSet::new();
         // Each element's path, by node: one step added to its parent's, once.
-        let mut path_of: HashMap<u32, u32> = HashMap::new();
+        let mut path_of: HashMap<u32, u32, FxBuildHasher> = HashMap::default();
         let mut chain = Vec::new();
         for &(node, key, learn) in keyed {
             if !learn || !seen.insert(key) {
@@ -264,15 +267,20 @@ impl PageKeys {
                 path = p;
                 path_of.insert(a, p);
             }
-            let text = match &doc.nodes[node as usize].data {
-                NodeData::Text(t) => collapse_ws(t),
-                NodeData::Element(_) => String::new(),
-            };
-            if let Some(text) = page.texts.id(&text) {
-                page.keys.push((key, path, text));
+            if let NodeData::Text(t) = &doc.nodes[node as usize].data {
+                collapse_ws_into(&mut page.texts, t);
             }
+            // Texts past 4 GiB are left out: no page holds that much.
+            let Ok(end) = u32::try_from(page.texts.len()) else { break };
+            page.keys.push((key, path, end));
         }
         page
+    }
+
+    /// Each key with its path and text.
+    fn lines(&self) -> impl Iterator<Item = (u64, u32, &str)> {
+        let starts = std::iter::once(0).chain(self.keys.iter().map(|k| k.2 as usize));
+        self.keys.iter().zip(starts).map(|(&(key, path, end), start)| (key, path, self.texts.get(start..end as usize).unwrap_or_default()))
     }
 }
 
@@ -314,7 +322,7 @@ impl Learner {
         let write_at = self.min_pages.min(2) as u32;
         // The page's paths as numbered here, as they are needed.
         let mut mine: Vec<u32> = Vec::new();
-        for &(key, path, text) in &page.keys {
+        for (key, path, text) in page.lines() {
             if let Some(w) = self.lines.get_mut(&key) {
                 w.pages += 1;
                 continue;
@@ -325,7 +333,7 @@ impl Learner {
             self.once.remove(&key);
             // A line past a 4 GiB table is not written: no page set holds that much template.
             let path = self.adopt(&page.paths, path, &mut mine);
-            let text = page.texts.get(text).and_then(|t| self.texts.id(t));
+            let text = self.texts.id(text);
             if let (Some(path), Some(text)) = (path, text) {
                 self.lines.insert(key, Written { path, text, pages: write_at });
             }
