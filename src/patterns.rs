@@ -13,8 +13,9 @@
 use crate::clean::{Doc, NodeData, NodeId, Tree};
 use crate::signifiers::Signifiers;
 use crate::text::{Analyzer, TermId};
+use rustc_hash::FxBuildHasher;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// The tolerant form of an attribute value: its first *stable* white-space separated token
@@ -135,7 +136,7 @@ pub fn is_utility(token: &str) -> bool {
         &heap
     };
     let sets = utility_sets();
-    if sets.words.binary_search(&lower).is_ok() {
+    if sets.words.contains(lower) {
         return true;
     }
     for gen in [&b"css-"[..], b"sc-", b"jsx-", b"emotion-", b"svelte-"] {
@@ -149,7 +150,7 @@ pub fn is_utility(token: &str) -> bool {
     // A property prefix (the longest that fits), then a value.
     let mut cut = 0;
     for (i, _) in lower.iter().enumerate().filter(|&(_, &c)| c == b'-') {
-        if sets.prefixes.binary_search(&&lower[..i]).is_ok() {
+        if sets.prefixes.contains(&lower[..i]) {
             cut = i;
         }
     }
@@ -158,24 +159,21 @@ pub fn is_utility(token: &str) -> bool {
     }
     let rest = &lower[cut + 1..];
     let value = rest.split(|&c| c == b'-').next().unwrap_or(&[]);
-    value.first().is_some_and(u8::is_ascii_digit) || sets.values.binary_search(&value).is_ok()
+    value.first().is_some_and(u8::is_ascii_digit) || sets.values.contains(value)
 }
 
-/// The utility lists, sorted once for binary search.
+/// The utility lists as sets (Fx: the keys are our own constants, and a lookup runs for every
+/// class token of every page).
 struct UtilitySets {
-    words: Vec<&'static [u8]>,
-    prefixes: Vec<&'static [u8]>,
-    values: Vec<&'static [u8]>,
+    words: HashSet<&'static [u8], FxBuildHasher>,
+    prefixes: HashSet<&'static [u8], FxBuildHasher>,
+    values: HashSet<&'static [u8], FxBuildHasher>,
 }
 
 fn utility_sets() -> &'static UtilitySets {
     static SETS: std::sync::LazyLock<UtilitySets> = std::sync::LazyLock::new(|| {
-        let sorted = |list: &[&'static str]| {
-            let mut v: Vec<&'static [u8]> = list.iter().map(|s| s.as_bytes()).collect();
-            v.sort_unstable();
-            v
-        };
-        UtilitySets { words: sorted(UTILITY_WORDS), prefixes: sorted(UTILITY_PREFIXES), values: sorted(UTILITY_VALUES) }
+        let set = |list: &[&'static str]| list.iter().map(|s| s.as_bytes()).collect();
+        UtilitySets { words: set(UTILITY_WORDS), prefixes: set(UTILITY_PREFIXES), values: set(UTILITY_VALUES) }
     });
     &SETS
 }

@@ -12,6 +12,8 @@
 //!   [`MAX_ATTRIBUTES`]; real pages carry a few dozen.
 
 use html5ever::LocalName;
+use rustc_hash::FxBuildHasher;
+use std::collections::HashMap;
 
 /// Most attributes kept on one element (the cleaner keeps no more either).
 pub const MAX_ATTRIBUTES: usize = 256;
@@ -31,6 +33,28 @@ const IMPLICIT: &[&str] = &[
 /// Elements whose content is raw text up to their end tag.
 const RAW: &[&str] = &["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "plaintext"];
 
+/// How a tag nests: it may ([`NESTS`], every tag not listed), never does ([`VOID`] and
+/// [`IMPLICIT`]), or holds raw text ([`RAW`]).
+type Kind = u8;
+const NESTS: Kind = 0;
+const FLAT: Kind = 1;
+const RAW_TEXT: Kind = 2;
+
+/// The listed tags' [`Kind`], looked up once per tag (the parser's names are interned: Fx
+/// hashes their number).
+fn kinds() -> &'static HashMap<LocalName, Kind, FxBuildHasher> {
+    static KINDS: std::sync::LazyLock<HashMap<LocalName, Kind, FxBuildHasher>> = std::sync::LazyLock::new(|| {
+        let mut kinds = HashMap::default();
+        for (list, kind) in [(RAW, RAW_TEXT), (VOID, FLAT), (IMPLICIT, FLAT)] {
+            for &name in list {
+                kinds.entry(LocalName::from(name)).or_insert(kind);
+            }
+        }
+        kinds
+    });
+    &KINDS
+}
+
 /// The counted elements open at a point of the scan, as the tree builder sees them: an end tag
 /// closes the innermost open element of its name and those opened after it, and an end tag
 /// with no open element of its name is ignored (a stray `</span>` closes nothing).
@@ -39,7 +63,7 @@ pub(super) struct Open {
     /// Open elements, outermost first: name, and whether its start tag was kept.
     stack: Vec<(LocalName, bool)>,
     /// How many of each name are open (an end tag finds out at once whether it is stray).
-    count: std::collections::HashMap<LocalName, usize>,
+    count: HashMap<LocalName, usize, FxBuildHasher>,
     /// Kept elements open (the depth the parser sees).
     kept: usize,
     /// `svg` and `math` elements open.
@@ -52,8 +76,9 @@ impl Open {
     /// Void elements, elements the parser closes implicitly, self-closing start tags and
     /// elements holding raw text (outside `svg` and `math`, where none does) do not nest.
     pub(super) fn tag(&mut self, name: &LocalName, start: bool, self_closing: bool, max: usize) -> bool {
-        let raw = start && self.foreign == 0 && RAW.contains(&&**name);
-        let nests = !(raw || VOID.contains(&&**name) || IMPLICIT.contains(&&**name) || (self_closing && start));
+        let kind = kinds().get(name).copied().unwrap_or(NESTS);
+        let raw = start && self.foreign == 0 && kind == RAW_TEXT;
+        let nests = !(raw || kind == FLAT || (self_closing && start));
         nests && if start { self.start(name, max) } else { self.close(name) }
     }
 

@@ -52,6 +52,14 @@ pub const DROPPED: &[&str] = &[
     "math", "canvas", "link", "meta", "base", "param", "source", "track", "noembed", "noframes",
 ];
 
+/// Is this parser name one of [`DROPPED`]? One lookup per element (the parser's names are
+/// interned: Fx hashes their number).
+fn is_dropped(name: &html5ever::LocalName) -> bool {
+    static SET: std::sync::LazyLock<std::collections::HashSet<html5ever::LocalName, rustc_hash::FxBuildHasher>> =
+        std::sync::LazyLock::new(|| DROPPED.iter().map(|&d| html5ever::LocalName::from(d)).collect());
+    SET.contains(name)
+}
+
 /// Index of a node in [`Doc::nodes`].
 pub type NodeId = u32;
 

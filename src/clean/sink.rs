@@ -7,7 +7,7 @@
 //! comments, doctypes and processing instructions are kept only as placeholders, since the
 //! cleaner drops them.
 
-use super::{clean_attrs, collapse_ws, is_comment_region, push_text, Doc, Element, Name, Node, NodeData, NodeId, DROPPED};
+use super::{clean_attrs, collapse_ws, is_comment_region, is_dropped, push_text, Doc, Element, Name, Node, NodeData, NodeId};
 use html5ever::tendril::StrTendril;
 use super::tokens::Bridge;
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeBuilder, TreeBuilderOpts, TreeSink};
@@ -431,7 +431,7 @@ fn flatten(tree: &Tree) -> Doc {
             Kind::Element { name, attrs, .. } => {
                 let local: &str = &name.local;
                 let attr = |k: &str| attrs.iter().find(|a| &*a.name.local == k).map(|a| &*a.value);
-                let dropped = DROPPED.contains(&local)
+                let dropped = is_dropped(&name.local)
                     || (in_head && local != "title")
                     || (is_comment_region(local, attr("id"), attr("class")) && !holds_h1(tree, &mut headed, cur))
                     || (open.is_empty() && seen_root);

@@ -48,11 +48,12 @@ impl Fnv {
     fn new() -> Fnv {
         Fnv(0xcbf2_9ce4_8422_2325)
     }
-    fn bytes(mut self, b: &[u8]) -> Fnv {
-        for &x in b {
-            self.0 ^= u64::from(x);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
+    fn bytes(self, b: &[u8]) -> Fnv {
+        b.iter().fold(self, |h, &x| h.byte(x))
+    }
+    fn byte(mut self, x: u8) -> Fnv {
+        self.0 ^= u64::from(x);
+        self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
         self
     }
     fn str(self, s: &str) -> Fnv {
@@ -78,6 +79,13 @@ pub(crate) fn step_hash<T: Tree>(doc: &T, node: u32) -> u64 {
             continue; // tolerant form is empty
         }
         h = h.str(mark);
+        if first.is_ascii() {
+            // Most tokens: an ASCII character is numeric when it is a digit.
+            for &b in first.as_bytes().iter().filter(|b| !b.is_ascii_digit()) {
+                h = h.byte(b);
+            }
+            continue;
+        }
         let mut buf = [0u8; 4];
         for c in first.chars().filter(|c| !c.is_numeric()) {
             h = h.bytes(c.encode_utf8(&mut buf).as_bytes());
