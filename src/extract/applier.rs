@@ -1,7 +1,7 @@
 //! The applier: a wrapper's XPath evaluated on any page of its site, then the fallback rules
 //! (see the [module](super) list), then the single-page extractor.
 
-use super::{headline_before, link_blocks, Extraction, Extractor, Rule, SinglePage};
+use super::{headlines_before, link_blocks, Extraction, Extractor, Rule, SinglePage};
 use crate::clean::{Doc, NodeId};
 use crate::patterns::{ElementType, Typer};
 use crate::template::layout::{self, Layout};
@@ -224,8 +224,13 @@ impl Applier {
                     *m |= l;
                 }
             }
+            // The headline inside the block (for the cuts) and before it, found in one pass.
+            let first = nodes.first().copied();
+            let [inside, title] = match first {
+                Some(f) if wrapper.headline => headlines_before(doc, [doc.end(f), f]),
+                _ => [None, None],
+            };
             if let Some(analysis) = analysis.filter(|_| self.in_block) {
-                let inside = nodes.first().and_then(|&f| wrapper.headline.then(|| headline_before(doc, doc.end(f))).flatten());
                 let trimmed = analysis.trim(&nodes, inside);
                 if mask.is_empty() {
                     mask = vec![false; doc.nodes.len()];
@@ -241,11 +246,6 @@ impl Applier {
                 mask.clear();
             }
             // The headline goes first when it stands before the block, outside it.
-            let first = nodes.first().copied();
-            let title = match first {
-                Some(first) if wrapper.headline => headline_before(doc, first),
-                _ => None,
-            };
             let headline = match (title, first) {
                 (Some(h), Some(first)) if h < first && !nodes.iter().any(|&n| doc.contains(n, h)) => {
                     text = format!("{}\n\n{text}", doc.text(h));

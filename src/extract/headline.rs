@@ -13,8 +13,15 @@ pub fn headline(doc: &Doc) -> Option<NodeId> {
     headline_before(doc, end)
 }
 
-/// [`headline`], looking only at elements that start before node `before`.
+/// [`headline`], looking only at elements that end before node `before`.
 pub fn headline_before(doc: &Doc, before: NodeId) -> Option<NodeId> {
+    let [h] = headlines_before(doc, [before]);
+    h
+}
+
+/// [`headline_before`] for each of several bounds, in one pass: each element's words are
+/// matched against the title once, whatever the number of bounds.
+pub fn headlines_before<const N: usize>(doc: &Doc, before: [NodeId; N]) -> [Option<NodeId>; N] {
     let mut tok = crate::text::tokens::Tokenizer::default();
     let mut title: Vec<String> = Vec::new();
     tok.each(&doc.title, |t| {
@@ -22,17 +29,15 @@ pub fn headline_before(doc: &Doc, before: NodeId) -> Option<NodeId> {
             title.push(t.to_string());
         }
     });
-    if title.len() < 2 {
-        return None;
-    }
-    let body = doc.nodes.get(doc.body as usize)?;
-    let stop = before.min(body.end);
+    let Some(body) = doc.nodes.get(doc.body as usize).filter(|_| title.len() >= 2) else { return [None; N] };
+    let stops = before.map(|b| b.min(body.end));
+    let reach = stops.iter().copied().max().unwrap_or(doc.body).max(doc.body);
     let max_chars = doc.title.len() * 2 + 20;
     let min_chars = doc.title.len() / 4;
     // Text bytes per subtree, summed in one reverse pass over the part searched; elements that
-    // reach past `stop` hold the block and are skipped below.
+    // reach past a bound hold the block and are skipped for it below.
     let mut sizes = vec![0usize; doc.nodes.len()];
-    for i in (doc.body as usize..stop as usize).rev() {
+    for i in (doc.body as usize..reach as usize).rev() {
         if let NodeData::Text(t) = &doc.nodes[i].data {
             sizes[i] = t.len();
         }
@@ -41,9 +46,11 @@ pub fn headline_before(doc: &Doc, before: NodeId) -> Option<NodeId> {
         }
     }
     let mut covered = vec![false; title.len()];
-    let mut best: Option<(f64, u8, NodeId)> = None;
+    let mut best: [Option<(f64, u8, NodeId)>; N] = [None; N];
+    // Per bound: found in an earlier pass (headings are tried before any other element).
+    let mut found = [false; N];
     for heading_pass in [true, false] {
-        for i in doc.body..stop {
+        for i in doc.body..reach {
             let Some(e) = doc.element(i) else { continue };
             let rank = match e.name.as_bytes() {
                 [b'h', d @ b'1'..=b'6'] => d - b'0',
@@ -53,7 +60,9 @@ pub fn headline_before(doc: &Doc, before: NodeId) -> Option<NodeId> {
             if !heading_pass && rank < 9 {
                 continue;
             }
-            if doc.nodes[i as usize].end > stop {
+            let end = doc.nodes[i as usize].end;
+            let open = |k: usize| !found[k] && end <= stops[k];
+            if !(0..N).any(open) {
                 continue;
             }
             let size = sizes[i as usize];
@@ -63,7 +72,7 @@ pub fn headline_before(doc: &Doc, before: NodeId) -> Option<NodeId> {
             // Words inside the title, and which title words are covered.
             covered.iter_mut().for_each(|c| *c = false);
             let (mut words, mut inside) = (0usize, 0usize);
-            for n in &doc.nodes[i as usize..doc.nodes[i as usize].end as usize] {
+            for n in &doc.nodes[i as usize..end as usize] {
                 if let NodeData::Text(t) = &n.data {
                     tok.each(t, |w| {
                         words += 1;
@@ -82,15 +91,46 @@ pub fn headline_before(doc: &Doc, before: NodeId) -> Option<NodeId> {
             if contained < 0.8 || coverage < 0.4 {
                 continue;
             }
-            let better = best.is_none_or(|(c, r, _)| coverage > c + 1e-9 || ((coverage - c).abs() <= 1e-9 && rank < r));
-            if better {
-                best = Some((coverage, rank, i));
+            for k in (0..N).filter(|&k| open(k)) {
+                let better = best[k].is_none_or(|(c, r, _)| coverage > c + 1e-9 || ((coverage - c).abs() <= 1e-9 && rank < r));
+                if better {
+                    best[k] = Some((coverage, rank, i));
+                }
             }
         }
-        if best.is_some() {
+        found = best.map(|b| b.is_some());
+        if found.iter().all(|&f| f) {
             break;
         }
     }
-    best.map(|(_, _, n)| n)
+    best.map(|b| b.map(|(_, _, n)| n))
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_searched_together_find_what_each_finds_alone() {
+        let page = "<html><head><title>Bridge repair starts on Monday - Gazette</title></head><body>\
+            <div class=nav><a>Bridge repair starts</a></div>\
+            <h2>Bridge repair starts on Monday</h2><p>Crews close the bridge.</p>\
+            <div class=story><h1>Bridge repair starts Monday</h1><p>Work begins at dawn on the old bridge.</p>\
+            <span>Repair starts on Monday</span></div></body></html>";
+        let doc = crate::clean::page(page);
+        let n = doc.nodes.len() as NodeId;
+        let alone: Vec<Option<NodeId>> = (0..=n).map(|b| headlines_before(&doc, [b])[0]).collect();
+        assert!(alone.iter().flatten().count() > 0, "some bound finds a headline");
+        assert_eq!(alone[n as usize], headline(&doc));
+        for a in 0..=n {
+            for b in 0..=n {
+                assert_eq!(headlines_before(&doc, [a, b]), [alone[a as usize], alone[b as usize]], "bounds {a} and {b}");
+            }
+        }
+        // A heading wins over a plain element, and the bound is respected.
+        let h2 = (0..n).find(|&i| doc.element(i).is_some_and(|e| e.name == "h2")).expect("h2");
+        assert_eq!(headline_before(&doc, doc.end(h2)), Some(h2));
+        let before = headline_before(&doc, h2).expect("the menu link matches part of the title");
+        assert!(doc.end(before) <= h2, "it stands before the bound");
+    }
+}

@@ -31,7 +31,7 @@ pub mod readable;
 
 pub use applier::Applier;
 pub use blocks::link_blocks;
-pub use headline::{headline, headline_before};
+pub use headline::{headline, headline_before, headlines_before};
 
 use crate::clean::NodeId;
 use crate::{Page, Result};
