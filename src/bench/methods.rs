@@ -7,6 +7,7 @@ use super::baselines::{cetd::Cetd, mss::MssMethod, Boilerpipe, Description, Full
 use crate::extract::{Applier, Extractor, SinglePage};
 use crate::rank::Strategy;
 use crate::signifiers::Source;
+use crate::wrapper::{Inducer, Summary};
 use crate::{Config, Error, Page, Result, Wrapper};
 
 /// An extraction method: fitted on a site's sample pages, it gives that site's [`Extractor`].
@@ -18,6 +19,15 @@ pub trait Method: Sync {
     /// # Errors
     /// When the method cannot work on these samples (e.g. Forest with fewer than 2 pages).
     fn fit(&self, samples: &[&Page]) -> Result<Box<dyn Extractor>>;
+
+    /// Fit once per page of `pages` on all the others, in order, handing each fit to `each`
+    /// with the page left out: the unseen protocol. A method may read each page once for all
+    /// the fits.
+    fn fit_leaving_out(&self, pages: &[&Page], each: &mut dyn FnMut(usize, Result<Box<dyn Extractor>>)) {
+        for i in 0..pages.len() {
+            each(i, self.fit(&others(pages, i)));
+        }
+    }
 
     /// Does the extractor ignore the samples (a single-page method)? Then its output on a
     /// page is the same whatever it was fitted on.
@@ -46,8 +56,28 @@ impl Method for Forest {
     }
 
     fn fit(&self, samples: &[&Page]) -> Result<Box<dyn Extractor>> {
-        let induction = match Wrapper::induce(&self.name, samples, &self.config) {
-            // As `forest apply` does for a site it has no wrapper for.
+        self.extractor(Wrapper::induce(&self.name, samples, &self.config))
+    }
+
+    /// Each page is summarized once ([`Summary::of`]); each fit adds clones of the others'
+    /// summaries, which gives the wrapper [`Wrapper::induce`] gives on those pages.
+    fn fit_leaving_out(&self, pages: &[&Page], each: &mut dyn FnMut(usize, Result<Box<dyn Extractor>>)) {
+        let summaries: Vec<Summary> = pages.iter().map(|p| Summary::of(p, &self.config)).collect();
+        for i in 0..pages.len() {
+            let mut inducer = Inducer::new(&self.name, self.config.clone());
+            for (_, s) in summaries.iter().enumerate().filter(|&(j, _)| j != i) {
+                inducer.add_summary(s.clone());
+            }
+            each(i, self.extractor(inducer.finish()));
+        }
+    }
+}
+
+impl Forest {
+    /// The extractor of an induction: its wrapper applied, or the single-page extractor when
+    /// the samples give no wrapper, as `forest apply` does for a site it has no wrapper for.
+    fn extractor(&self, induction: Result<crate::wrapper::Induction>) -> Result<Box<dyn Extractor>> {
+        let induction = match induction {
             Err(Error::TooFewPages { .. } | Error::NoPattern { .. }) if self.config.cross_check => {
                 return Ok(Box::new(SinglePage::default()));
             }
@@ -57,6 +87,11 @@ impl Method for Forest {
             Applier::new(induction.wrapper)?.cross_checked(self.config.cross_check).cleaned_in_block(self.config.in_block),
         ))
     }
+}
+
+/// The pages but the one at `i`.
+fn others<'a>(pages: &[&'a Page], i: usize) -> Vec<&'a Page> {
+    pages.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, p)| *p).collect()
 }
 
 /// The methods `forest bench` knows, in table order.

@@ -324,19 +324,8 @@ pub fn mean_scores(s: &[Scores]) -> Scores {
     Scores { p: m(|x| x.p), r: m(|x| x.r), f1: m(|x| x.f1), bow_p: m(|x| x.bow_p), bow_r: m(|x| x.bow_r), bow_f1: m(|x| x.bow_f1) }
 }
 
-/// Fit on `fit` pages and extract `target`; failures become empty output with the error.
-fn evaluate(method: &dyn Method, fit: &[&Page], target: &GoldPage, fitted: Option<&dyn Extractor>) -> (String, String, Option<String>) {
-    let owned;
-    let ext: &dyn Extractor = match fitted {
-        Some(e) => e,
-        None => match method.fit(fit) {
-            Ok(e) => {
-                owned = e;
-                owned.as_ref()
-            }
-            Err(e) => return (String::new(), "error".into(), Some(e.to_string())),
-        },
-    };
+/// Extract `target` with a fitted extractor; a failure becomes empty output with the error.
+fn evaluate(ext: &dyn Extractor, target: &GoldPage) -> (String, String, Option<String>) {
     match ext.extract(&target.page) {
         Ok(x) => (x.text, x.rule.name(), None),
         Err(e) => (String::new(), "error".into(), Some(e.to_string())),
@@ -362,24 +351,25 @@ fn run_site(site: &GoldSite, methods: &[&dyn Method], opts: &Options) -> SiteOut
                         .iter()
                         .map(|gp| {
                             let (text, rule, error) = match &fitted {
-                                Ok(ext) => evaluate(*method, &all, gp, Some(ext.as_ref())),
+                                Ok(ext) => evaluate(ext.as_ref(), gp),
                                 Err(e) => (String::new(), "error".into(), Some(e.to_string())),
                             };
                             page_result(site, gp, method.name(), protocol, text, rule, error)
                         })
                         .collect()
                 }
-                (Protocol::Unseen, _) => site
-                    .pages
-                    .iter()
-                    .enumerate()
-                    .map(|(i, gp)| {
-                        let others: Vec<&Page> =
-                            all.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, p)| *p).collect();
-                        let (text, rule, error) = evaluate(*method, &others, gp, None);
-                        page_result(site, gp, method.name(), protocol, text, rule, error)
-                    })
-                    .collect(),
+                (Protocol::Unseen, _) => {
+                    let mut results = Vec::with_capacity(site.pages.len());
+                    method.fit_leaving_out(&all, &mut |i, fitted| {
+                        let Some(gp) = site.pages.get(i) else { return };
+                        let (text, rule, error) = match fitted {
+                            Ok(ext) => evaluate(ext.as_ref(), gp),
+                            Err(e) => (String::new(), "error".into(), Some(e.to_string())),
+                        };
+                        results.push(page_result(site, gp, method.name(), protocol, text, rule, error));
+                    });
+                    results
+                }
             };
             let secs = match out.timings.iter().find(|t| copied && t.method == method.name()) {
                 Some(t) => t.secs, // same work as under samples

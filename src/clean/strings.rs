@@ -11,7 +11,7 @@ const NONE: u32 = u32::MAX;
 /// met: the `id` and `class` values of a sample's pages ([`super::Shape::shared_in`]), the tokens
 /// of its text, its template's paths and texts. A string costs its bytes and about 20 more,
 /// where a `String` in a map costs its own allocation and 40.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Strings {
     /// The strings end to end, and where each ends.
     text: String,

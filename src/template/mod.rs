@@ -184,7 +184,7 @@ pub(crate) fn keyed_texts(doc: &Doc) -> Vec<(u32, u64, bool)> {
 /// last step, a number in `steps`; each path kept once. A path costs eight bytes however deep,
 /// so a page nested hundreds deep costs no more per element than a flat one; its string is
 /// made only for the lines written out.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 struct Paths {
     trie: Vec<(u32, u32)>,
     steps: Strings,
@@ -236,7 +236,7 @@ impl Paths {
 /// once, in order, with its line: its path (in a trie of the page's elements) and its text
 /// (white space collapsed; the keys' texts end to end in `texts`, each key with where its own
 /// ends).
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct PageKeys {
     keys: Vec<(u64, u32, u32)>,
     paths: Paths,

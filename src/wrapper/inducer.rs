@@ -27,7 +27,7 @@ use std::collections::{HashMap, HashSet};
 /// packed in bytes. Numbers take as few bytes as they need (seven bits a byte, the last byte's
 /// high bit clear), most of them one or two: a page holds its words in about a third of the
 /// space of fixed-width records.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 struct Words {
     /// Per text: its node's distance from the text before's, times four, plus its flags
     /// ([`KEYED`], [`IN_LINK`]); how many bytes its tokens take; its template key (eight
@@ -143,7 +143,9 @@ impl Iterator for Ids<'_> {
 /// [`Inducer`] (by the worker that read the page, so pages are read in parallel) and added in
 /// the sample's order ([`Inducer::add_summary`]). Its tokens and `id`/`class` values are
 /// numbered in tables of its own, and renumbered in the sample's as it is added, as they are
-/// first met, so the wrapper is the one [`Inducer::add`] gives.
+/// first met, so the wrapper is the one [`Inducer::add`] gives. A clone serves another
+/// inducer: the bench's unseen protocol reads each page once for all the samples it is in.
+#[derive(Clone)]
 pub struct Summary {
     /// A hash of its words, in order ([`text_hash`]): a page with the same text is a copy.
     text_hash: u64,
