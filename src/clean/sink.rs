@@ -9,7 +9,7 @@
 
 use super::{clean_attrs, collapse_ws, is_comment_region, is_dropped, push_text, Doc, Element, Name, Node, NodeData, NodeId};
 use html5ever::tendril::StrTendril;
-use super::tokens::Bridge;
+use super::tokens::{Bridge, Input};
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeBuilder, TreeBuilderOpts, TreeSink};
 use html5ever::{Attribute, QualName};
 use std::borrow::Cow;
@@ -334,7 +334,7 @@ pub fn parse(html: &str, max_depth: usize, max_elements: usize, deadline: Option
     let html = html.strip_prefix('\u{FEFF}').unwrap_or(html);
     let mut timed_out = false;
     {
-        let tokenizer = html5gum::Tokenizer::new_with_emitter(html, Bridge::new(&builder, max_depth));
+        let tokenizer = html5gum::Tokenizer::new_with_emitter(Input::new(html), Bridge::new(&builder, max_depth));
         for _turn in tokenizer {
             if elements.get() > max_elements {
                 break;

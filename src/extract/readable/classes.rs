@@ -136,7 +136,7 @@ impl Names {
 
 /// What each distinct `class` value says, computed once: a page repeats its classes many
 /// times, and the pages of a site share most of theirs.
-pub type Cache = std::collections::HashMap<Box<str>, Names, std::hash::BuildHasherDefault<Fx>>;
+pub type Cache = std::collections::HashMap<Box<str>, Names, rustc_hash::FxBuildHasher>;
 
 /// Most class values a thread's [`Cache`] holds; past it, it starts again empty.
 const CACHE_MAX: usize = 1 << 14;
@@ -153,24 +153,6 @@ pub fn with_cache<T>(f: impl FnOnce(&mut Cache) -> T) -> T {
         }
         f(cache)
     })
-}
-
-/// A fast hasher for short strings (the FxHash of rustc).
-#[derive(Default)]
-pub struct Fx(u64);
-
-impl std::hash::Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut w = [0u8; 8];
-            w[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
 }
 
 /// What `e`'s class, id, tag, role, itemprop and visibility attributes say (one pass over
