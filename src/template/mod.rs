@@ -35,7 +35,7 @@ pub struct Line {
 /// The template texts of a site.
 #[derive(Debug, Clone, Default)]
 pub struct Template {
-    keys: HashSet<u64>,
+    keys: HashSet<u64, FxBuildHasher>,
     /// The lines, sorted.
     pub lines: Vec<Line>,
 }
@@ -251,7 +251,7 @@ impl PageKeys {
         if min_pages == 0 {
             return page;
         }
-        let mut seen = HashSet::new();
+        let mut seen: HashSet<u64, FxBuildHasher> = HashSet::default();
         // Each element's path, by node: one step added to its parent's, once.
         let mut path_of: HashMap<u32, u32, FxBuildHasher> = HashMap::default();
         let mut chain = Vec::new();
@@ -300,9 +300,9 @@ impl PageKeys {
 pub(crate) struct Learner {
     min_pages: usize,
     /// The keys seen on one page so far, while a line waits for a second.
-    once: HashSet<u64>,
+    once: HashSet<u64, FxBuildHasher>,
     /// Per key whose line is written: the line, and on how many pages the key was seen.
-    lines: HashMap<u64, Written>,
+    lines: HashMap<u64, Written, FxBuildHasher>,
     /// The lines' paths, each kept once (a site's template lines share their paths), and
     /// their texts.
     paths: Paths,
@@ -378,7 +378,7 @@ impl Learner {
     /// The template: the lines seen on at least `min_pages` pages.
     pub(crate) fn finish(self) -> Compact {
         let mut lines = Vec::new();
-        let mut keys = HashSet::new();
+        let mut keys: HashSet<u64, FxBuildHasher> = HashSet::default();
         for (key, w) in self.lines {
             if w.pages as usize >= self.min_pages {
                 keys.insert(key);
@@ -394,7 +394,7 @@ impl Learner {
 /// paths).
 #[derive(Debug, Default)]
 pub(crate) struct Compact {
-    keys: HashSet<u64>,
+    keys: HashSet<u64, FxBuildHasher>,
     lines: Vec<(u32, u32)>,
     paths: Paths,
     texts: Strings,
@@ -408,7 +408,7 @@ impl Compact {
 
     /// Let go of the keys ([`Compact::holds`] then holds nothing).
     pub(crate) fn forget_keys(&mut self) {
-        self.keys = HashSet::new();
+        self.keys = HashSet::default();
     }
 
     /// The lines, sorted.

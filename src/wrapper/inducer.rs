@@ -222,7 +222,7 @@ pub struct Inducer {
     /// Pages added, copies included.
     added: usize,
     /// The text hash of each page kept ([`text_hash`]): a later page with the same text is a copy.
-    seen: HashSet<u64>,
+    seen: HashSet<u64, rustc_hash::FxBuildHasher>,
     template: template::Learner,
     /// The tokens met, numbered.
     tokens: Strings,
@@ -239,7 +239,7 @@ impl Inducer {
             template: template::Learner::new(cfg.template_min_pages),
             cfg,
             added: 0,
-            seen: HashSet::new(),
+            seen: HashSet::default(),
             tokens: Strings::default(),
             values: Values::default(),
             kept: Vec::new(),
