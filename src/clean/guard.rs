@@ -33,26 +33,30 @@ const IMPLICIT: &[&str] = &[
 /// Elements whose content is raw text up to their end tag.
 const RAW: &[&str] = &["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "plaintext"];
 
-/// How a tag nests: it may ([`NESTS`], every tag not listed), never does ([`VOID`] and
-/// [`IMPLICIT`]), or holds raw text ([`RAW`]).
-type Kind = u8;
-const NESTS: Kind = 0;
-const FLAT: Kind = 1;
-const RAW_TEXT: Kind = 2;
+/// How a tag nests.
+#[derive(Clone, Copy, PartialEq)]
+enum Nesting {
+    /// It may hold elements: every tag not listed below.
+    Nests,
+    /// It never does ([`VOID`], [`IMPLICIT`]).
+    Flat,
+    /// It holds raw text ([`RAW`]), outside `svg` and `math`.
+    RawText,
+}
 
-/// The listed tags' [`Kind`], looked up once per tag (the parser's names are interned: Fx
+/// How each listed tag nests, looked up once per tag (the parser's names are interned: Fx
 /// hashes their number).
-fn kinds() -> &'static HashMap<LocalName, Kind, FxBuildHasher> {
-    static KINDS: std::sync::LazyLock<HashMap<LocalName, Kind, FxBuildHasher>> = std::sync::LazyLock::new(|| {
-        let mut kinds = HashMap::default();
-        for (list, kind) in [(RAW, RAW_TEXT), (VOID, FLAT), (IMPLICIT, FLAT)] {
+fn nesting(name: &LocalName) -> Nesting {
+    static LISTED: std::sync::LazyLock<HashMap<LocalName, Nesting, FxBuildHasher>> = std::sync::LazyLock::new(|| {
+        let mut listed = HashMap::default();
+        for (list, nesting) in [(RAW, Nesting::RawText), (VOID, Nesting::Flat), (IMPLICIT, Nesting::Flat)] {
             for &name in list {
-                kinds.entry(LocalName::from(name)).or_insert(kind);
+                listed.entry(LocalName::from(name)).or_insert(nesting);
             }
         }
-        kinds
+        listed
     });
-    &KINDS
+    LISTED.get(name).copied().unwrap_or(Nesting::Nests)
 }
 
 /// The counted elements open at a point of the scan, as the tree builder sees them: an end tag
@@ -76,9 +80,9 @@ impl Open {
     /// Void elements, elements the parser closes implicitly, self-closing start tags and
     /// elements holding raw text (outside `svg` and `math`, where none does) do not nest.
     pub(super) fn tag(&mut self, name: &LocalName, start: bool, self_closing: bool, max: usize) -> bool {
-        let kind = kinds().get(name).copied().unwrap_or(NESTS);
-        let raw = start && self.foreign == 0 && kind == RAW_TEXT;
-        let nests = !(raw || kind == FLAT || (self_closing && start));
+        let nesting = nesting(name);
+        let raw = start && self.foreign == 0 && nesting == Nesting::RawText;
+        let nests = !(raw || nesting == Nesting::Flat || (self_closing && start));
         nests && if start { self.start(name, max) } else { self.close(name) }
     }
 
