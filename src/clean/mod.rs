@@ -40,6 +40,7 @@ pub use name::Name;
 pub use shape::{Shape, Tree, Values};
 pub use strings::Strings;
 use crate::budget::{Budget, Limit, MAX_DEPTH};
+pub use compact_str::CompactString;
 
 pub use text::TextBuilder;
 
@@ -81,8 +82,9 @@ pub struct Node {
 pub enum NodeData {
     /// An element, with its sanitized name and attributes.
     Element(Element),
-    /// A text node (never empty; adjacent texts are merged).
-    Text(String),
+    /// A text node (never empty; adjacent texts are merged). Most are short: up to 24 bytes
+    /// it takes no allocation of its own ([`CompactString`]).
+    Text(CompactString),
 }
 
 /// An element of the cleaned tree.
@@ -90,8 +92,9 @@ pub enum NodeData {
 pub struct Element {
     /// Lower-case, XML-safe tag name.
     pub name: Name,
-    /// XML-safe attributes in source order, without duplicates and without `dfs`.
-    pub attrs: Vec<(Name, String)>,
+    /// XML-safe attributes in source order, without duplicates and without `dfs` (values as
+    /// texts are: up to 24 bytes inline).
+    pub attrs: Vec<(Name, CompactString)>,
     /// Depth-first (pre-order) number among elements.
     pub dfs: u32,
 }
@@ -405,7 +408,7 @@ fn push_text(doc: &mut Doc, parent: NodeId, level: u32, raw: &str) {
         }
     }
     let id = doc.nodes.len() as NodeId;
-    doc.nodes.push(Node { parent: Some(parent), end: id + 1, level, data: NodeData::Text(text.into_owned()) });
+    doc.nodes.push(Node { parent: Some(parent), end: id + 1, level, data: NodeData::Text(CompactString::from(text)) });
 }
 
 /// Collapse runs of white space to one space and trim.
@@ -507,10 +510,10 @@ fn plain_xml_name(name: &str) -> bool {
 /// declarations (`xmlns` becomes `_xmlns`), values without forbidden characters; at most
 /// [`guard::MAX_ATTRIBUTES`] (the guard keeps no more on the markup already, so an XPath's
 /// attribute axis visits few nodes per element).
-fn clean_attrs<'a>(attrs: impl ExactSizeIterator<Item = (&'a html5ever::LocalName, &'a str)>) -> Vec<(Name, String)> {
+fn clean_attrs<'a>(attrs: impl ExactSizeIterator<Item = (&'a html5ever::LocalName, &'a str)>) -> Vec<(Name, CompactString)> {
     // Sized to the element's attributes: a page holds thousands of these lists for as long as
     // it lives, and a list grown by pushing holds room for four.
-    let mut out: Vec<(Name, String)> = Vec::with_capacity(attrs.len().min(guard::MAX_ATTRIBUTES));
+    let mut out: Vec<(Name, CompactString)> = Vec::with_capacity(attrs.len().min(guard::MAX_ATTRIBUTES));
     for (k, v) in attrs {
         let mut name = Name::xml(k);
         if name == "dfs" {
@@ -526,7 +529,7 @@ fn clean_attrs<'a>(attrs: impl ExactSizeIterator<Item = (&'a html5ever::LocalNam
         if out.iter().any(|(n, _)| *n == name) {
             continue;
         }
-        out.push((name, xml_text(v).into_owned()));
+        out.push((name, CompactString::from(xml_text(v))));
     }
     out
 }
@@ -600,6 +603,6 @@ mod tests {
     fn duplicate_and_dfs_attributes_are_dropped() {
         let doc = page("<div a=1 A=2 dfs=9 xmlns=zz>x</div>");
         let div = doc.element(doc.by_dfs(3).unwrap()).unwrap();
-        assert_eq!(div.attrs, vec![(Name::new("a"), "1".to_string()), (Name::new("_xmlns"), "zz".to_string())]);
+        assert_eq!(div.attrs, vec![(Name::new("a"), "1".into()), (Name::new("_xmlns"), "zz".into())]);
     }
 }

@@ -529,7 +529,7 @@ mod tests {
             .zip(&mask)
             .filter(|(_, &m)| m)
             .filter_map(|(n, _)| match &n.data {
-                NodeData::Text(t) => Some(t.clone()),
+                NodeData::Text(t) => Some(t.to_string()),
                 _ => None,
             })
             .collect();
