@@ -61,7 +61,7 @@ impl Learner for MssMethod {
         let pair = |v: &serde_json::Value| -> Option<[u64; 2]> { Some([v.get(0)?.as_u64()?, v.get(1)?.as_u64()?]) };
         let prior = json.get("prior").and_then(pair).ok_or_else(bad)?;
         let totals = json.get("totals").and_then(pair).ok_or_else(bad)?;
-        let mut counts = HashMap::new();
+        let mut counts = HashMap::default();
         for row in json.get("counts").and_then(|c| c.as_array()).ok_or_else(bad)? {
             let (Some(f), Some(c0), Some(c1)) = (row.get(0).and_then(|v| v.as_u64()), row.get(1).and_then(|v| v.as_u64()), row.get(2).and_then(|v| v.as_u64())) else {
                 return Err(bad());
@@ -79,8 +79,8 @@ pub struct Mss {
     prior: [u64; 2],
     /// Feature occurrences per class.
     totals: [u64; 2],
-    /// Per feature hash: occurrences per class.
-    counts: HashMap<u64, [u64; 2]>,
+    /// Per feature hash: occurrences per class (the keys are hashes already: Fx mixes them).
+    counts: HashMap<u64, [u64; 2], rustc_hash::FxBuildHasher>,
 }
 
 impl Mss {
