@@ -1,17 +1,19 @@
 //! Run: the one worker pool. [`ordered`] hands inputs to `jobs` workers and gives their results
 //! back in input order, with at most [`IN_FLIGHT_PER_JOB`] × jobs inputs in flight, so memory
 //! stays bounded on a stream of any length and the output is the same for any number of jobs.
-//! Each worker keeps a state of its own for the whole run (compiled rules, caches: sxd-xpath's
-//! compiled XPaths are not thread-safe, so they cannot be shared).
+//! The calling thread is one of the workers: between inputs of its own it hands out inputs and
+//! passes on the results, so `jobs` threads run, not one more that would be woken for each
+//! result. Each worker keeps a state of its own for the whole run (compiled rules, caches:
+//! sxd-xpath's compiled XPaths are not thread-safe, so they cannot be shared).
 //!
 //! Fetching, `apply` and the bench all run here. rayon's pool does not fit: it neither keeps a
 //! per-worker state nor streams an unbounded input in order with bounded memory.
 
 use crate::{Error, Result};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::mpsc::{channel, sync_channel};
-use std::sync::Mutex;
+use std::sync::mpsc::channel;
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 /// Inputs in flight per job (queued, being worked on, or done but not yet handed back).
 pub const IN_FLIGHT_PER_JOB: usize = 16;
@@ -83,19 +85,20 @@ where
         return Ok(n);
     }
     let max_in_flight = max_in_flight.max(jobs);
-    let (task_tx, task_rx) = sync_channel::<(usize, I)>(max_in_flight);
-    let task_rx = Mutex::new(task_rx);
+    let tasks = Tasks::new();
     // `None`: the work on that input panicked.
     let (done_tx, done_rx) = channel::<(usize, Option<T>)>();
     let (state, work) = (&state, &work);
     std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            let (task_rx, done_tx) = (&task_rx, done_tx.clone());
+        // The calling thread is one of the `jobs`: it hands out inputs, works on them too, and
+        // writes the results, so no thread waits to be woken for each result while the others
+        // work (on two cores, a third thread would take turns with the workers).
+        for _ in 1..jobs {
+            let (tasks, done_tx) = (&tasks, done_tx.clone());
             scope.spawn(move || {
                 let mut s = state();
                 loop {
-                    let task = task_rx.lock().ok().and_then(|rx| rx.recv().ok());
-                    let Some((i, input)) = task else { break };
+                    let Some((i, input)) = tasks.next() else { break };
                     let done = catch_unwind(AssertUnwindSafe(|| work(&mut s, input))).ok();
                     if done_tx.send((i, done)).is_err() {
                         break;
@@ -104,23 +107,31 @@ where
             });
         }
         drop(done_tx);
+        // The calling thread's own state, made while the workers make theirs.
+        let mut own = state();
         let mut inputs = inputs.into_iter().fuse();
         let mut waiting: BTreeMap<usize, Option<T>> = BTreeMap::new();
         let (mut sent, mut written) = (0usize, 0usize);
         let result = loop {
             while sent - written < max_in_flight {
                 let Some(input) = inputs.next() else { break };
-                if task_tx.send((sent, input)).is_err() {
-                    break;
-                }
+                tasks.push((sent, input));
                 sent += 1;
             }
             if written == sent {
                 break Ok(sent);
             }
-            // Each worker answers every task it takes: none answers only when all are gone.
-            let Ok((i, done)) = done_rx.recv() else {
-                break Err(E::from(Error::Internal(format!("the workers stopped with {} inputs unanswered", sent - written))));
+            // The results ready, else one input worked on here, else a wait for a result.
+            let ready = done_rx.try_recv().ok();
+            let task = if ready.is_none() { tasks.take() } else { None };
+            let (i, done) = match (ready, task) {
+                (Some(ready), _) => ready,
+                (None, Some((i, input))) => (i, catch_unwind(AssertUnwindSafe(|| work(&mut own, input))).ok()),
+                // Each worker answers every task it takes: none answers only when all are gone.
+                (None, None) => match done_rx.recv() {
+                    Ok(ready) => ready,
+                    Err(_) => break Err(E::from(Error::Internal(format!("the workers stopped with {} inputs unanswered", sent - written)))),
+                },
             };
             waiting.insert(i, done);
             let mut failed = None;
@@ -140,9 +151,61 @@ where
             }
         };
         // Workers stop once the tasks run out (or at once, after a failure).
-        drop(task_tx);
+        tasks.close();
         result
     })
+}
+
+/// The inputs waiting for a thread: a queue no thread holds while it waits (a worker waits on
+/// the condition variable; the calling thread only takes what is there).
+struct Tasks<I> {
+    /// The queue, and whether more inputs may come.
+    queue: Mutex<(VecDeque<(usize, I)>, bool)>,
+    more: Condvar,
+}
+
+impl<I> Tasks<I> {
+    fn new() -> Tasks<I> {
+        Tasks { queue: Mutex::new((VecDeque::new(), true)), more: Condvar::new() }
+    }
+
+    /// The queue (no code panics while holding it, so a poisoned lock still holds a sound queue).
+    fn lock(&self) -> MutexGuard<'_, (VecDeque<(usize, I)>, bool)> {
+        self.queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn push(&self, task: (usize, I)) {
+        self.lock().0.push_back(task);
+        self.more.notify_one();
+    }
+
+    /// The next input, if one is waiting.
+    fn take(&self) -> Option<(usize, I)> {
+        self.lock().0.pop_front()
+    }
+
+    /// The next input, waiting for one; `None` once the queue is closed and empty.
+    fn next(&self) -> Option<(usize, I)> {
+        let mut q = self.lock();
+        loop {
+            if let Some(task) = q.0.pop_front() {
+                return Some(task);
+            }
+            if !q.1 {
+                return None;
+            }
+            q = self.more.wait(q).unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+
+    /// No more inputs: waiting workers stop, and the inputs not taken are dropped.
+    fn close(&self) {
+        let mut q = self.lock();
+        q.1 = false;
+        q.0.clear();
+        drop(q);
+        self.more.notify_all();
+    }
 }
 
 /// [`ordered`] collecting the results in a `Vec`, in input order.
@@ -175,6 +238,30 @@ mod tests {
             .unwrap();
             assert_eq!(out, (0..500).map(|i| i * 2).collect::<Vec<_>>(), "jobs {jobs}");
         }
+    }
+
+    #[test]
+    fn the_calling_thread_is_one_of_the_jobs() {
+        let caller = std::thread::current().id();
+        for jobs in [1, 2, 3] {
+            let threads = collect(0..200u64, jobs, || (), |_, i| {
+                std::thread::sleep(std::time::Duration::from_micros(i % 50));
+                std::thread::current().id()
+            })
+            .unwrap();
+            let distinct: std::collections::HashSet<_> = threads.iter().collect();
+            assert!(distinct.len() <= jobs, "jobs {jobs}: {} threads worked", distinct.len());
+            if jobs == 1 {
+                assert!(threads.iter().all(|t| *t == caller));
+            }
+        }
+        // With two jobs, both the caller and its one worker take inputs.
+        let threads = collect(0..200u64, 2, || (), |_, _| {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+            std::thread::current().id()
+        })
+        .unwrap();
+        assert!(threads.contains(&caller) && threads.iter().any(|t| *t != caller));
     }
 
     #[test]
