@@ -109,6 +109,25 @@ fn tricky_markup_parses_to_the_same_tree_with_either_tokenizer() {
         "<table><tr><td>a</td></tr>text<b>foster</b></table>",
         "<title>unclosed",
         "<p>unclosed <!-- comment",
+        // Attributes on the way through the tree builder: table parts and formatting elements it
+        // makes or remakes, tags it ignores or renames, foreign content, odd names and values.
+        "<table class=t><td class=c id=d>cell<col span=2><tr data-r=1><th abbr=h>x</table>",
+        "<p class=a><b id=b1><i id=i1>x<p class=c id=p2>y</i></b><div class=d>z",
+        "<a href=1 class=x><div class=inner>block</a><span title=s>after</span>",
+        "<form id=f1><form id=f2><input type=hidden name=h><select id=s1><select id=s2><option value=o>",
+        "<image src=i.png alt=a><caption class=c>no table</caption><li value=3 class=l>",
+        "<svg viewbox='0 0 1 1'><foreignObject class=fo><div class=d>html</div></foreignObject><rect class=r/></svg>",
+        "<b><svg><foreignObject><p class=q id=p1>moved</b><div class=after>x</div>",
+        "<div class='a\u{1}b' id=c\u{7f}d>control in value</div><div data-X=1 a:b=2 1c=3>odd names</div>",
+        "<a><svg><foreignObject class=f>x</a>y",
+        "<b><svg><desc class=f>x</b>y",
+        "<p><b><math><mi class=m>x</b>y",
+        "<b><table><svg><foreignObject class=f><td>x</b>",
+        "<i><svg><g class=g><foreignObject class=f><div>x</i><p>y",
+        "<b><svg><title class=t>x</b>y<p>z",
+        "<svg><desc><b></svg><circle class=c r=1>q</b>",
+        "<svg><desc><table></svg></table><rect class=r x=1>",
+        "<div class=comments id=x><h1 class=t>opinion</h1></div><section id=respond>cut</section>",
     ];
     for (i, html) in cases.iter().enumerate() {
         same_tree(&format!("case {i}"), html, true);
