@@ -9,7 +9,10 @@
 //!   what [`Missing`] says;
 //! - [`Rules::SinglePage`]: the single-page extractor for every page.
 //!
-//! A new rule source plugs in here: a variant of [`Rules`], compiled once per worker.
+//! A new rule source plugs in here: a variant of [`Rules`], compiled once per worker. A stored
+//! wrapper is compiled once per run of [`Rules::articles`] and shared by its workers
+//! ([`Compiled::Wrapper`] is an `Arc`): the first worker to need it compiles it, and one that
+//! needs it meanwhile waits for that rather than compiling it too.
 
 use crate::article::{Article, Declared, Fields};
 use crate::extract::{Applier, Extractor, SinglePage};
@@ -21,7 +24,8 @@ use crate::page::Source;
 use crate::store::{Kind, Store};
 use crate::{Error, Page, Result, Wrapper};
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Where the rules of pages come from.
 #[derive(Debug, Clone)]
@@ -120,6 +124,7 @@ impl Rules {
             single: Compiled::SinglePage(SinglePage::default()),
             by_file: HashMap::new(),
             fields: Fields::All,
+            shared: None,
         })
     }
 }
@@ -136,6 +141,40 @@ pub struct Resolver<'a> {
     by_file: HashMap<PathBuf, (Option<std::time::SystemTime>, Compiled)>,
     /// Which fields of each article are worked out.
     fields: Fields,
+    /// The stored wrappers compiled for the run this resolver works in, shared with its other
+    /// workers.
+    shared: Option<&'a Shared>,
+}
+
+/// A compiled stored wrapper, or none when it does not load or compile (each worker then
+/// compiles it for the error).
+type Slot = Arc<OnceLock<Option<Arc<Applier>>>>;
+
+/// Stored wrappers compiled once for all the workers of a run: a slot per file, for the
+/// file's modification time.
+#[derive(Default)]
+struct Shared {
+    slots: Mutex<HashMap<PathBuf, (Option<std::time::SystemTime>, Slot)>>,
+}
+
+impl Shared {
+    /// The wrapper stored at `path`, as modified at `modified`: compiled here, or by the
+    /// worker that is compiling it (waited for), or before.
+    fn wrapper(&self, path: &Path, modified: Option<std::time::SystemTime>) -> Result<Compiled> {
+        let slot = {
+            let mut slots = self.slots.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let (at, slot) = slots.entry(path.to_path_buf()).or_insert_with(|| (modified, Slot::default()));
+            if *at != modified {
+                (*at, *slot) = (modified, Slot::default());
+            }
+            Arc::clone(slot)
+        };
+        let compiled = slot.get_or_init(|| Wrapper::load(path).ok().and_then(|w| Applier::new(w).ok()).map(Arc::new));
+        match compiled {
+            Some(applier) => Ok(Compiled::Wrapper(Arc::clone(applier))),
+            None => Compiled::wrapper(Wrapper::load(path)?),
+        }
+    }
 }
 
 impl Resolver<'_> {
@@ -171,9 +210,10 @@ impl Resolver<'_> {
         };
         let modified = std::fs::metadata(&entry.path).and_then(|m| m.modified()).ok();
         if self.by_file.get(&entry.path).is_none_or(|(at, _)| *at != modified) {
-            let compiled = match entry.kind {
-                Kind::Wrapper => Compiled::wrapper(Wrapper::load(&entry.path)?)?,
-                Kind::SiteConfig => Compiled::site_config(SiteConfig::load(&entry.path)?.0)?,
+            let compiled = match (entry.kind, self.shared) {
+                (Kind::Wrapper, Some(shared)) => shared.wrapper(&entry.path, modified)?,
+                (Kind::Wrapper, None) => Compiled::wrapper(Wrapper::load(&entry.path)?)?,
+                (Kind::SiteConfig, _) => Compiled::site_config(SiteConfig::load(&entry.path)?.0)?,
             };
             self.by_file.insert(entry.path.clone(), (modified, compiled));
         }
@@ -221,10 +261,11 @@ impl Rules {
         fields: Fields,
         mut put: impl FnMut(Location, Result<Article>) -> std::result::Result<(), E>,
     ) -> std::result::Result<usize, E> {
+        let shared = Shared::default();
         crate::run::ordered(
             sources,
             jobs,
-            || self.resolver().map(|r| r.fields(fields)),
+            || self.resolver().map(|r| Resolver { shared: Some(&shared), ..r.fields(fields) }),
             |resolver, source| {
                 let loc = source.location().clone();
                 let article = match resolver {
@@ -236,5 +277,46 @@ impl Rules {
             },
             |(loc, article)| put(loc, article),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wrapper() -> Wrapper {
+        let pages: Vec<Page> = ["https://www.a.example/1", "https://www.a.example/2"]
+            .iter()
+            .map(|u| {
+                let html = format!("<html><body><div class=story><p>{u} beta gamma delta</p></div><div class=menu>home news</div></body></html>");
+                let mut page = Page::from_html(*u, &html).unwrap();
+                page.location = u.to_string();
+                page
+            })
+            .collect();
+        Wrapper::induce("t", &pages, &crate::Config::default()).expect("induce").wrapper
+    }
+
+    #[test]
+    fn a_stored_wrapper_is_compiled_once_for_the_workers_of_a_run_until_its_file_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = Store::new(dir.path().to_path_buf()).save("a.example", &wrapper()).unwrap();
+        let shared = Shared::default();
+        let at = |secs| Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs));
+        let applier = |c: Compiled| match c {
+            Compiled::Wrapper(a) => a,
+            _ => panic!("a wrapper compiles to a wrapper"),
+        };
+        let workers: Vec<Arc<Applier>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..4).map(|_| s.spawn(|| applier(shared.wrapper(&path, at(1)).unwrap()))).collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(workers.iter().all(|a| Arc::ptr_eq(a, &workers[0])), "one compile for all the workers");
+        let changed = applier(shared.wrapper(&path, at(2)).unwrap());
+        assert!(!Arc::ptr_eq(&changed, &workers[0]), "a changed file is compiled again");
+        // A file that does not load is each worker's own error.
+        std::fs::write(&path, b"not a wrapper").unwrap();
+        assert!(shared.wrapper(&path, at(3)).is_err());
+        assert!(shared.wrapper(&path, at(3)).is_err());
     }
 }
