@@ -74,11 +74,13 @@ where
     E: From<Error>,
 {
     let panicked = |i: usize| E::from(Error::Internal(format!("extraction panicked on input {}", i + 1)));
+    // One input's result, or `None` when the work on it panicked (a bug: the run reports it).
+    let attempt = |s: &mut S, input: I| catch_unwind(AssertUnwindSafe(|| work(s, input))).ok();
     if jobs <= 1 {
         let mut s = state();
         let mut n = 0;
         for input in inputs {
-            let done = catch_unwind(AssertUnwindSafe(|| work(&mut s, input))).map_err(|_| panicked(n))?;
+            let done = attempt(&mut s, input).ok_or_else(|| panicked(n))?;
             put(done)?;
             n += 1;
         }
@@ -88,7 +90,7 @@ where
     let tasks = Tasks::new();
     // `None`: the work on that input panicked.
     let (done_tx, done_rx) = channel::<(usize, Option<T>)>();
-    let (state, work) = (&state, &work);
+    let (state, attempt) = (&state, &attempt);
     std::thread::scope(|scope| {
         // The calling thread is one of the `jobs`: it hands out inputs, works on them too, and
         // writes the results, so no thread waits to be woken for each result while the others
@@ -99,8 +101,7 @@ where
                 let mut s = state();
                 loop {
                     let Some((i, input)) = tasks.next() else { break };
-                    let done = catch_unwind(AssertUnwindSafe(|| work(&mut s, input))).ok();
-                    if done_tx.send((i, done)).is_err() {
+                    if done_tx.send((i, attempt(&mut s, input))).is_err() {
                         break;
                     }
                 }
@@ -126,7 +127,7 @@ where
             let task = if ready.is_none() { tasks.take() } else { None };
             let (i, done) = match (ready, task) {
                 (Some(ready), _) => ready,
-                (None, Some((i, input))) => (i, catch_unwind(AssertUnwindSafe(|| work(&mut own, input))).ok()),
+                (None, Some((i, input))) => (i, attempt(&mut own, input)),
                 // Each worker answers every task it takes: none answers only when all are gone.
                 (None, None) => match done_rx.recv() {
                     Ok(ready) => ready,
