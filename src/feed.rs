@@ -91,7 +91,7 @@ pub fn read_with(fetcher: &fetch::Fetcher, source: &str) -> Result<Sample> {
         return from_sitemap(&url, read).ok_or_else(|| Error::Feed { what: source.to_string(), message: "the sitemap lists no page".into() });
     }
     match feed_of(fetcher, source, &fetched) {
-        Err(Error::Feed { message, .. }) if crate::page::sniff_html(&fetched.bytes[..fetched.bytes.len().min(4096)]) => {
+        Err(Error::Feed { message, .. }) if fetch::sniff_html(&fetched.bytes[..fetched.bytes.len().min(4096)]) => {
             // A page that links no feed: the site's sitemaps.
             let robots = crate::sitemap::robots_of(fetcher, &url);
             let read = crate::sitemap::read_all(fetcher, crate::sitemap::of_site(&url, &robots), &robots);
@@ -116,7 +116,7 @@ fn feed_of(fetcher: &fetch::Fetcher, source: &str, fetched: &fetch::Fetched) -> 
     match parse(&fetched.bytes, &fetched.location) {
         Ok(sample) => Ok(sample),
         Err(not_feed) => {
-            let looks_html = crate::page::sniff_html(&fetched.bytes[..fetched.bytes.len().min(4096)]);
+            let looks_html = fetch::sniff_html(&fetched.bytes[..fetched.bytes.len().min(4096)]);
             let Some(feed_url) = discover(fetched) else {
                 if looks_html {
                     return Err(Error::Feed {
@@ -305,7 +305,7 @@ pub fn is_page_file(p: &Path) -> bool {
     }
     let mut head = [0u8; 1024];
     let n = std::fs::File::open(p).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
-    crate::page::sniff_html(&head[..n])
+    fetch::sniff_html(&head[..n])
 }
 
 fn read_dir(dir: &Path) -> Result<Sample> {

@@ -262,13 +262,6 @@ fn item_of_file<'a>(items: &'a [feed::Item], f: &std::path::Path) -> Option<&'a 
     items.iter().find(|&i| path(i).and_then(|p| std::fs::canonicalize(p).ok()).is_some_and(|p| p == real))
 }
 
-/// Does this start of a file read as HTML: a doctype, or an `<html`, `<head` or `<body` tag
-/// (after white space, a BOM or comments)?
-pub fn sniff_html(head: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(head).to_ascii_lowercase();
-    ["<!doctype html", "<html", "<head", "<body"].iter().any(|t| text.contains(t))
-}
-
 /// Well-known formats that are not pages, by their first bytes.
 const NOT_PAGES: &[(&[u8], &str)] = &[
     (b"%PDF-", "a PDF document"),

@@ -16,17 +16,19 @@
 
 pub mod baselines;
 pub mod figures;
+pub mod method;
 pub mod methods;
 pub mod report;
 pub mod score;
 pub mod train;
 
-pub use methods::{method, Method, METHODS, MECHANISMS};
+pub use method::Method;
+pub use methods::{method, METHODS, MECHANISMS};
 
 use crate::extract::Extractor;
 use crate::page::PageOptions;
 use crate::rank::Strategy;
-use methods::Forest;
+use method::Forest;
 use crate::{Config, Error, Page, Result};
 use score::Scores;
 use std::path::{Path, PathBuf};

@@ -583,6 +583,13 @@ pub fn gunzip_within(bytes: Vec<u8>, max: u64, what: &str) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Does this start of a file read as HTML: a doctype, or an `<html`, `<head` or `<body` tag
+/// (after white space, a BOM or comments)?
+pub fn sniff_html(head: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(head).to_ascii_lowercase();
+    ["<!doctype html", "<html", "<head", "<body"].iter().any(|t| text.contains(t))
+}
+
 /// Decode page or feed bytes to text.
 ///
 /// Order: BOM; `charset=` of the `content_type`; a `<meta charset>` or `http-equiv`

@@ -25,7 +25,7 @@ mod sigfeed;
 
 pub use sigfeed::Sigfeed;
 
-use super::methods::Method;
+use super::method::Method;
 use crate::extract::{Extraction, Extractor, Rule};
 use crate::{Page, Result};
 
@@ -92,7 +92,7 @@ impl Extractor for Boilerpipe {
 /// method once trained, never fitted on a site's samples (the bench trains it per fold).
 macro_rules! learned_method {
     ($ty:ident) => {
-        impl crate::bench::methods::Method for $ty {
+        impl crate::bench::method::Method for $ty {
             fn name(&self) -> &str {
                 self.method_name()
             }

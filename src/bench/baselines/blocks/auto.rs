@@ -13,7 +13,7 @@
 //!   (the bench's 2-gram rule against that output).
 
 use super::{text_blocks, TextBlock};
-use crate::bench::methods::method;
+use crate::bench::method::{Forest, Method};
 use crate::bench::train::{GoldGrams, Labelled};
 use crate::clean::Doc;
 use crate::text::overlap::tokens;
@@ -62,7 +62,7 @@ pub fn description_labels(doc: &Doc) -> Option<(Vec<TextBlock>, Vec<bool>)> {
 
 /// Labels from forest's wrapper, learned per training site on that site's pages.
 pub fn wrapper_labels(pages: &[Labelled]) -> Vec<(Vec<TextBlock>, Vec<bool>)> {
-    let Ok(forest) = method("forest-tfidf") else { return Vec::new() };
+    let forest = Forest { name: "forest-tfidf".into(), config: crate::Config::default() };
     let mut sites: Vec<&str> = pages.iter().map(|p| p.site).collect();
     sites.sort_unstable();
     sites.dedup();
