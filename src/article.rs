@@ -91,11 +91,15 @@ impl Article {
         let doc = &page.doc;
         let meta = crate::metadata::read(doc);
         // The page's URL: where it was fetched from, else the canonical URL it declares.
-        let url = match source {
-            Location::Url(_) => Some(page.location.clone()),
-            Location::File(_) => meta.url.clone().filter(|u| Url::parse(u).is_ok()),
+        // (Each parsed once: the host comes from the same parse.)
+        let (url, parsed) = match source {
+            Location::Url(_) => (Some(page.location.clone()), Url::parse(&page.location).ok()),
+            Location::File(_) => match meta.url.as_deref().map(Url::parse) {
+                Some(Ok(parsed)) => (meta.url.clone(), Some(parsed)),
+                _ => (None, None),
+            },
         };
-        let host = url.as_deref().and_then(|u| Url::parse(u).ok()).and_then(|u| u.host_str().map(str::to_string));
+        let host = parsed.and_then(|u| u.host_str().map(str::to_string));
         let byline = if declared.authors.is_empty() { meta.byline.clone() } else { Some(declared.authors.join(", ")) };
         let published = declared.date.or_else(|| meta.published.clone());
         let title = match fields {

@@ -283,8 +283,18 @@ fn is_plain_name(s: &str) -> bool {
 /// [`Error::Io`] when the folder cannot be listed.
 pub fn list_pages(dir: &Path) -> Result<Vec<PathBuf>> {
     let io = |source| Error::Io { path: dir.to_path_buf(), source };
-    let mut files: Vec<PathBuf> =
-        std::fs::read_dir(dir).map_err(io)?.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| is_page_file(p)).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(io)?
+        .filter_map(|e| e.ok())
+        .filter(|e| match e.file_type() {
+            // The listing's own type of an entry, where it says (no `stat` of each file); a
+            // link, or an entry of unknown type, is looked at through the path.
+            Ok(t) if t.is_file() => is_page_named(&e.path()),
+            Ok(t) if t.is_dir() => false,
+            _ => is_page_file(&e.path()),
+        })
+        .map(|e| e.path())
+        .collect();
     files.sort();
     Ok(files)
 }
@@ -292,9 +302,11 @@ pub fn list_pages(dir: &Path) -> Result<Vec<PathBuf>> {
 /// Is `p` a page file by its name (`.html`, `.htm`, `.html.gz`, `.htm.gz`), or, without an
 /// extension, by its first bytes (a doctype or an `<html`, `<head>` or `<body>` tag)?
 pub fn is_page_file(p: &Path) -> bool {
-    if !p.is_file() {
-        return false;
-    }
+    p.is_file() && is_page_named(p)
+}
+
+/// [`is_page_file`] for a path known to be a file.
+fn is_page_named(p: &Path) -> bool {
     let name = p.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
     let name = name.strip_suffix(".gz").unwrap_or(&name);
     if name.ends_with(".html") || name.ends_with(".htm") {
@@ -309,7 +321,12 @@ pub fn is_page_file(p: &Path) -> bool {
 }
 
 fn read_dir(dir: &Path) -> Result<Sample> {
-    let files = list_pages(dir)?;
+    Ok(folder_sample(dir, list_pages(dir)?))
+}
+
+/// The sample of a folder whose page files (from [`list_pages`]) are `files`: an item per
+/// file, with what its `feed.xml` says of it.
+pub(crate) fn folder_sample(dir: &Path, files: Vec<PathBuf>) -> Sample {
     let feed_path = dir.join("feed.xml");
     let feed = if feed_path.is_file() { read(&feed_path.to_string_lossy()).ok() } else { None };
     let mut sample = Sample {
@@ -332,7 +349,7 @@ fn read_dir(dir: &Path) -> Result<Sample> {
             home: sample.home.clone(),
         });
     }
-    Ok(sample)
+    sample
 }
 
 /// A site name from where its feed or pages live.
@@ -382,5 +399,30 @@ mod tests {
     fn not_a_feed_is_an_error() {
         let at = Location::File("x.xml".into());
         assert!(matches!(parse(b"<html>hello</html>", &at), Err(Error::Feed { .. })));
+    }
+
+    #[test]
+    fn a_folder_lists_its_page_files_links_to_them_included_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let page = b"<!doctype html><p>x</p>";
+        std::fs::write(d.join("a.html"), page).unwrap();
+        std::fs::write(d.join("noext"), page).unwrap();
+        std::fs::write(d.join("notes.txt"), page).unwrap();
+        std::fs::write(d.join("plain"), b"just text").unwrap();
+        std::fs::create_dir(d.join("folder.html")).unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(d.join("a.html"), d.join("b.htm")).unwrap();
+            std::os::unix::fs::symlink(d.join("folder.html"), d.join("c.html")).unwrap();
+            std::os::unix::fs::symlink(d.join("gone.html"), d.join("dangling.html")).unwrap();
+        }
+        let names: Vec<String> =
+            list_pages(d).unwrap().iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        let want: &[&str] = if cfg!(unix) { &["a.html", "b.htm", "noext"] } else { &["a.html", "noext"] };
+        assert_eq!(names, want);
+        // The folder's sample has an item per page file, as listed.
+        let sample = read(&d.to_string_lossy()).unwrap();
+        assert_eq!(sample.items.len(), want.len());
     }
 }

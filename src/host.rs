@@ -33,19 +33,26 @@ pub fn key(host: &str) -> Result<String> {
         }
         url::Url::parse(&format!("http://{trimmed}/")).map_err(|_| bad())?
     };
-    let h = url.host_str().ok_or_else(bad)?.trim_end_matches('.').to_ascii_lowercase();
+    of_parsed(&url).ok_or_else(bad)
+}
+
+/// The host key of a parsed URL's host (the URL parser has already made it lower-case IDNA);
+/// `None` when it is not a plain host name.
+fn of_parsed(url: &url::Url) -> Option<String> {
+    let h = url.host_str()?.trim_end_matches('.').to_ascii_lowercase();
     let h = h.strip_prefix("www.").unwrap_or(&h).to_string();
     let plain = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.' || c == '_';
     if h.is_empty() || h.len() > 253 || !h.chars().all(plain) || h.starts_with('.') || h.contains("..") {
-        return Err(bad());
+        return None;
     }
-    Ok(h)
+    Some(h)
 }
 
-/// The host key of an http(s) URL; `None` for anything else.
+/// The host key of an http(s) URL; `None` for anything else. The URL is parsed once: the
+/// host it gives is already in the form [`key`] would parse it into.
 pub fn of_url(url: &str) -> Option<String> {
     let u = url::Url::parse(url).ok().filter(|u| matches!(u.scheme(), "http" | "https"))?;
-    key(u.host_str()?).ok()
+    of_parsed(&u)
 }
 
 /// The host key of the canonical URL a page declares.
@@ -107,6 +114,25 @@ mod tests {
         assert_eq!(key("127.0.0.1").unwrap(), "127.0.0.1");
         assert_eq!(of_url("ftp://a.example/x"), None);
         assert_eq!(of_url("https://WWW.A.example/x").as_deref(), Some("a.example"));
+    }
+
+    #[test]
+    fn a_url_s_host_key_is_the_key_of_its_host() {
+        let urls = [
+            "https://WWW.A.example:8443/x?q#f",
+            "http://bücher.example./p",
+            "http://xn--bcher-kva.example/",
+            "http://127.0.0.1:8080/",
+            "http://[::1]/x",
+            "https://www./",
+            "http://a..b.example/",
+            "http://_dmarc.a.example/",
+            "http://%41.example/",
+        ];
+        for u in urls {
+            let host = url::Url::parse(u).ok().and_then(|p| p.host_str().map(str::to_string));
+            assert_eq!(of_url(u), host.and_then(|h| key(&h).ok()), "{u}");
+        }
     }
 
     #[test]

@@ -180,8 +180,9 @@ pub fn sources(inputs: &[String]) -> Result<Vec<Source>> {
     fn items_of<'a>(
         feeds: &'a mut std::collections::HashMap<std::path::PathBuf, Vec<feed::Item>>,
         dir: &std::path::Path,
+        files: Option<&[std::path::PathBuf]>,
     ) -> &'a Vec<feed::Item> {
-        feeds.entry(dir.to_path_buf()).or_insert_with(|| folder_items(dir))
+        feeds.entry(dir.to_path_buf()).or_insert_with(|| folder_items(dir, files))
     }
     let mut out = Vec::new();
     for input in inputs {
@@ -204,7 +205,7 @@ pub fn sources(inputs: &[String]) -> Result<Vec<Source>> {
                 if files.is_empty() {
                     return Err(Error::Invalid(format!("{} holds no .html pages", dir.display())));
                 }
-                let items = items_of(&mut feeds, &dir);
+                let items = items_of(&mut feeds, &dir, Some(&files));
                 for f in files {
                     let item = items.iter().find(|i| i.page == Location::File(f.clone())).cloned();
                     out.push(Source::Read(Location::File(f), item));
@@ -213,7 +214,7 @@ pub fn sources(inputs: &[String]) -> Result<Vec<Source>> {
             Location::File(f) => {
                 let dir = f.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
                 let dir = if dir.as_os_str().is_empty() { std::path::PathBuf::from(".") } else { dir };
-                let item = item_of_file(items_of(&mut feeds, &dir), &f).cloned();
+                let item = item_of_file(items_of(&mut feeds, &dir, None), &f).cloned();
                 out.push(Source::Read(Location::File(f), item));
             }
             loc => out.push(Source::Read(loc, None)),
@@ -222,15 +223,19 @@ pub fn sources(inputs: &[String]) -> Result<Vec<Source>> {
     Ok(out)
 }
 
-/// The feed items of a folder's `feed.xml` (none without one). A program that reads pages one
-/// call at a time (the Python package) reads each folder's feed once, and again when it changes:
-/// the last few folders' items are kept, with the feed's modification time.
-fn folder_items(dir: &std::path::Path) -> Vec<feed::Item> {
+/// The feed items of a folder's `feed.xml` (none without one), for its page `files` when they
+/// are listed already. A program that reads pages one call at a time (the Python package)
+/// reads each folder's feed once, and again when it changes: the last few folders' items are
+/// kept, with the feed's modification time.
+fn folder_items(dir: &std::path::Path, files: Option<&[std::path::PathBuf]>) -> Vec<feed::Item> {
     type Kept = std::collections::HashMap<std::path::PathBuf, (std::time::SystemTime, Vec<feed::Item>)>;
     static KEPT: std::sync::Mutex<Option<Kept>> = std::sync::Mutex::new(None);
     const FOLDERS: usize = 16;
     let feed = dir.join("feed.xml");
-    let read = || feed::read(&dir.to_string_lossy()).map(|s| s.items).unwrap_or_default();
+    let read = || match files {
+        Some(files) => feed::folder_sample(dir, files.to_vec()).items,
+        None => feed::read(&dir.to_string_lossy()).map(|s| s.items).unwrap_or_default(),
+    };
     let Some(meta) = std::fs::metadata(&feed).ok().filter(std::fs::Metadata::is_file) else { return Vec::new() };
     let Ok(modified) = meta.modified() else { return read() };
     let mut kept = KEPT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);

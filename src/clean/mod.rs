@@ -274,9 +274,15 @@ impl Doc {
             .sum()
     }
 
-    /// Does any of `nodes` hold text?
+    /// Does any of `nodes` hold text (a character that is not white space)? Stops at the
+    /// first such character: a block's whole text is not counted to learn that.
     pub fn has_text(&self, nodes: &[NodeId]) -> bool {
-        nodes.iter().any(|&n| self.text_size(n) > 0)
+        nodes.iter().any(|&n| {
+            self.nodes.get(n as usize..self.end(n) as usize).unwrap_or_default().iter().any(|node| match &node.data {
+                NodeData::Text(t) => t.chars().any(|c| !c.is_whitespace()),
+                NodeData::Element(_) => false,
+            })
+        })
     }
 }
 
