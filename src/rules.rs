@@ -10,9 +10,9 @@
 //! - [`Rules::SinglePage`]: the single-page extractor for every page.
 //!
 //! A new rule source plugs in here: a variant of [`Rules`], compiled once per worker. A stored
-//! wrapper is compiled once per run of [`Rules::articles`] and shared by its workers
-//! ([`Compiled::Wrapper`] is an `Arc`): the first worker to need it compiles it, and one that
-//! needs it meanwhile waits for that rather than compiling it too.
+//! wrapper is compiled once per run of [`Rules::articles`] and shared by its workers (held in
+//! an `Arc`): the first worker to need it compiles it, and one that needs it meanwhile waits
+//! for that rather than compiling it too.
 
 use crate::article::{Article, Declared, Fields};
 use crate::extract::{Applier, Extractor, SinglePage};

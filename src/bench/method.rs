@@ -1,5 +1,7 @@
-//! What a bench method is ([`Method`]: fitted on a site's sample pages, it gives that site's
-//! extractor), and Forest as one. The methods by name are [`super::methods`].
+//! What a bench method is: a [`Method`], fitted on a site's sample pages, gives that site's
+//! extractor (Forest is one); a learned method is also a [`Learner`], which trains a [`Model`]
+//! on [`Labelled`] pages of other sites ([`super::train`] runs the training). The methods by
+//! name are [`super::methods`].
 
 use crate::extract::{Applier, Extractor, SinglePage};
 use crate::wrapper::{Inducer, Summary};
@@ -32,7 +34,7 @@ pub trait Method: Sync {
 
     /// For a method that learns from labelled pages of other sites (the bench trains it per
     /// fold, [`super::train`]): its learner.
-    fn learner(&self) -> Option<&dyn super::train::Learner> {
+    fn learner(&self) -> Option<&dyn Learner> {
         None
     }
 }
@@ -87,4 +89,35 @@ impl Forest {
 /// The pages but the one at `i`.
 fn others<'a>(pages: &[&'a Page], i: usize) -> Vec<&'a Page> {
     pages.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, p)| *p).collect()
+}
+
+/// A gold page to learn from: the page and its gold text.
+#[derive(Clone, Copy)]
+pub struct Labelled<'a> {
+    /// Its site's folder name.
+    pub site: &'a str,
+    /// The cleaned page.
+    pub page: &'a Page,
+    /// Its gold article text.
+    pub gold: &'a str,
+}
+
+/// A method that learns from labelled pages.
+pub trait Learner: Sync {
+    /// Train a model on `pages` (pages of training sites only).
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when the pages hold nothing to learn from.
+    fn train(&self, pages: &[Labelled]) -> Result<Box<dyn Model>>;
+    /// A model back from the JSON [`Model::to_json`] wrote.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when the JSON is not this method's model.
+    fn load(&self, json: &serde_json::Value) -> Result<Box<dyn Model>>;
+}
+
+/// A trained model: an extractor of any page, that can be written as JSON.
+pub trait Model: Extractor + Send + Sync {
+    /// The model as JSON, read back by [`Learner::load`].
+    fn to_json(&self) -> serde_json::Value;
 }

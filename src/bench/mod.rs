@@ -7,7 +7,7 @@
 //!   apply to it; every page is left out once. Single-page methods give the same output
 //!   under both, so they are run once.
 //!
-//! Learned methods (a [`train::Learner`]) are trained on other sites' gold pages, hosts split
+//! Learned methods (a [`method::Learner`]) are trained on other sites' gold pages, hosts split
 //! into folds ([`train`]); once trained they are single-page methods.
 //!
 //! Scores are [`score`]'s (identical to `shared/tools/score.py`). Sites run in parallel

@@ -12,6 +12,7 @@
 //! Models are saved and loaded as one JSON object by method name ([`Models::save`],
 //! [`Models::load`]).
 
+use super::method::{Labelled, Learner, Model};
 use super::{GoldSite, Method};
 use crate::extract::{Extraction, Extractor};
 use crate::text::overlap::{ngrams, tokens};
@@ -20,37 +21,6 @@ use crate::{Error, Page, Result};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
 use std::sync::Arc;
-
-/// A gold page to learn from: the page and its gold text.
-#[derive(Clone, Copy)]
-pub struct Labelled<'a> {
-    /// Its site's folder name.
-    pub site: &'a str,
-    /// The cleaned page.
-    pub page: &'a Page,
-    /// Its gold article text.
-    pub gold: &'a str,
-}
-
-/// A method that learns from labelled pages.
-pub trait Learner: Sync {
-    /// Train a model on `pages` (pages of training sites only).
-    ///
-    /// # Errors
-    /// [`Error::Invalid`] when the pages hold nothing to learn from.
-    fn train(&self, pages: &[Labelled]) -> Result<Box<dyn Model>>;
-    /// A model back from the JSON [`Model::to_json`] wrote.
-    ///
-    /// # Errors
-    /// [`Error::Invalid`] when the JSON is not this method's model.
-    fn load(&self, json: &serde_json::Value) -> Result<Box<dyn Model>>;
-}
-
-/// A trained model: an extractor of any page, that can be written as JSON.
-pub trait Model: Extractor + Send + Sync {
-    /// The model as JSON, read back by [`Learner::load`].
-    fn to_json(&self) -> serde_json::Value;
-}
 
 /// What learned methods learn from, besides the bench's own sites.
 #[derive(Default)]

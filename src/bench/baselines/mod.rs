@@ -105,7 +105,7 @@ macro_rules! learned_method {
             fn single_page(&self) -> bool {
                 true
             }
-            fn learner(&self) -> Option<&dyn crate::bench::train::Learner> {
+            fn learner(&self) -> Option<&dyn crate::bench::method::Learner> {
                 Some(self)
             }
         }

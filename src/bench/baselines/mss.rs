@@ -14,7 +14,8 @@
 //! token is article text when its text node is (the bench's 2-gram labelling rule,
 //! [`GoldGrams::is_content`]), a tag token when the words on both sides of it are.
 
-use crate::bench::train::{GoldGrams, Labelled, Learner, Model};
+use crate::bench::method::{Labelled, Learner, Model};
+use crate::bench::train::GoldGrams;
 use crate::clean::{Doc, NodeData};
 use crate::extract::{Extraction, Extractor, Rule};
 use crate::{Error, Page, Result};

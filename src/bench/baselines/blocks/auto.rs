@@ -14,7 +14,8 @@
 
 use super::{text_blocks, TextBlock};
 use crate::bench::method::{Forest, Method};
-use crate::bench::train::{GoldGrams, Labelled};
+use crate::bench::method::Labelled;
+use crate::bench::train::GoldGrams;
 use crate::clean::Doc;
 use crate::text::overlap::tokens;
 use crate::text::tokens::Tokenizer;

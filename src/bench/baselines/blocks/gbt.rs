@@ -13,7 +13,7 @@
 //! the title.
 
 use super::{article, gold_labelled, sample, sentences, TextBlock};
-use crate::bench::train::{Labelled, Learner, Model};
+use crate::bench::method::{Labelled, Learner, Model};
 use crate::extract::{Extraction, Extractor, Rule};
 use crate::text::overlap::tokens;
 use crate::text::tokens::Tokenizer;

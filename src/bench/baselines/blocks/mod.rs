@@ -17,7 +17,8 @@ pub mod gbt;
 pub mod svm;
 
 use super::boilerpipe::{text_blocks, TextBlock};
-use crate::bench::train::{GoldGrams, Labelled};
+use crate::bench::method::Labelled;
+use crate::bench::train::GoldGrams;
 use crate::clean::Doc;
 
 /// Most training blocks a model is fitted on: more are sampled down evenly (kernel methods
@@ -130,7 +131,7 @@ pub(crate) mod tests {
 
     /// Trained on [`training_pages`], `learner` keeps a new page's story paragraphs and drops
     /// its menu and footer links; its model reads back from JSON and says the same.
-    pub(crate) fn learns_the_template(learner: &dyn crate::bench::train::Learner) {
+    pub(crate) fn learns_the_template(learner: &dyn crate::bench::method::Learner) {
         let (pages, golds) = training_pages();
         let labelled: Vec<Labelled> = pages.iter().zip(&golds).map(|(page, gold)| Labelled { site: "s", page, gold }).collect();
         let model = learner.train(&labelled).expect("train");

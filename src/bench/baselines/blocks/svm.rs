@@ -18,7 +18,7 @@
 //! [`super::auto::wrapper_labels`]).
 
 use super::{article, gold_labelled, sample, sentences, Scaler, TextBlock, MAX_TRAINING_BLOCKS};
-use crate::bench::train::{Labelled, Learner, Model};
+use crate::bench::method::{Labelled, Learner, Model};
 use crate::extract::{Extraction, Extractor, Rule};
 use crate::{Error, Page, Result};
 use linfa::prelude::*;
