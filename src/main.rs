@@ -46,6 +46,44 @@ struct Cli {
     command: Command,
 }
 
+/// A subcommand's arguments, added to clap's command only for the subcommand that runs (or
+/// whose help is shown): every subcommand's arguments were built at each start, about a third
+/// of what `forest --version` ran, and a process per site starts often.
+struct Deferred<T>(T);
+
+impl<T: clap::Args> clap::Args for Deferred<T> {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.defer(|cmd| keeping_about(cmd, T::augment_args))
+    }
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        cmd.defer(|cmd| keeping_about(cmd, T::augment_args_for_update))
+    }
+}
+
+/// `augment` applied to a subcommand, which keeps its own description: run after it was set,
+/// the doc of a flattened group of arguments would replace it.
+fn keeping_about(cmd: clap::Command, augment: fn(clap::Command) -> clap::Command) -> clap::Command {
+    use clap::builder::Resettable;
+    let kept = |s: Option<&clap::builder::StyledStr>| s.cloned().map_or(Resettable::Reset, Resettable::Value);
+    let (about, long_about) = (kept(cmd.get_about()), kept(cmd.get_long_about()));
+    augment(cmd).about(about).long_about(long_about)
+}
+
+impl<T: clap::FromArgMatches> clap::FromArgMatches for Deferred<T> {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches(matches).map(Deferred)
+    }
+    fn from_arg_matches_mut(matches: &mut clap::ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches_mut(matches).map(Deferred)
+    }
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches(matches)
+    }
+    fn update_from_arg_matches_mut(&mut self, matches: &mut clap::ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches_mut(matches)
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Learn a site's wrapper from sample pages; prints its XPath and keeps it in the store.
@@ -53,11 +91,11 @@ enum Command {
         forest induce feeds/demo-news/ --explain\n  \
         forest induce https://example.org/feed.xml            # stored as example.org\n  \
         forest induce feeds/demo-news/ --format ftr > riverside-gazette.example.txt   # FiveFilters site config")]
-    Induce(InduceArgs),
+    Induce(Deferred<InduceArgs>),
     /// Write a feed back with each item's full article (RSS `content:encoded`, Atom `content`).
     #[command(after_help = "Examples:\n  forest feed https://example.org/feed.xml --out full.xml\n  \
         forest feed feeds/demo-news/feed.xml > full.xml")]
-    Feed(FeedArgs),
+    Feed(Deferred<FeedArgs>),
     /// Apply a wrapper to pages of its site; prints the article.
     #[command(after_help = "Examples:\n  forest apply --wrapper demo.json feeds/demo-news/bridge-repair.html\n  \
         forest apply feeds/demo-news/bridge-repair.html        # the stored wrapper of the page's host\n  \
@@ -65,17 +103,17 @@ enum Command {
         forest apply --site-config example.org.txt https://example.org/a.html --format json\n  \
         forest apply --wrapper demo.json feeds/demo-news/ --format jsonl > articles.jsonl")]
     #[command(alias = "extract")]
-    Apply(ApplyArgs),
+    Apply(Deferred<ApplyArgs>),
     /// List, show, remove or import the stored wrappers (one per site host).
     #[command(after_help = "Examples:\n  forest wrappers list\n  forest wrappers show riverside-gazette.example\n  \
         forest wrappers rm riverside-gazette.example\n  \
         forest wrappers import ftr-site-config/example.org.txt   # a FiveFilters site config")]
-    Wrappers(WrappersArgs),
+    Wrappers(Deferred<WrappersArgs>),
     /// Search the articles of an index made by `forest apply --index DIR`.
     #[command(after_help = "Examples:\n  forest search archive/ \"bridge repairs\"\n  \
         forest search archive/ '\"neural lace\" -musk' --limit 5 --host arstechnica.com\n  \
         forest search archive/ flood --json")]
-    Search(SearchArgs),
+    Search(Deferred<SearchArgs>),
     /// Merge indexes (one per shard) into one: every article of each, URLs kept unique.
     #[command(after_help = "Example:\n  forest merge-index archive/ shard-0001/ shard-0002/")]
     MergeIndex {
@@ -89,7 +127,7 @@ enum Command {
     #[command(after_help = "Examples:\n  forest bench gold/\n  \
         forest bench ../shared/corpus --json bench.json --out bench-out/\n  \
         forest bench ../shared/corpus --method forest-tfidf,boilerpipe --protocol unseen --dump outputs/")]
-    Bench(BenchArgs),
+    Bench(Deferred<BenchArgs>),
     /// Print a page's cleaned, dfs-numbered XML.
     #[command(after_help = "Example:\n  forest clean page.html > page.xml")]
     Clean {
@@ -173,12 +211,12 @@ static ALLOCATOR_OPTIONS: &[u8; 46] = b"narenas:1,dirty_decay_ms:100,muzzy_decay
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Induce(a) => induce(a),
-        Command::Apply(a) => apply(a),
-        Command::Feed(a) => apply::feed(a),
-        Command::Bench(a) => bench(a),
-        Command::Wrappers(a) => wrappers(a),
-        Command::Search(a) => search(a),
+        Command::Induce(Deferred(a)) => induce(a),
+        Command::Apply(Deferred(a)) => apply(a),
+        Command::Feed(Deferred(a)) => apply::feed(a),
+        Command::Bench(Deferred(a)) => bench(a),
+        Command::Wrappers(Deferred(a)) => wrappers(a),
+        Command::Search(Deferred(a)) => search(a),
         Command::MergeIndex { into, shards } => {
             let mut index = forest::index::ArticleIndex::open_or_create(&into)?;
             for shard in &shards {
@@ -198,3 +236,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_well_formed_with_every_subcommand_built() {
+        // Builds the deferred arguments of every subcommand and checks them (clap's own test).
+        Cli::command().debug_assert();
+    }
+}

@@ -289,3 +289,28 @@ fn a_killed_writer_leaves_the_old_file_or_the_new_one() {
         }
     }
 }
+
+#[test]
+fn each_subcommand_s_help_starts_with_its_own_description() {
+    let own = [
+        ("induce", "Learn a site's wrapper from sample pages"),
+        ("feed", "Write a feed back with each item's full article"),
+        ("apply", "Apply a wrapper to pages of its site"),
+        ("wrappers", "List, show, remove or import the stored wrappers"),
+        ("search", "Search the articles of an index"),
+        ("bench", "Evaluate methods on a gold set"),
+    ];
+    for (cmd, first) in own {
+        for args in [[cmd, "--help"], [cmd, "-h"], ["help", cmd]] {
+            let o = forest(&args);
+            assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+            assert!(stdout(&o).starts_with(first), "{args:?} starts with {:?}", stdout(&o).lines().next());
+            assert!(stdout(&o).contains("Usage: forest"), "{args:?}");
+        }
+    }
+    // Its options are there too, and a wrong one is refused with the usage of that subcommand.
+    assert!(stdout(&forest(&["apply", "--help"])).contains("--max-elements"));
+    let o = forest(&["apply", "--no-such-flag"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("Usage: forest apply"), "{}", stderr(&o));
+}
