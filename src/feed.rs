@@ -321,12 +321,12 @@ fn is_page_named(p: &Path) -> bool {
 }
 
 fn read_dir(dir: &Path) -> Result<Sample> {
-    Ok(folder_sample(dir, list_pages(dir)?))
+    Ok(folder_sample(dir, &list_pages(dir)?))
 }
 
 /// The sample of a folder whose page files (from [`list_pages`]) are `files`: an item per
 /// file, with what its `feed.xml` says of it.
-pub(crate) fn folder_sample(dir: &Path, files: Vec<PathBuf>) -> Sample {
+pub(crate) fn folder_sample(dir: &Path, files: &[PathBuf]) -> Sample {
     let feed_path = dir.join("feed.xml");
     let feed = if feed_path.is_file() { read(&feed_path.to_string_lossy()).ok() } else { None };
     let mut sample = Sample {

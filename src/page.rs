@@ -233,7 +233,7 @@ fn folder_items(dir: &std::path::Path, files: Option<&[std::path::PathBuf]>) -> 
     const FOLDERS: usize = 16;
     let feed = dir.join("feed.xml");
     let read = || match files {
-        Some(files) => feed::folder_sample(dir, files.to_vec()).items,
+        Some(files) => feed::folder_sample(dir, files).items,
         None => feed::read(&dir.to_string_lossy()).map(|s| s.items).unwrap_or_default(),
     };
     let Some(meta) = std::fs::metadata(&feed).ok().filter(std::fs::Metadata::is_file) else { return Vec::new() };

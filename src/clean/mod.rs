@@ -261,28 +261,23 @@ impl Doc {
         out
     }
 
+    /// The texts in the subtree at `id`, in document order.
+    fn texts_under(&self, id: NodeId) -> impl Iterator<Item = &str> {
+        self.nodes.get(id as usize..self.end(id) as usize).unwrap_or_default().iter().filter_map(|n| match &n.data {
+            NodeData::Text(t) => Some(t.as_str()),
+            NodeData::Element(_) => None,
+        })
+    }
+
     /// Non-white-space characters of text in the subtree at `id`.
     pub fn text_size(&self, id: NodeId) -> usize {
-        self.nodes
-            .get(id as usize..self.end(id) as usize)
-            .unwrap_or_default()
-            .iter()
-            .map(|n| match &n.data {
-                NodeData::Text(t) => t.chars().filter(|c| !c.is_whitespace()).count(),
-                NodeData::Element(_) => 0,
-            })
-            .sum()
+        self.texts_under(id).map(|t| t.chars().filter(|c| !c.is_whitespace()).count()).sum()
     }
 
     /// Does any of `nodes` hold text (a character that is not white space)? Stops at the
     /// first such character: a block's whole text is not counted to learn that.
     pub fn has_text(&self, nodes: &[NodeId]) -> bool {
-        nodes.iter().any(|&n| {
-            self.nodes.get(n as usize..self.end(n) as usize).unwrap_or_default().iter().any(|node| match &node.data {
-                NodeData::Text(t) => t.chars().any(|c| !c.is_whitespace()),
-                NodeData::Element(_) => false,
-            })
-        })
+        nodes.iter().any(|&n| self.texts_under(n).any(|t| t.chars().any(|c| !c.is_whitespace())))
     }
 }
 
