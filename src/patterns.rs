@@ -72,7 +72,46 @@ impl Tokens {
 }
 
 /// The first token of an attribute value that is not a utility token ([`is_utility`]).
+///
+/// Pages repeat their class values (every `li` of a menu, every paragraph of an article) and
+/// a site's pages share them, so each thread remembers where the stable token of the values
+/// it has seen lies (values of up to [`TOKEN_CACHE_VALUE`] bytes, at most [`TOKEN_CACHE_MAX`]
+/// of them: past it, it starts again empty).
 pub fn stable_token(value: &str) -> Option<&str> {
+    if value.len() > TOKEN_CACHE_VALUE {
+        return first_stable(value);
+    }
+    thread_local! {
+        static FOUND: std::cell::RefCell<TokenCache> = std::cell::RefCell::new(TokenCache::default());
+    }
+    let at = FOUND.with_borrow_mut(|found| {
+        if let Some(&at) = found.get(value) {
+            return at;
+        }
+        if found.len() >= TOKEN_CACHE_MAX {
+            found.clear();
+        }
+        let at = first_stable(value).map(|t| {
+            let start = t.as_ptr() as usize - value.as_ptr() as usize;
+            (start as u32, (start + t.len()) as u32)
+        });
+        found.insert(value.into(), at);
+        at
+    });
+    at.and_then(|(start, end)| value.get(start as usize..end as usize))
+}
+
+/// Most attribute values a thread remembers the stable token of ([`stable_token`]): with
+/// [`TOKEN_CACHE_VALUE`], about 1.5 MB at most.
+pub const TOKEN_CACHE_MAX: usize = 1 << 13;
+
+/// Longest attribute value whose stable token a thread remembers ([`stable_token`]).
+pub const TOKEN_CACHE_VALUE: usize = 128;
+
+/// Where the stable token of each remembered value lies (byte range), if it has one.
+type TokenCache = HashMap<Box<str>, Option<(u32, u32)>, FxBuildHasher>;
+
+fn first_stable(value: &str) -> Option<&str> {
     value.split_whitespace().find(|t| !is_utility(t))
 }
 
@@ -602,6 +641,21 @@ pub fn collect_with<T: Tree>(doc: &T, terms: &PageTerms, sig: &Signifiers, typin
 mod tests {
     use super::*;
     use crate::text::Language;
+
+    #[test]
+    fn remembered_stable_tokens_are_the_tokens_found() {
+        let long = format!("{} story", "mt-4 ".repeat(TOKEN_CACHE_VALUE));
+        let values = ["flex mx-auto article-body", "post wrapper-02", " 2013 ", "container row", "", "  a  ", long.as_str()];
+        for _ in 0..2 {
+            for v in values {
+                assert_eq!(stable_token(v), first_stable(v), "{v:?}");
+            }
+        }
+        assert_eq!(stable_token(&long), Some("story"));
+        // The same value at another address gives the token in that copy.
+        let copy = String::from("flex mx-auto article-body");
+        assert!(std::ptr::eq(stable_token(&copy).unwrap().as_ptr(), copy[13..].as_ptr()));
+    }
 
     /// `is_utility` as first written, on `String`s and linear list scans: the oracle.
     fn is_utility_plain(token: &str) -> bool {

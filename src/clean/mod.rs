@@ -104,6 +104,20 @@ impl Element {
     pub fn attr(&self, name: &str) -> Option<&str> {
         self.attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
     }
+
+    /// The values of `id` and `class`, in one pass over the attributes (names compared as
+    /// the parser's interned names: one integer each).
+    pub fn id_class(&self) -> [Option<&str>; 2] {
+        let mut out = [None, None];
+        for (k, v) in &self.attrs {
+            if k.is(&html5ever::local_name!("id")) {
+                out[0] = Some(v.as_str());
+            } else if k.is(&html5ever::local_name!("class")) {
+                out[1] = Some(v.as_str());
+            }
+        }
+        out
+    }
 }
 
 /// A cleaned page: a flat pre-order arena of nodes plus a few page facts.
@@ -271,13 +285,26 @@ impl Doc {
 
     /// Non-white-space characters of text in the subtree at `id`.
     pub fn text_size(&self, id: NodeId) -> usize {
-        self.texts_under(id).map(|t| t.chars().filter(|c| !c.is_whitespace()).count()).sum()
+        self.texts_under(id).map(non_space_chars).sum()
     }
 
     /// Does any of `nodes` hold text (a character that is not white space)? Stops at the
     /// first such character: a block's whole text is not counted to learn that.
     pub fn has_text(&self, nodes: &[NodeId]) -> bool {
-        nodes.iter().any(|&n| self.texts_under(n).any(|t| t.chars().any(|c| !c.is_whitespace())))
+        self.has_text_masked(nodes, &[])
+    }
+
+    /// [`Doc::has_text`], leaving out the text nodes that `skip` marks: is
+    /// [`Doc::text_masked`] of the same arguments non-empty?
+    pub fn has_text_masked(&self, nodes: &[NodeId], skip: &[bool]) -> bool {
+        nodes.iter().any(|&n| {
+            let (start, end) = (n as usize, self.end(n) as usize);
+            let under = self.nodes.get(start..end).unwrap_or_default();
+            (start..).zip(under).any(|(i, node)| match &node.data {
+                NodeData::Text(t) => !skip.get(i).is_some_and(|&cut| cut) && t.chars().any(|c| !c.is_whitespace()),
+                NodeData::Element(_) => false,
+            })
+        })
     }
 }
 
@@ -410,6 +437,15 @@ fn push_text(doc: &mut Doc, parent: NodeId, level: u32, raw: &str) {
     }
     let id = doc.nodes.len() as NodeId;
     doc.nodes.push(Node { parent: Some(parent), end: id + 1, level, data: NodeData::Text(CompactString::from(text)) });
+}
+
+/// How many characters of `s` are not white space (`char::is_whitespace`); a text of ASCII
+/// only, as most are, is counted byte by byte.
+pub fn non_space_chars(s: &str) -> usize {
+    if s.is_ascii() {
+        return s.bytes().filter(|b| !matches!(b, b'\t'..=b'\r' | b' ')).count();
+    }
+    s.chars().filter(|c| !c.is_whitespace()).count()
 }
 
 /// Collapse runs of white space to one space and trim.
@@ -554,6 +590,13 @@ mod tests {
                 assert_eq!(is_comment_region(tag, None, Some(v)), plain(v), "{v:?}");
             }
             assert!(!is_comment_region("article", Some(v), Some(v)));
+        }
+    }
+
+    #[test]
+    fn non_space_chars_count_as_char_is_whitespace_says() {
+        for s in ["", " a b\tc\n", "\x0b\x0c\r x\x1f", "é\u{a0}ß—x", "a\u{2003}b\u{3000}東京\u{85}", "  \u{202f}"] {
+            assert_eq!(non_space_chars(s), s.chars().filter(|c| !c.is_whitespace()).count(), "{s:?}");
         }
     }
 

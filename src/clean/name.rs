@@ -33,6 +33,11 @@ impl Name {
         }
     }
 
+    /// Is this the parser's name `name`? One integer compared for the names HTML defines.
+    pub(crate) fn is(&self, name: &LocalName) -> bool {
+        self.0 == *name
+    }
+
     /// The name as a string slice.
     pub fn as_str(&self) -> &str {
         &self.0

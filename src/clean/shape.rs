@@ -1,7 +1,7 @@
 //! A page's tree without its words ([`Shape`]), and what the structure stages read of any tree
 //! ([`Tree`]): both [`Doc`] and [`Shape`] are trees.
 
-use super::{Doc, Name, NodeData, NodeId, Strings};
+use super::{Doc, Element, Name, NodeData, NodeId, Strings};
 use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -23,6 +23,11 @@ pub trait Tree {
     /// The value of attribute `name` of the element at `n` (a [`Shape`] keeps only `id` and
     /// `class`).
     fn attr(&self, n: NodeId, name: &str) -> Option<&str>;
+    /// The `id` and `class` of the element at `n`, read together (what an element type and a
+    /// path step are made of).
+    fn id_class(&self, n: NodeId) -> [Option<&str>; 2] {
+        [self.attr(n, "id"), self.attr(n, "class")]
+    }
     /// The `dfs` number of the element at `n`.
     fn dfs(&self, n: NodeId) -> Option<u32>;
     /// The node of the element numbered `dfs`.
@@ -83,6 +88,9 @@ impl Tree for Doc {
     }
     fn attr(&self, n: NodeId, name: &str) -> Option<&str> {
         self.element(n)?.attr(name)
+    }
+    fn id_class(&self, n: NodeId) -> [Option<&str>; 2] {
+        self.element(n).map_or([None, None], Element::id_class)
     }
     fn dfs(&self, n: NodeId) -> Option<u32> {
         self.element(n).map(|e| e.dfs)
@@ -368,6 +376,14 @@ impl Tree for Shape {
             "id" => values.value(id),
             "class" => values.value(class),
             _ => None,
+        }
+    }
+    fn id_class(&self, n: NodeId) -> [Option<&str>; 2] {
+        let Some(values) = self.values.as_deref() else { return [None, None] };
+        let pair = self.element_of(n).and_then(|e| self.with_attrs.index(e)).and_then(|i| self.attrs.get(i));
+        match pair.and_then(|&p| values.pairs.get(p as usize)) {
+            Some(&(id, class)) => [values.value(id), values.value(class)],
+            None => [None, None],
         }
     }
     fn dfs(&self, n: NodeId) -> Option<u32> {

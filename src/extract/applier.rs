@@ -154,8 +154,22 @@ impl Extractor for Applier {
         if matches!(x.rule, Rule::SinglePageFallback | Rule::WholePage) {
             return Ok(x);
         }
-        let sp = SinglePage::extraction(&page.doc, analysis.extract(), Rule::SinglePagePreferred);
-        if sp.rule == Rule::WholePage || shared_text(&page.doc, &x, &sp) >= AGREEMENT {
+        // The single-page article's text is written only when it is taken (or when the
+        // wrapper's article has no nodes to compare with).
+        let doc = &page.doc;
+        let sp = analysis.draft();
+        if !sp.has_text(doc) {
+            return Ok(x); // the single-page extractor finds nothing
+        }
+        let agree = match x.nodes.is_empty() {
+            true => None,
+            false => Some(shared_text(doc, Chosen::of(&x.nodes, &x.skip, x.headline), Chosen::of(&sp.nodes, &sp.skip, sp.headline))),
+        };
+        if agree.is_some_and(|a| a >= AGREEMENT) {
+            return Ok(x);
+        }
+        let sp = SinglePage::extraction(doc, sp.readable(doc), Rule::SinglePagePreferred);
+        if agree.is_none() && agreement(&x.text, &sp.text) >= AGREEMENT {
             return Ok(x);
         }
         Ok(sp)
@@ -166,30 +180,41 @@ impl Extractor for Applier {
 /// (F1 of the characters both select) for the wrapper's to be kept: nine in ten.
 pub const AGREEMENT: f64 = 0.9;
 
-/// How much of their text two extractions of one page share: the F1 of the non-space
-/// characters of the text nodes each selects (inside its nodes and not cut, or in its
-/// headline). An extraction with no nodes (text only) is compared by its words instead.
-fn shared_text(doc: &Doc, a: &Extraction, b: &Extraction) -> f64 {
-    if a.nodes.is_empty() || b.nodes.is_empty() {
-        return agreement(&a.text, &b.text);
+/// A selection on a page: its nodes, the text nodes cut inside them, and its headline.
+struct Chosen<'a> {
+    nodes: &'a [NodeId],
+    skip: &'a [bool],
+    headline: Option<NodeId>,
+}
+
+impl<'a> Chosen<'a> {
+    fn of(nodes: &'a [NodeId], skip: &'a [bool], headline: Option<NodeId>) -> Chosen<'a> {
+        Chosen { nodes, skip, headline }
     }
-    let selected = |x: &Extraction| {
+
+    /// Per node of `doc`: is it selected (inside the nodes and not cut, or in the headline)?
+    fn mask(&self, doc: &Doc) -> Vec<bool> {
         let mut on = vec![false; doc.nodes.len()];
-        for &r in x.nodes.iter().chain(x.headline.iter()) {
+        for &r in self.nodes.iter().chain(self.headline.iter()) {
             for (i, o) in on.iter_mut().enumerate().take(doc.end(r) as usize).skip(r as usize) {
-                *o = x.skip.get(i).is_none_or(|&cut| !cut);
+                *o = self.skip.get(i).is_none_or(|&cut| !cut);
             }
         }
         on
-    };
-    let (sa, sb) = (selected(a), selected(b));
+    }
+}
+
+/// How much of their text two selections of one page share: the F1 of the non-space
+/// characters of the text nodes each selects.
+fn shared_text(doc: &Doc, a: Chosen, b: Chosen) -> f64 {
+    let (sa, sb) = (a.mask(doc), b.mask(doc));
     let (mut na, mut nb, mut both) = (0usize, 0usize, 0usize);
     for (i, node) in doc.nodes.iter().enumerate() {
         let crate::clean::NodeData::Text(t) = &node.data else { continue };
         if !(sa[i] || sb[i]) {
             continue;
         }
-        let n = t.chars().filter(|c| !c.is_whitespace()).count();
+        let n = crate::clean::non_space_chars(t);
         na += if sa[i] { n } else { 0 };
         nb += if sb[i] { n } else { 0 };
         both += if sa[i] && sb[i] { n } else { 0 };

@@ -1,6 +1,6 @@
 //! Link blocks: parts of a selected block that are mostly links (menus, related-story lists).
 
-use crate::clean::{Doc, NodeData, NodeId};
+use crate::clean::{non_space_chars, Doc, NodeData, NodeId};
 
 /// Elements that group other content and are cut whole when mostly links.
 const LINK_BLOCKS: &[&str] = &[
@@ -32,7 +32,7 @@ pub fn link_blocks(doc: &Doc, roots: &[NodeId]) -> Vec<bool> {
             };
             in_link[i] = own || above;
             if let NodeData::Text(t) = &doc.nodes[i].data {
-                chars[i] = t.chars().filter(|c| !c.is_whitespace()).count();
+                chars[i] = non_space_chars(t);
                 link[i] = if in_link[i] { chars[i] } else { 0 };
             }
         }

@@ -73,8 +73,8 @@ pub(crate) fn mix(a: u64, b: u64) -> u64 {
 pub(crate) fn step_hash<T: Tree>(doc: &T, node: u32) -> u64 {
     let Some(tag) = doc.tag(node) else { return hash_str("") };
     let mut h = Fnv::new().str(tag);
-    for (mark, attr) in [("#", "id"), (".", "class")] {
-        let Some(first) = doc.attr(node, attr).and_then(stable_token) else { continue };
+    for (mark, value) in ["#", "."].into_iter().zip(doc.id_class(node)) {
+        let Some(first) = value.and_then(stable_token) else { continue };
         if first.chars().all(char::is_numeric) {
             continue; // tolerant form is empty
         }
@@ -90,18 +90,6 @@ pub(crate) fn step_hash<T: Tree>(doc: &T, node: u32) -> u64 {
         for c in first.chars().filter(|c| !c.is_numeric()) {
             h = h.bytes(c.encode_utf8(&mut buf).as_bytes());
         }
-    }
-    h.0
-}
-
-/// Hash of a text with white space collapsed, equal to `hash_str(&collapse_ws(t))`.
-fn text_hash(t: &str) -> u64 {
-    let mut h = Fnv::new();
-    for (i, w) in t.split_whitespace().enumerate() {
-        if i > 0 {
-            h = h.str(" ");
-        }
-        h = h.str(w);
     }
     h.0
 }
@@ -126,17 +114,25 @@ fn path_hashes(doc: &Doc) -> Vec<u64> {
     h
 }
 
-/// Is this text worth keying (not blank, not longer than [`MAX_TEXT`] once collapsed)?
-fn keyed(t: &str) -> bool {
+/// The key hash of a text worth keying, equal to `hash_str(&collapse_ws(t))`; `None` for a
+/// text that is blank or longer than [`MAX_TEXT`] once collapsed (read no further than that).
+fn text_key(t: &str) -> Option<u64> {
     if t.len() > 4 * MAX_TEXT {
-        return false;
+        return None;
     }
-    let (mut len, mut words) = (0usize, 0usize);
-    for w in t.split_whitespace() {
+    let (mut h, mut len) = (Fnv::new(), 0usize);
+    for (i, w) in t.split_whitespace().enumerate() {
+        if i > 0 {
+            h = h.byte(b' ');
+            len += 1;
+        }
+        h = h.str(w);
         len += w.len();
-        words += 1;
+        if len > MAX_TEXT {
+            return None;
+        }
     }
-    words > 0 && len + words - 1 <= MAX_TEXT
+    (len > 0).then_some(h.0)
 }
 
 /// Per node: is it a text that is a piece of a sentence? That is text that is not the whole
@@ -174,8 +170,8 @@ pub(crate) fn keyed_texts(doc: &Doc) -> Vec<(u32, u64, bool)> {
         .iter()
         .enumerate()
         .filter_map(|(i, n)| match &n.data {
-            NodeData::Text(t) if keyed(t) => Some((i as u32, mix(paths[i], text_hash(t)), !sentence[i])),
-            _ => None,
+            NodeData::Text(t) => text_key(t).map(|k| (i as u32, mix(paths[i], k), !sentence[i])),
+            NodeData::Element(_) => None,
         })
         .collect()
 }
@@ -480,9 +476,7 @@ impl Template {
                 h[i] = match &doc.nodes[i].data {
                     NodeData::Element(_) => mix(parent, step_hash(doc, i as u32)),
                     NodeData::Text(t) => {
-                        if keyed(t) {
-                            mask[i] = self.keys.contains(&mix(parent, text_hash(t)));
-                        }
+                        mask[i] = text_key(t).is_some_and(|k| self.keys.contains(&mix(parent, k)));
                         parent
                     }
                 };
@@ -510,8 +504,10 @@ mod tests {
                 assert_eq!(step_hash(&doc, i), hash_str(&step(&doc, i)), "{}", step(&doc, i));
             }
         }
-        assert_eq!(text_hash("  a \n b\tc "), hash_str("a b c"));
-        assert!(keyed(" a ") && !keyed("  ") && !keyed(&"x".repeat(MAX_TEXT + 1)));
+        assert_eq!(text_key("  a \n b\tc "), Some(hash_str("a b c")));
+        assert_eq!(text_key(&"x ".repeat(MAX_TEXT / 2)), Some(hash_str("x ".repeat(MAX_TEXT / 2).trim_end())));
+        assert!(text_key(" a ").is_some() && text_key("  ").is_none() && text_key(&"x".repeat(MAX_TEXT + 1)).is_none());
+        assert!(text_key(&"x ".repeat(MAX_TEXT / 2 + 1)).is_none(), "one word past the limit");
     }
 
     #[test]

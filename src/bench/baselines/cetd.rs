@@ -92,7 +92,7 @@ pub fn content(doc: &Doc) -> Vec<NodeId> {
     for i in (0..n).rev() {
         let node = &doc.nodes[body + i];
         match &node.data {
-            NodeData::Text(t) => counts[i].chars += t.chars().filter(|c| !c.is_whitespace()).count() as f64,
+            NodeData::Text(t) => counts[i].chars += crate::clean::non_space_chars(t) as f64,
             NodeData::Element(e) if is_link(&e.name) => {
                 counts[i].link_chars = counts[i].chars;
                 counts[i].link_tags = counts[i].tags;

@@ -168,18 +168,55 @@ const SIBLING_SHARE: f32 = 0.2;
 
 /// The article of `doc`, with the mechanisms `opts` turns on.
 pub fn extract_with(doc: &Doc, opts: &Options) -> Readable {
-    let mut out = select(doc, opts, &Facts::new(doc, opts));
-    if out.text.is_empty() && opts.hidden {
+    draft_with(doc, opts).readable(doc)
+}
+
+/// [`extract_with`], its text not yet written.
+fn draft_with(doc: &Doc, opts: &Options) -> Draft {
+    let out = select(doc, opts, &Facts::new(doc, opts));
+    if !out.has_text(doc) && opts.hidden {
         // Everything readable is hidden (pages that show their text by script).
         let shown = Options { hidden: false, ..*opts };
-        out = select(doc, &shown, &Facts::new(doc, &shown));
+        return select(doc, &shown, &Facts::new(doc, &shown));
     }
     out
 }
 
+/// An article chosen, its text not yet written: a caller that only compares selections (the
+/// wrapper's cross-check) does not pay for the text.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Draft {
+    /// As in [`Readable`].
+    pub nodes: Vec<NodeId>,
+    /// As in [`Readable`].
+    pub skip: Vec<bool>,
+    /// As in [`Readable`].
+    pub headline: Option<NodeId>,
+    /// As in [`Readable`].
+    pub score: f64,
+}
+
+impl Draft {
+    /// Would [`Draft::readable`] have any text?
+    pub fn has_text(&self, doc: &Doc) -> bool {
+        doc.has_text_masked(&self.nodes, &self.skip) || self.headline.is_some_and(|h| doc.has_text(&[h]))
+    }
+
+    /// The article with its text: the headline (when it stands outside the selection) first.
+    pub fn readable(self, doc: &Doc) -> Readable {
+        let Draft { nodes, skip, headline, score } = self;
+        let mut text = doc.text_masked(&nodes, &skip);
+        if let Some(h) = headline {
+            let title = doc.text(h);
+            text = if text.is_empty() { title } else { format!("{title}\n\n{text}") };
+        }
+        Readable { nodes, skip, headline, text, score }
+    }
+}
+
 /// The selection on a page whose facts are known.
-fn select(doc: &Doc, opts: &Options, f: &Facts) -> Readable {
-    let Some(body) = doc.nodes.get(doc.body as usize) else { return Readable::default() };
+fn select(doc: &Doc, opts: &Options, f: &Facts) -> Draft {
+    let Some(body) = doc.nodes.get(doc.body as usize) else { return Draft::default() };
     let mut best: Option<(f32, usize)> = None;
     for i in doc.body as usize..body.end as usize {
         if f.junk[i] || f.text[i] {
@@ -217,9 +254,9 @@ fn select(doc: &Doc, opts: &Options, f: &Facts) -> Readable {
 }
 
 /// The readable result of selection `nodes` (`listed`: chosen by the listing rule).
-fn finish(doc: &Doc, opts: &Options, f: &Facts, mut nodes: Vec<NodeId>, listed: bool) -> Readable {
+fn finish(doc: &Doc, opts: &Options, f: &Facts, mut nodes: Vec<NodeId>, listed: bool) -> Draft {
     if nodes.is_empty() {
-        return Readable::default();
+        return Draft::default();
     }
     // In a listing, links are the content.
     let trims = Options { link_blocks: opts.link_blocks && !listed, ..*opts };
@@ -249,13 +286,8 @@ fn finish(doc: &Doc, opts: &Options, f: &Facts, mut nodes: Vec<NodeId>, listed: 
     if !skip.iter().any(|&s| s) {
         skip.clear();
     }
-    let mut text = doc.text_masked(&nodes, &skip);
-    if let Some(h) = headline {
-        let title = doc.text(h);
-        text = if text.is_empty() { title } else { format!("{title}\n\n{text}") };
-    }
     let score = nodes.iter().map(|&n| f.score(n as usize, opts) as f64).sum::<f64>().max(0.0);
-    Readable { nodes, skip, headline, text, score }
+    Draft { nodes, skip, headline, score }
 }
 
 /// The page's headline: the element best matching `<title>` ([`crate::extract::headline`]),
@@ -373,9 +405,14 @@ impl<'d> Analysis<'d> {
 
     /// The page's article (as [`extract_with`]).
     pub fn extract(&self) -> Readable {
+        self.draft().readable(self.doc)
+    }
+
+    /// [`Analysis::extract`], its text not yet written.
+    pub(crate) fn draft(&self) -> Draft {
         let out = select(self.doc, &self.opts, &self.facts);
-        if out.text.is_empty() && self.opts.hidden {
-            return extract_with(self.doc, &self.opts);
+        if !out.has_text(self.doc) && self.opts.hidden {
+            return draft_with(self.doc, &self.opts);
         }
         out
     }
