@@ -46,6 +46,11 @@ pub fn headlines_before<const N: usize>(doc: &Doc, before: [NodeId; N]) -> [Opti
         }
     }
     let mut covered = vec![false; title.len()];
+    // Per text node, tokenized once however many candidate elements hold it: its word count
+    // and the range of `hits` that lists the title words among its words.
+    let mut matched: Vec<Option<(u32, u32, u32)>> = vec![None; doc.nodes.len()];
+    let mut hits: Vec<usize> = Vec::new();
+    let index = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
     let mut best: [Option<(f64, u8, NodeId)>; N] = [None; N];
     // Per bound: found in an earlier pass (headings are tried before any other element).
     let mut found = [false; N];
@@ -72,15 +77,21 @@ pub fn headlines_before<const N: usize>(doc: &Doc, before: [NodeId; N]) -> [Opti
             // Words inside the title, and which title words are covered.
             covered.iter_mut().for_each(|c| *c = false);
             let (mut words, mut inside) = (0usize, 0usize);
-            for n in &doc.nodes[i as usize..end as usize] {
-                if let NodeData::Text(t) = &n.data {
-                    tok.each(t, |w| {
-                        words += 1;
-                        if let Some(k) = title.iter().position(|x| x == w) {
-                            inside += 1;
-                            covered[k] = true;
-                        }
+            for (t, n) in (i as usize..end as usize).zip(&doc.nodes[i as usize..end as usize]) {
+                let NodeData::Text(text) = &n.data else { continue };
+                let (count, from, to) = *matched[t].get_or_insert_with(|| {
+                    let (from, mut count) = (hits.len(), 0usize);
+                    tok.each(text, |w| {
+                        count += 1;
+                        hits.extend(title.iter().position(|x| x == w));
                     });
+                    (index(count), index(from), index(hits.len()))
+                });
+                let found = hits.get(from as usize..to as usize).unwrap_or_default();
+                words += count as usize;
+                inside += found.len();
+                for &k in found {
+                    covered[k] = true;
                 }
             }
             if words < 2 {
