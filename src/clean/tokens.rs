@@ -98,6 +98,37 @@ fn text(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
+/// The parser's interned name for a tag or attribute name read as `bytes`. Making one looks the
+/// name up in html5ever's table of known names (a keyed hash and a compare), and a page reads
+/// the same few dozen names thousands of times: each thread keeps the names it has made (names
+/// of up to [`NAME_CACHE_LEN`] bytes, at most [`NAME_CACHE_MAX`] of them; past it, it starts
+/// again empty).
+fn local_name(bytes: &[u8]) -> LocalName {
+    type Names = std::collections::HashMap<Box<[u8]>, LocalName, rustc_hash::FxBuildHasher>;
+    thread_local! {
+        static NAMES: std::cell::RefCell<Names> = std::cell::RefCell::new(Names::default());
+    }
+    if bytes.len() > NAME_CACHE_LEN {
+        return LocalName::from(&*text(bytes));
+    }
+    NAMES.with_borrow_mut(|names| {
+        if let Some(name) = names.get(bytes) {
+            return name.clone();
+        }
+        if names.len() >= NAME_CACHE_MAX {
+            names.clear();
+        }
+        let name = LocalName::from(&*text(bytes));
+        names.insert(bytes.into(), name.clone());
+        name
+    })
+}
+
+/// Longest name a thread keeps made ([`local_name`]).
+const NAME_CACHE_LEN: usize = 32;
+/// Most names a thread keeps made ([`local_name`]).
+const NAME_CACHE_MAX: usize = 1024;
+
 /// The bridge from html5gum's tokenizer to a [`TokenSink`] (html5ever's tree builder).
 pub struct Bridge<'a, S: TokenSink> {
     sink: &'a S,
@@ -189,7 +220,7 @@ impl<'a, S: TokenSink> Bridge<'a, S> {
         if !std::mem::take(&mut self.in_attr) || self.current != Current::Start || self.attrs.len() >= MAX_ATTRIBUTES {
             return;
         }
-        let name = LocalName::from(&*text(&self.attr_name));
+        let name = local_name(&self.attr_name);
         if self.attrs.iter().any(|a| a.name.local == name) {
             return;
         }
@@ -257,7 +288,7 @@ impl<S: TokenSink> Emitter for Bridge<'_, S> {
         self.tags += 1;
         let kind = if self.current == Current::Start { TagKind::StartTag } else { TagKind::EndTag };
         self.current = Current::None;
-        let name = LocalName::from(&*text(&self.name));
+        let name = local_name(&self.name);
         let start = kind == TagKind::StartTag;
         if start {
             self.last_start_tag.clone_from(&self.name);
