@@ -75,41 +75,67 @@ impl Tokens {
 ///
 /// Pages repeat their class values (every `li` of a menu, every paragraph of an article) and
 /// a site's pages share them, so each thread remembers where the stable token of the values
-/// it has seen lies (values of up to [`TOKEN_CACHE_VALUE`] bytes, at most [`TOKEN_CACHE_MAX`]
-/// of them: past it, it starts again empty).
+/// it has seen lies (at most [`TOKEN_CACHE_BYTES`] bytes of values a thread).
 pub fn stable_token(value: &str) -> Option<&str> {
-    if value.len() > TOKEN_CACHE_VALUE {
-        return first_stable(value);
-    }
     thread_local! {
-        static FOUND: std::cell::RefCell<TokenCache> = std::cell::RefCell::new(TokenCache::default());
+        static SEEN: std::cell::RefCell<TokenCache> = std::cell::RefCell::new(TokenCache::default());
     }
-    let at = FOUND.with_borrow_mut(|found| {
-        if let Some(&at) = found.get(value) {
-            return at;
+    let at = SEEN.with_borrow_mut(|seen| seen.at(value));
+    match at {
+        Some((start, end)) => value.get(start as usize..end as usize),
+        None => None,
+    }
+}
+
+/// Where the stable token of each attribute value a thread has seen lies (its byte range),
+/// if it has one. The values are kept in one text and the ranges in one table, each grown by
+/// doubling (no allocation a value: long-lived small blocks among a page's short-lived ones
+/// would keep the allocator's pages from being reused); past [`TOKEN_CACHE_BYTES`] of values
+/// it starts again empty.
+#[derive(Default)]
+struct TokenCache {
+    /// By the value's hash: where the value lies in `values`, and its token's range.
+    at: HashMap<u64, TokenEntry, FxBuildHasher>,
+    values: String,
+}
+
+#[derive(Clone, Copy)]
+struct TokenEntry {
+    start: u32,
+    len: u32,
+    token: Option<(u32, u32)>,
+}
+
+/// Most bytes of values a thread remembers the stable token of ([`stable_token`]).
+pub const TOKEN_CACHE_BYTES: usize = 1 << 16;
+
+impl TokenCache {
+    fn at(&mut self, value: &str) -> Option<(u32, u32)> {
+        let mut hash = rustc_hash::FxHasher::default();
+        std::hash::Hasher::write(&mut hash, value.as_bytes());
+        let key = std::hash::Hasher::finish(&hash);
+        if let Some(e) = self.at.get(&key) {
+            if self.values.get(e.start as usize..(e.start + e.len) as usize) == Some(value) {
+                return e.token;
+            }
         }
-        if found.len() >= TOKEN_CACHE_MAX {
-            found.clear();
-        }
-        let at = first_stable(value).map(|t| {
+        let token = first_stable(value).map(|t| {
             let start = t.as_ptr() as usize - value.as_ptr() as usize;
             (start as u32, (start + t.len()) as u32)
         });
-        found.insert(value.into(), at);
-        at
-    });
-    at.and_then(|(start, end)| value.get(start as usize..end as usize))
+        if value.len() > TOKEN_CACHE_BYTES / 64 {
+            return token; // a value this long is not remembered
+        }
+        if self.values.len() + value.len() > TOKEN_CACHE_BYTES {
+            self.values.clear();
+            self.at.clear();
+        }
+        let entry = TokenEntry { start: self.values.len() as u32, len: value.len() as u32, token };
+        self.values.push_str(value);
+        self.at.insert(key, entry);
+        token
+    }
 }
-
-/// Most attribute values a thread remembers the stable token of ([`stable_token`]): with
-/// [`TOKEN_CACHE_VALUE`], about 1.5 MB at most.
-pub const TOKEN_CACHE_MAX: usize = 1 << 13;
-
-/// Longest attribute value whose stable token a thread remembers ([`stable_token`]).
-pub const TOKEN_CACHE_VALUE: usize = 128;
-
-/// Where the stable token of each remembered value lies (byte range), if it has one.
-type TokenCache = HashMap<Box<str>, Option<(u32, u32)>, FxBuildHasher>;
 
 fn first_stable(value: &str) -> Option<&str> {
     value.split_whitespace().find(|t| !is_utility(t))
@@ -644,7 +670,7 @@ mod tests {
 
     #[test]
     fn remembered_stable_tokens_are_the_tokens_found() {
-        let long = format!("{} story", "mt-4 ".repeat(TOKEN_CACHE_VALUE));
+        let long = format!("{} story", "mt-4 ".repeat(TOKEN_CACHE_BYTES / 64));
         let values = ["flex mx-auto article-body", "post wrapper-02", " 2013 ", "container row", "", "  a  ", long.as_str()];
         for _ in 0..2 {
             for v in values {
