@@ -77,6 +77,9 @@ impl Tokens {
 /// a site's pages share them, so each thread remembers where the stable token of the values
 /// it has seen lies (at most [`TOKEN_CACHE_BYTES`] bytes of values a thread).
 pub fn stable_token(value: &str) -> Option<&str> {
+    if value.len() > TOKEN_CACHE_VALUE {
+        return first_stable(value); // a value this long is not remembered
+    }
     thread_local! {
         static SEEN: std::cell::RefCell<TokenCache> = std::cell::RefCell::new(TokenCache::default());
     }
@@ -89,9 +92,8 @@ pub fn stable_token(value: &str) -> Option<&str> {
 
 /// Where the stable token of each attribute value a thread has seen lies (its byte range),
 /// if it has one. The values are kept in one text and the ranges in one table, each grown by
-/// doubling (no allocation a value: long-lived small blocks among a page's short-lived ones
-/// would keep the allocator's pages from being reused); past [`TOKEN_CACHE_BYTES`] of values
-/// it starts again empty.
+/// doubling, rather than a block allocated a value; past [`TOKEN_CACHE_BYTES`] of values it
+/// starts again empty (a lookup hashes the value and compares it with the kept copy).
 #[derive(Default)]
 struct TokenCache {
     /// By the value's hash: where the value lies in `values`, and its token's range.
@@ -109,6 +111,9 @@ struct TokenEntry {
 /// Most bytes of values a thread remembers the stable token of ([`stable_token`]).
 pub const TOKEN_CACHE_BYTES: usize = 1 << 16;
 
+/// Longest value a thread remembers the stable token of ([`stable_token`]).
+pub const TOKEN_CACHE_VALUE: usize = TOKEN_CACHE_BYTES / 64;
+
 impl TokenCache {
     fn at(&mut self, value: &str) -> Option<(u32, u32)> {
         let mut hash = rustc_hash::FxHasher::default();
@@ -123,9 +128,6 @@ impl TokenCache {
             let start = t.as_ptr() as usize - value.as_ptr() as usize;
             (start as u32, (start + t.len()) as u32)
         });
-        if value.len() > TOKEN_CACHE_BYTES / 64 {
-            return token; // a value this long is not remembered
-        }
         if self.values.len() + value.len() > TOKEN_CACHE_BYTES {
             self.values.clear();
             self.at.clear();
@@ -670,7 +672,7 @@ mod tests {
 
     #[test]
     fn remembered_stable_tokens_are_the_tokens_found() {
-        let long = format!("{} story", "mt-4 ".repeat(TOKEN_CACHE_BYTES / 64));
+        let long = format!("{} story", "mt-4 ".repeat(TOKEN_CACHE_VALUE));
         let values = ["flex mx-auto article-body", "post wrapper-02", " 2013 ", "container row", "", "  a  ", long.as_str()];
         for _ in 0..2 {
             for v in values {
