@@ -55,7 +55,7 @@ impl Tokens {
             if !doc.is_element(a) {
                 continue;
             }
-            for v in ["id", "class"].iter().filter_map(|n| doc.attr(a, n)) {
+            for v in doc.id_class(a).into_iter().flatten() {
                 if let Some(t) = stable_token(v) {
                     out.digits |= t.chars().any(char::is_numeric);
                     out.anywhere |= v.split_whitespace().next() != Some(t);
@@ -84,10 +84,7 @@ pub fn stable_token(value: &str) -> Option<&str> {
         static SEEN: std::cell::RefCell<TokenCache> = std::cell::RefCell::new(TokenCache::default());
     }
     let at = SEEN.with_borrow_mut(|seen| seen.at(value));
-    match at {
-        Some((start, end)) => value.get(start as usize..end as usize),
-        None => None,
-    }
+    at.and_then(|(start, end)| value.get(start as usize..end as usize))
 }
 
 /// Where the stable token of each attribute value a thread has seen lies (its byte range),
@@ -300,8 +297,7 @@ impl ElementType {
     /// anchored typing.
     pub fn of<T: Tree>(doc: &T, node: NodeId) -> Option<ElementType> {
         let tag = doc.tag(node)?;
-        let id = doc.attr(node, "id").and_then(tolerant);
-        let class = doc.attr(node, "class").and_then(tolerant);
+        let [id, class] = doc.id_class(node).map(|v| v.and_then(tolerant));
         let dfs = (id.is_none() && class.is_none()).then(|| doc.dfs(node)).flatten();
         Some(ElementType { tag: tag.to_string(), id, class, dfs, path: None })
     }
@@ -324,9 +320,8 @@ impl ElementType {
     /// [`Typer::matches`] for any typing.)
     pub fn matches_portable<T: Tree>(&self, doc: &T, node: NodeId) -> bool {
         let Some(tag) = doc.tag(node) else { return false };
-        tag == self.tag
-            && doc.attr(node, "id").and_then(tolerant) == self.id
-            && doc.attr(node, "class").and_then(tolerant) == self.class
+        let [id, class] = doc.id_class(node);
+        tag == self.tag && id.and_then(tolerant) == self.id && class.and_then(tolerant) == self.class
     }
 
     /// A short human form: `div.story#main`, `td@78`, `div#main/table[2]/td[3]`.
@@ -442,7 +437,7 @@ impl<'a, T: Tree> Typer<'a, T> {
         let mut cur = Some(node);
         while let Some(c) = cur {
             let tag = self.doc.tag(c)?;
-            let (id, class) = (self.doc.attr(c, "id").and_then(tolerant), self.doc.attr(c, "class").and_then(tolerant));
+            let [id, class] = self.doc.id_class(c).map(|v| v.and_then(tolerant));
             if id.is_some() || class.is_some() {
                 steps.push(Step { tag: tag.to_string(), id, class, index: None });
                 break;

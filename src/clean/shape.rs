@@ -261,7 +261,7 @@ impl Shape {
                 s.tags.push(e.name.clone());
                 next
             }));
-            let (id, class) = (e.attr("id"), e.attr("class"));
+            let [id, class] = e.id_class();
             if id.is_some() || class.is_some() {
                 // Past 4 G values the element reads as without them: no page set holds that many.
                 if let Some(pair) = values.pair(id, class) {

@@ -161,15 +161,14 @@ impl Extractor for Applier {
         if !sp.has_text(doc) {
             return Ok(x); // the single-page extractor finds nothing
         }
-        let agree = match x.nodes.is_empty() {
-            true => None,
-            false => Some(shared_text(doc, Chosen::of(&x.nodes, &x.skip, x.headline), Chosen::of(&sp.nodes, &sp.skip, sp.headline))),
-        };
-        if agree.is_some_and(|a| a >= AGREEMENT) {
+        // An article with nodes is compared by the characters both select; one without
+        // (text only), by its words.
+        let by_nodes = !x.nodes.is_empty();
+        if by_nodes && shared_text(doc, Chosen::of(&x.nodes, &x.skip, x.headline), Chosen::of(&sp.nodes, &sp.skip, sp.headline)) >= AGREEMENT {
             return Ok(x);
         }
         let sp = SinglePage::extraction(doc, sp.readable(doc), Rule::SinglePagePreferred);
-        if agree.is_none() && agreement(&x.text, &sp.text) >= AGREEMENT {
+        if !by_nodes && agreement(&x.text, &sp.text) >= AGREEMENT {
             return Ok(x);
         }
         Ok(sp)
