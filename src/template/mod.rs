@@ -438,10 +438,27 @@ impl Template {
 
     /// Rebuild a template from stored lines.
     pub fn from_lines(lines: Vec<Line>) -> Template {
+        // Sorted lines share most of their path with the line before: the hash of each step
+        // of the previous path is kept, so only the steps past the common prefix are hashed.
+        let mut prefix: Vec<(&str, u64)> = Vec::new();
         let keys = lines
             .iter()
             .map(|l| {
-                let path = l.path.split(' ').filter(|s| !s.is_empty()).fold(0u64, |h, s| mix(h, hash_str(s)));
+                let mut depth = 0;
+                let mut path = 0u64;
+                for step in l.path.split(' ').filter(|s| !s.is_empty()) {
+                    path = match prefix.get(depth) {
+                        Some(&(known, h)) if known == step => h,
+                        _ => {
+                            prefix.truncate(depth);
+                            let h = mix(path, hash_str(step));
+                            prefix.push((step, h));
+                            h
+                        }
+                    };
+                    depth += 1;
+                }
+                prefix.truncate(depth);
                 mix(path, hash_str(&l.text))
             })
             .collect();
