@@ -558,6 +558,30 @@ mod tests {
         assert!(!within[..story as usize].iter().any(|&m| m));
     }
 
+    /// Keys rebuilt from stored lines, reusing the previous line's path prefix, are the keys
+    /// of each line hashed on its own: the same path again, deeper, shallower, a step changed
+    /// in the middle, a repeated step name at another depth, an empty path.
+    #[test]
+    fn keys_from_lines_reuse_only_a_true_prefix() {
+        let line = |path: &str, text: &str| Line { path: path.into(), text: text.into() };
+        let lines = vec![
+            line("html body div.a p", "x"),
+            line("html body div.a p", "y"),
+            line("html body div.a p span", "x"),
+            line("html body div.a", "z"),
+            line("html body div.b p", "x"),
+            line("html div.b p", "x"),
+            line("html body div.a p", "x"),
+            line("", "w"),
+            line("html  body", "v"),
+        ];
+        let alone = |l: &Line| mix(l.path.split(' ').filter(|s| !s.is_empty()).fold(0u64, |h, s| mix(h, hash_str(s))), hash_str(&l.text));
+        let expected: HashSet<u64, FxBuildHasher> = lines.iter().map(alone).collect();
+        let t = Template::from_lines(lines);
+        assert_eq!(t.keys, expected);
+        assert_eq!(t.keys.len(), 8, "the first and the seventh lines are one key");
+    }
+
     /// A line's path is its text's ancestors' steps, joined, however deep; a page's paths
     /// cost a trie entry per element on them, not a string each.
     #[test]
