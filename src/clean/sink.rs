@@ -15,7 +15,9 @@ use html5ever::{Attribute, QualName};
 use std::borrow::Cow;
 use std::cell::{Ref, RefCell};
 
-const NONE: usize = usize::MAX;
+/// No node. Node numbers and `NONE` fit in the `u32` links of [`SinkNode`] (a page's nodes are
+/// bounded by the element budget), so a link is read and written with a plain cast.
+const NONE: usize = u32::MAX as usize;
 /// Handles from here up are nodes made past the budget: not built, never in the tree, each
 /// known only by its name (the tree builder asks for it), so what the tree builder makes past
 /// the budget costs a name each, until parsing stops at the end of the slice.
@@ -23,19 +25,42 @@ const DISCARDED: usize = usize::MAX / 2;
 
 enum Kind {
     Document,
-    Element { name: QualName, attrs: Vec<Attribute>, template: usize },
+    Element { name: QualName, attrs: Vec<Attribute>, template: u32 },
     Text(StrTendril),
     /// Comment, processing instruction: dropped by the cleaner.
     Other,
 }
 
+/// A node of the linked tree; links are node numbers ([`NONE`] for none) in 32 bits, which
+/// keeps a node at 80 bytes instead of 96.
 struct SinkNode {
-    parent: usize,
-    first: usize,
-    last: usize,
-    prev: usize,
-    next: usize,
+    parent: u32,
+    first: u32,
+    last: u32,
+    prev: u32,
+    next: u32,
     kind: Kind,
+}
+
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<SinkNode>() == 80);
+
+impl SinkNode {
+    fn parent(&self) -> usize {
+        self.parent as usize
+    }
+    fn first(&self) -> usize {
+        self.first as usize
+    }
+    fn last(&self) -> usize {
+        self.last as usize
+    }
+    fn prev(&self) -> usize {
+        self.prev as usize
+    }
+    fn next(&self) -> usize {
+        self.next as usize
+    }
 }
 
 struct Tree {
@@ -58,64 +83,65 @@ impl Tree {
     }
 
     fn push(&mut self, kind: Kind) -> usize {
-        self.nodes.push(SinkNode { parent: NONE, first: NONE, last: NONE, prev: NONE, next: NONE, kind });
+        let none = NONE as u32;
+        self.nodes.push(SinkNode { parent: none, first: none, last: none, prev: none, next: none, kind });
         self.nodes.len() - 1
     }
 
     fn detach(&mut self, n: usize) {
-        let (parent, prev, next) = (self.nodes[n].parent, self.nodes[n].prev, self.nodes[n].next);
+        let (parent, prev, next) = (self.nodes[n].parent(), self.nodes[n].prev(), self.nodes[n].next());
         if parent == NONE {
             return;
         }
         if prev != NONE {
-            self.nodes[prev].next = next;
+            self.nodes[prev].next = next as u32;
         } else {
-            self.nodes[parent].first = next;
+            self.nodes[parent].first = next as u32;
         }
         if next != NONE {
-            self.nodes[next].prev = prev;
+            self.nodes[next].prev = prev as u32;
         } else {
-            self.nodes[parent].last = prev;
+            self.nodes[parent].last = prev as u32;
         }
         let node = &mut self.nodes[n];
-        node.parent = NONE;
-        node.prev = NONE;
-        node.next = NONE;
+        node.parent = NONE as u32;
+        node.prev = NONE as u32;
+        node.next = NONE as u32;
     }
 
     fn append_node(&mut self, parent: usize, child: usize) {
         self.detach(child);
-        let last = self.nodes[parent].last;
-        self.nodes[child].parent = parent;
-        self.nodes[child].prev = last;
+        let last = self.nodes[parent].last();
+        self.nodes[child].parent = parent as u32;
+        self.nodes[child].prev = last as u32;
         if last != NONE {
-            self.nodes[last].next = child;
+            self.nodes[last].next = child as u32;
         } else {
-            self.nodes[parent].first = child;
+            self.nodes[parent].first = child as u32;
         }
-        self.nodes[parent].last = child;
+        self.nodes[parent].last = child as u32;
     }
 
     fn insert_before(&mut self, sibling: usize, child: usize) {
         self.detach(child);
-        let (parent, prev) = (self.nodes[sibling].parent, self.nodes[sibling].prev);
+        let (parent, prev) = (self.nodes[sibling].parent(), self.nodes[sibling].prev());
         if parent == NONE {
             return;
         }
-        self.nodes[child].parent = parent;
-        self.nodes[child].prev = prev;
-        self.nodes[child].next = sibling;
-        self.nodes[sibling].prev = child;
+        self.nodes[child].parent = parent as u32;
+        self.nodes[child].prev = prev as u32;
+        self.nodes[child].next = sibling as u32;
+        self.nodes[sibling].prev = child as u32;
         if prev != NONE {
-            self.nodes[prev].next = child;
+            self.nodes[prev].next = child as u32;
         } else {
-            self.nodes[parent].first = child;
+            self.nodes[parent].first = child as u32;
         }
     }
 
     /// Append text to `parent`, merged into its last child when that is text.
     fn append_text(&mut self, parent: usize, text: StrTendril) {
-        let last = self.nodes[parent].last;
+        let last = self.nodes[parent].last();
         if last != NONE {
             if let Kind::Text(t) = &mut self.nodes[last].kind {
                 t.push_tendril(&text);
@@ -199,7 +225,7 @@ impl TreeSink for Sink {
         }
         let mut t = self.tree.borrow_mut();
         let template = if flags.template { t.push(Kind::Document) } else { NONE };
-        t.push(Kind::Element { name, attrs, template })
+        t.push(Kind::Element { name, attrs, template: template as u32 })
     }
 
     fn create_comment(&self, _text: StrTendril) -> usize {
@@ -228,7 +254,7 @@ impl TreeSink for Sink {
     }
 
     fn append_based_on_parent_node(&self, element: &usize, prev_element: &usize, child: NodeOrText<usize>) {
-        let has_parent = !gone(*element) && self.tree.borrow().nodes[*element].parent != NONE;
+        let has_parent = !gone(*element) && self.tree.borrow().nodes[*element].parent() != NONE;
         if has_parent {
             self.append_before_sibling(element, child);
         } else {
@@ -244,7 +270,7 @@ impl TreeSink for Sink {
         }
         let mut t = self.tree.borrow_mut();
         match t.nodes[*target].kind {
-            Kind::Element { template, .. } if template != NONE => template,
+            Kind::Element { template, .. } if template as usize != NONE => template as usize,
             _ => t.push(Kind::Document),
         }
     }
@@ -263,7 +289,7 @@ impl TreeSink for Sink {
         match new_node {
             NodeOrText::AppendNode(n) => t.insert_before(*sibling, n),
             NodeOrText::AppendText(text) => {
-                let prev = t.nodes[*sibling].prev;
+                let prev = t.nodes[*sibling].prev();
                 if prev != NONE {
                     if let Kind::Text(p) = &mut t.nodes[prev].kind {
                         p.push_tendril(&text);
@@ -306,9 +332,9 @@ impl TreeSink for Sink {
             return;
         }
         let mut t = self.tree.borrow_mut();
-        let mut child = t.nodes[*node].first;
+        let mut child = t.nodes[*node].first();
         while child != NONE {
-            let next = t.nodes[child].next;
+            let next = t.nodes[child].next();
             if gone(*new_parent) {
                 t.detach(child);
             } else {
@@ -393,7 +419,7 @@ fn holds_h1(tree: &Tree, headed: &mut Option<Vec<bool>>, n: usize) -> bool {
                 let mut j = i;
                 while j != NONE && !marks[j] {
                     marks[j] = true;
-                    j = tree.nodes[j].parent;
+                    j = tree.nodes[j].parent();
                 }
             }
         }
@@ -411,7 +437,7 @@ fn flatten(tree: &Tree) -> Doc {
     // (source node, our node or None when the element was not kept but is walked: never),
     // as a stack of source nodes whose children are being visited.
     let mut open: Vec<(usize, NodeId)> = Vec::new();
-    let mut cur = tree.nodes[0].first;
+    let mut cur = tree.nodes[0].first();
     let mut seen_root = false;
     // Per source node: does its subtree hold an `h1`? Worked out once, when first asked.
     let mut headed: Option<Vec<bool>> = None;
@@ -423,7 +449,7 @@ fn flatten(tree: &Tree) -> Doc {
             if matches!(&doc.nodes[id as usize].data, NodeData::Element(e) if e.name == "head") {
                 in_head = false;
             }
-            cur = tree.nodes[src].next;
+            cur = tree.nodes[src].next();
             continue;
         }
         let node = &tree.nodes[cur];
@@ -438,13 +464,13 @@ fn flatten(tree: &Tree) -> Doc {
                 if dropped {
                     if matches!(local, "meta" | "link" | "script") {
                         let owned = |k: &str| attr(k).map(str::to_string);
-                        let text = match tree.nodes.get(node.first).map(|n| &n.kind) {
+                        let text = match tree.nodes.get(node.first()).map(|n| &n.kind) {
                             Some(Kind::Text(t)) => Some(&**t),
                             _ => None,
                         };
                         doc.head.keep(local, &owned, text);
                     }
-                    cur = node.next;
+                    cur = node.next();
                     continue;
                 }
                 seen_root = true;
@@ -460,7 +486,7 @@ fn flatten(tree: &Tree) -> Doc {
                     doc.lang = element.attr("lang").map(str::to_string);
                 }
                 match local {
-                    "head" => in_head = node.first != NONE,
+                    "head" => in_head = node.first() != NONE,
                     "body" if doc.body == 0 => doc.body = id,
                     "title" if title.is_none() => title = Some(String::new()),
                     _ => {}
@@ -471,11 +497,11 @@ fn flatten(tree: &Tree) -> Doc {
                     level: open.len() as u32 + 1,
                     data: NodeData::Element(element),
                 });
-                if node.first != NONE {
+                if node.first() != NONE {
                     open.push((cur, id));
-                    cur = node.first;
+                    cur = node.first();
                 } else {
-                    cur = node.next;
+                    cur = node.next();
                 }
             }
             Kind::Text(t) => {
@@ -488,9 +514,9 @@ fn flatten(tree: &Tree) -> Doc {
                     }
                     push_text(&mut doc, parent, open.len() as u32 + 1, t);
                 }
-                cur = node.next;
+                cur = node.next();
             }
-            Kind::Document | Kind::Other => cur = node.next,
+            Kind::Document | Kind::Other => cur = node.next(),
         }
     }
     doc.title = collapse_ws(title.as_deref().unwrap_or(""));
