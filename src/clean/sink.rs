@@ -11,7 +11,8 @@ use super::{clean_attrs, collapse_ws, is_comment_region, is_dropped, push_text, 
 use html5ever::tendril::StrTendril;
 use super::tokens::{Bridge, Input};
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeBuilder, TreeBuilderOpts, TreeSink};
-use html5ever::{Attribute, QualName};
+use html5ever::{Attribute, LocalName, Namespace, QualName};
+use html5ever::interface::ElemName;
 use std::borrow::Cow;
 use std::cell::{Ref, RefCell};
 
@@ -23,16 +24,43 @@ const NONE: usize = u32::MAX as usize;
 /// the budget costs a name each, until parsing stops at the end of the slice.
 const DISCARDED: usize = usize::MAX / 2;
 
+/// An element's name as the tree builder asks for it: its namespace and local name (the
+/// prefix, which it never asks for, is not kept).
+#[derive(Clone, Debug)]
+struct ElName {
+    ns: Namespace,
+    local: LocalName,
+}
+
+impl ElName {
+    fn of(name: QualName) -> ElName {
+        ElName { ns: name.ns, local: name.local }
+    }
+}
+
+/// A borrowed [`ElName`], the sink's answer to `elem_name`.
+#[derive(Debug)]
+pub struct ElRef<'a>(Ref<'a, ElName>);
+
+impl ElemName for ElRef<'_> {
+    fn ns(&self) -> &Namespace {
+        &self.0.ns
+    }
+    fn local_name(&self) -> &LocalName {
+        &self.0.local
+    }
+}
+
 enum Kind {
     Document,
-    Element { name: QualName, attrs: Vec<Attribute>, template: u32 },
+    Element { name: ElName, attrs: Vec<Attribute>, template: u32 },
     Text(StrTendril),
     /// Comment, processing instruction: dropped by the cleaner.
     Other,
 }
 
 /// A node of the linked tree; links are node numbers ([`NONE`] for none) in 32 bits, which
-/// keeps a node at 80 bytes instead of 96.
+/// keeps a node at 72 bytes (96 with `usize` links and the whole `QualName`).
 struct SinkNode {
     parent: u32,
     first: u32,
@@ -43,7 +71,7 @@ struct SinkNode {
 }
 
 #[cfg(target_pointer_width = "64")]
-const _: () = assert!(std::mem::size_of::<SinkNode>() == 80);
+const _: () = assert!(std::mem::size_of::<SinkNode>() == 72);
 
 impl SinkNode {
     fn parent(&self) -> usize {
@@ -66,7 +94,7 @@ impl SinkNode {
 struct Tree {
     nodes: Vec<SinkNode>,
     /// Returned by `elem_name` for a handle that is not an element (never asked in practice).
-    no_name: QualName,
+    no_name: ElName,
 }
 
 impl Tree {
@@ -77,7 +105,7 @@ impl Tree {
 
     /// A tree of the document node only, with room for `nodes` nodes.
     fn with_capacity(nodes: usize) -> Tree {
-        let mut tree = Tree { nodes: Vec::with_capacity(nodes), no_name: QualName::new(None, html5ever::ns!(html), html5ever::local_name!("")) };
+        let mut tree = Tree { nodes: Vec::with_capacity(nodes), no_name: ElName { ns: html5ever::ns!(html), local: html5ever::local_name!("") } };
         tree.push(Kind::Document);
         tree
     }
@@ -162,7 +190,7 @@ pub struct Sink {
     /// Past this many elements, nodes are not built ([`DISCARDED`]).
     max_elements: usize,
     /// The names of the nodes not built, by handle − [`DISCARDED`].
-    discarded: RefCell<Vec<QualName>>,
+    discarded: RefCell<Vec<ElName>>,
 }
 
 impl Sink {
@@ -178,7 +206,7 @@ impl Sink {
     }
 
     /// A handle for a node not built.
-    fn discard(&self, name: QualName) -> usize {
+    fn discard(&self, name: ElName) -> usize {
         let mut d = self.discarded.borrow_mut();
         d.push(name);
         DISCARDED + d.len() - 1
@@ -193,7 +221,7 @@ fn gone(h: usize) -> bool {
 impl TreeSink for Sink {
     type Handle = usize;
     type Output = Sink;
-    type ElemName<'a> = Ref<'a, QualName>;
+    type ElemName<'a> = ElRef<'a>;
 
     fn finish(self) -> Sink {
         self
@@ -205,27 +233,27 @@ impl TreeSink for Sink {
         0
     }
 
-    fn elem_name<'a>(&'a self, target: &'a usize) -> Ref<'a, QualName> {
+    fn elem_name<'a>(&'a self, target: &'a usize) -> ElRef<'a> {
         if gone(*target) {
             let d = self.discarded.borrow();
             if d.get(*target - DISCARDED).is_some() {
-                return Ref::map(d, |d| &d[*target - DISCARDED]);
+                return ElRef(Ref::map(d, |d| &d[*target - DISCARDED]));
             }
         }
-        Ref::map(self.tree.borrow(), |t| match t.nodes.get(*target).map(|n| &n.kind) {
+        ElRef(Ref::map(self.tree.borrow(), |t| match t.nodes.get(*target).map(|n| &n.kind) {
             Some(Kind::Element { name, .. }) => name,
             _ => &t.no_name,
-        })
+        }))
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> usize {
         self.elements.set(self.elements.get().saturating_add(1));
         if self.over_budget() {
-            return self.discard(name);
+            return self.discard(ElName::of(name));
         }
         let mut t = self.tree.borrow_mut();
         let template = if flags.template { t.push(Kind::Document) } else { NONE };
-        t.push(Kind::Element { name, attrs, template: template as u32 })
+        t.push(Kind::Element { name: ElName::of(name), attrs, template: template as u32 })
     }
 
     fn create_comment(&self, _text: StrTendril) -> usize {
