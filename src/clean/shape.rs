@@ -369,12 +369,10 @@ impl Tree for Shape {
         self.tags.get(t as usize).map(Name::as_str)
     }
     fn attr(&self, n: NodeId, name: &str) -> Option<&str> {
-        let values = self.values.as_deref()?;
-        let pair = *self.attrs.get(self.with_attrs.index(self.element_of(n)?)?)?;
-        let &(id, class) = values.pairs.get(pair as usize)?;
+        let [id, class] = self.id_class(n);
         match name {
-            "id" => values.value(id),
-            "class" => values.value(class),
+            "id" => id,
+            "class" => class,
             _ => None,
         }
     }

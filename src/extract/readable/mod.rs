@@ -173,9 +173,13 @@ pub fn extract_with(doc: &Doc, opts: &Options) -> Readable {
 
 /// [`extract_with`], its text not yet written.
 fn draft_with(doc: &Doc, opts: &Options) -> Draft {
-    let out = select(doc, opts, &Facts::new(doc, opts));
+    shown_if_all_hidden(doc, opts, select(doc, opts, &Facts::new(doc, opts)))
+}
+
+/// `out`, or, when it has no text because everything readable is hidden (pages that show
+/// their text by script), the selection made with hidden elements read.
+fn shown_if_all_hidden(doc: &Doc, opts: &Options, out: Draft) -> Draft {
     if !out.has_text(doc) && opts.hidden {
-        // Everything readable is hidden (pages that show their text by script).
         let shown = Options { hidden: false, ..*opts };
         return select(doc, &shown, &Facts::new(doc, &shown));
     }
@@ -410,11 +414,7 @@ impl<'d> Analysis<'d> {
 
     /// [`Analysis::extract`], its text not yet written.
     pub(crate) fn draft(&self) -> Draft {
-        let out = select(self.doc, &self.opts, &self.facts);
-        if !out.has_text(self.doc) && self.opts.hidden {
-            return draft_with(self.doc, &self.opts);
-        }
-        out
+        shown_if_all_hidden(self.doc, &self.opts, select(self.doc, &self.opts, &self.facts))
     }
 
     /// The single-page extractor's cuts over another extractor's selection `nodes`:
