@@ -114,25 +114,51 @@ fn path_hashes(doc: &Doc) -> Vec<u64> {
     h
 }
 
-/// The key hash of a text worth keying, equal to `hash_str(&collapse_ws(t))`; `None` for a
+/// The hash of a template text, white space collapsed: one Fx hash over its bytes (texts are
+/// hashed in bulk, page after page; the hash is never stored, as a template's keys are made
+/// again from its lines, so it need only agree within a process).
+fn text_hash(collapsed: &[u8]) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    std::hash::Hasher::write(&mut h, collapsed);
+    std::hash::Hasher::finish(&h)
+}
+
+/// The key hash of a text worth keying, equal to `text_hash(collapse_ws(t))`; `None` for a
 /// text that is blank or longer than [`MAX_TEXT`] once collapsed (read no further than that).
 fn text_key(t: &str) -> Option<u64> {
     if t.len() > 4 * MAX_TEXT {
         return None;
     }
-    let (mut h, mut len) = (Fnv::new(), 0usize);
-    for (i, w) in t.split_whitespace().enumerate() {
-        if i > 0 {
-            h = h.byte(b' ');
+    // The collapsed text, made here: a byte past MAX_TEXT finds no room (`None`).
+    let mut buf = [0u8; MAX_TEXT];
+    let mut len = 0usize;
+    if t.is_ascii() {
+        // Most texts: byte by byte, an ASCII byte being white space as its char is.
+        let mut gap = false;
+        for &b in t.as_bytes() {
+            if matches!(b, b'\t'..=b'\r' | b' ') {
+                gap = len > 0;
+                continue;
+            }
+            if gap {
+                *buf.get_mut(len)? = b' ';
+                len += 1;
+                gap = false;
+            }
+            *buf.get_mut(len)? = b;
             len += 1;
         }
-        h = h.str(w);
-        len += w.len();
-        if len > MAX_TEXT {
-            return None;
+    } else {
+        for w in t.split_whitespace() {
+            if len > 0 {
+                *buf.get_mut(len)? = b' ';
+                len += 1;
+            }
+            buf.get_mut(len..len + w.len())?.copy_from_slice(w.as_bytes());
+            len += w.len();
         }
     }
-    (len > 0).then_some(h.0)
+    (len > 0).then(|| text_hash(&buf[..len]))
 }
 
 /// Per node: is it a text that is a piece of a sentence? That is text that is not the whole
@@ -459,7 +485,7 @@ impl Template {
                     depth += 1;
                 }
                 prefix.truncate(depth);
-                mix(path, hash_str(&l.text))
+                mix(path, text_hash(l.text.as_bytes()))
             })
             .collect();
         Template { keys, lines }
@@ -521,10 +547,13 @@ mod tests {
                 assert_eq!(step_hash(&doc, i), hash_str(&step(&doc, i)), "{}", step(&doc, i));
             }
         }
-        assert_eq!(text_key("  a \n b\tc "), Some(hash_str("a b c")));
-        assert_eq!(text_key(&"x ".repeat(MAX_TEXT / 2)), Some(hash_str("x ".repeat(MAX_TEXT / 2).trim_end())));
+        assert_eq!(text_key("  a \n b\tc "), Some(text_hash(b"a b c")));
+        assert_eq!(text_key(&"x ".repeat(MAX_TEXT / 2)), Some(text_hash("x ".repeat(MAX_TEXT / 2).trim_end().as_bytes())));
         assert!(text_key(" a ").is_some() && text_key("  ").is_none() && text_key(&"x".repeat(MAX_TEXT + 1)).is_none());
         assert!(text_key(&"x ".repeat(MAX_TEXT / 2 + 1)).is_none(), "one word past the limit");
+        for t in ["\u{a0}a\u{2003}b\x0b c\u{3000}", "\x0c\x0ba\r\n", "é  \x1fb\x1c", "a\x1f b"] {
+            assert_eq!(text_key(t), Some(text_hash(crate::clean::collapse_ws(t).as_bytes())), "{t:?}");
+        }
     }
 
     #[test]
@@ -575,7 +604,7 @@ mod tests {
             line("", "w"),
             line("html  body", "v"),
         ];
-        let alone = |l: &Line| mix(l.path.split(' ').filter(|s| !s.is_empty()).fold(0u64, |h, s| mix(h, hash_str(s))), hash_str(&l.text));
+        let alone = |l: &Line| mix(l.path.split(' ').filter(|s| !s.is_empty()).fold(0u64, |h, s| mix(h, hash_str(s))), text_hash(l.text.as_bytes()));
         let expected: HashSet<u64, FxBuildHasher> = lines.iter().map(alone).collect();
         let t = Template::from_lines(lines);
         assert_eq!(t.keys, expected);
