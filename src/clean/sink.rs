@@ -485,9 +485,12 @@ fn flatten(tree: &Tree) -> Doc {
             Kind::Element { name, attrs, .. } => {
                 let local: &str = &name.local;
                 let attr = |k: &str| attrs.iter().find(|a| &*a.name.local == k).map(|a| &*a.value);
+                // `id` and `class` of every element: compared as interned names (one integer).
+                let known = |k: &LocalName| attrs.iter().find(|a| a.name.local == *k).map(|a| &*a.value);
                 let dropped = is_dropped(&name.local)
                     || (in_head && local != "title")
-                    || (is_comment_region(local, attr("id"), attr("class")) && !holds_h1(tree, &mut headed, cur))
+                    || (is_comment_region(local, known(&html5ever::local_name!("id")), known(&html5ever::local_name!("class")))
+                        && !holds_h1(tree, &mut headed, cur))
                     || (open.is_empty() && seen_root);
                 if dropped {
                     if matches!(local, "meta" | "link" | "script") {

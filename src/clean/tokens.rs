@@ -202,12 +202,17 @@ impl<'a, S: TokenSink> Bridge<'a, S> {
         }
         let chars = std::mem::take(&mut self.chars);
         let all = text(&chars);
-        for (i, part) in all.split('\0').enumerate() {
-            if i > 0 {
-                self.send(Token::NullCharacterToken);
-            }
-            if !part.is_empty() {
-                self.send(Token::CharacterTokens(StrTendril::from_slice(part)));
+        if !all.as_bytes().contains(&0) {
+            // Most runs hold no NUL: one token, found by a byte search rather than a split.
+            self.send(Token::CharacterTokens(StrTendril::from_slice(&all)));
+        } else {
+            for (i, part) in all.split('\0').enumerate() {
+                if i > 0 {
+                    self.send(Token::NullCharacterToken);
+                }
+                if !part.is_empty() {
+                    self.send(Token::CharacterTokens(StrTendril::from_slice(part)));
+                }
             }
         }
         self.chars = chars;
