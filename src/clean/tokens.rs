@@ -98,36 +98,78 @@ fn text(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
-/// The parser's interned name for a tag or attribute name read as `bytes`. Making one looks the
-/// name up in html5ever's table of known names (a keyed hash and a compare), and a page reads
-/// the same few dozen names thousands of times: each thread keeps the names it has made (names
-/// of up to [`NAME_CACHE_LEN`] bytes, at most [`NAME_CACHE_MAX`] of them; past it, it starts
-/// again empty).
-fn local_name(bytes: &[u8]) -> LocalName {
-    type Names = std::collections::HashMap<Box<[u8]>, LocalName, rustc_hash::FxBuildHasher>;
-    thread_local! {
-        static NAMES: std::cell::RefCell<Names> = std::cell::RefCell::new(Names::default());
-    }
-    if bytes.len() > NAME_CACHE_LEN {
-        return LocalName::from(&*text(bytes));
-    }
-    NAMES.with_borrow_mut(|names| {
-        if let Some(name) = names.get(bytes) {
-            return name.clone();
-        }
-        if names.len() >= NAME_CACHE_MAX {
-            names.clear();
-        }
-        let name = LocalName::from(&*text(bytes));
-        names.insert(bytes.into(), name.clone());
-        name
-    })
+/// The parser's interned names for tag and attribute names. Making one looks the name up in
+/// html5ever's table of known names (a keyed hash and a compare), and pages read the same few
+/// dozen names thousands of times: each is made once and kept in a direct-mapped table (a slot
+/// holds the last name whose bytes hashed to it; names of up to [`NAME_CACHE_LEN`] bytes), so a
+/// name read again costs a multiply and four compares. A thread's table passes from page to
+/// page ([`Names::take`], [`Names::give_back`]).
+struct Names {
+    slots: Vec<Option<(NameKey, LocalName)>>,
 }
 
-/// Longest name a thread keeps made ([`local_name`]).
+/// Slots in [`Names`]: a page's distinct names are a few dozen, so few share a slot.
+const NAME_SLOTS: usize = 256;
+
+/// Longest name [`Names`] keeps.
 const NAME_CACHE_LEN: usize = 32;
-/// Most names a thread keeps made ([`local_name`]).
-const NAME_CACHE_MAX: usize = 1024;
+
+/// A name's bytes, zero-padded to [`NAME_CACHE_LEN`], and its length.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct NameKey {
+    words: [u64; NAME_CACHE_LEN / 8],
+    len: usize,
+}
+
+impl NameKey {
+    fn of(bytes: &[u8]) -> Option<NameKey> {
+        let mut padded = [0u8; NAME_CACHE_LEN];
+        padded.get_mut(..bytes.len())?.copy_from_slice(bytes);
+        let mut words = [0u64; NAME_CACHE_LEN / 8];
+        for (w, chunk) in words.iter_mut().zip(padded.chunks_exact(8)) {
+            *w = <[u8; 8]>::try_from(chunk).map_or(0, u64::from_le_bytes);
+        }
+        Some(NameKey { words, len: bytes.len() })
+    }
+
+    fn slot(&self) -> usize {
+        let [a, b, c, d] = self.words;
+        let h = (a ^ b.rotate_left(16) ^ c.rotate_left(32) ^ d.rotate_left(48) ^ self.len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> 56) as usize % NAME_SLOTS
+    }
+}
+
+thread_local! {
+    static NAMES: std::cell::Cell<Option<Names>> = const { std::cell::Cell::new(None) };
+}
+
+impl Names {
+    /// The thread's table, or a new one.
+    fn take() -> Names {
+        NAMES.with(std::cell::Cell::take).unwrap_or_else(|| Names { slots: vec![None; NAME_SLOTS] })
+    }
+
+    /// Keep the table for the thread's next page.
+    fn give_back(self) {
+        NAMES.with(|n| n.set(Some(self)));
+    }
+
+    /// The interned name read as `bytes`.
+    fn local(&mut self, bytes: &[u8]) -> LocalName {
+        let Some(key) = NameKey::of(bytes) else { return LocalName::from(&*text(bytes)) };
+        let slot = key.slot();
+        if let Some(Some((k, name))) = self.slots.get(slot) {
+            if *k == key {
+                return name.clone();
+            }
+        }
+        let name = LocalName::from(&*text(bytes));
+        if let Some(s) = self.slots.get_mut(slot) {
+            *s = Some((key, name.clone()));
+        }
+        name
+    }
+}
 
 /// The bridge from html5gum's tokenizer to a [`TokenSink`] (html5ever's tree builder).
 pub struct Bridge<'a, S: TokenSink> {
@@ -155,6 +197,8 @@ pub struct Bridge<'a, S: TokenSink> {
     max_depth: usize,
     /// Tags passed since control last returned to the caller.
     tags: usize,
+    /// The page's tag and attribute names, made once each.
+    names: Names,
 }
 
 impl<'a, S: TokenSink> Bridge<'a, S> {
@@ -180,6 +224,7 @@ impl<'a, S: TokenSink> Bridge<'a, S> {
             open: Open::default(),
             max_depth: max_depth.max(1),
             tags: 0,
+            names: Names::take(),
         }
     }
 
@@ -225,7 +270,7 @@ impl<'a, S: TokenSink> Bridge<'a, S> {
         if !std::mem::take(&mut self.in_attr) || self.current != Current::Start || self.attrs.len() >= MAX_ATTRIBUTES {
             return;
         }
-        let name = local_name(&self.attr_name);
+        let name = self.names.local(&self.attr_name);
         if self.attrs.iter().any(|a| a.name.local == name) {
             return;
         }
@@ -233,6 +278,13 @@ impl<'a, S: TokenSink> Bridge<'a, S> {
             name: QualName::new(None, html5ever::ns!(), name),
             value: StrTendril::from_slice(&text(&self.attr_value)),
         });
+    }
+}
+
+impl<S: TokenSink> Drop for Bridge<'_, S> {
+    /// The names made on this page serve the thread's next one.
+    fn drop(&mut self) {
+        std::mem::replace(&mut self.names, Names { slots: Vec::new() }).give_back();
     }
 }
 
@@ -293,7 +345,7 @@ impl<S: TokenSink> Emitter for Bridge<'_, S> {
         self.tags += 1;
         let kind = if self.current == Current::Start { TagKind::StartTag } else { TagKind::EndTag };
         self.current = Current::None;
-        let name = local_name(&self.name);
+        let name = self.names.local(&self.name);
         let start = kind == TagKind::StartTag;
         if start {
             self.last_start_tag.clone_from(&self.name);
@@ -399,6 +451,22 @@ impl<S: TokenSink> Emitter for Bridge<'_, S> {
 mod tests {
     use super::*;
     use html5gum::{Readable, Reader};
+
+    #[test]
+    fn names_come_back_as_made_whatever_shares_their_slot() {
+        let mut names = Names::take();
+        let long = "x".repeat(NAME_CACHE_LEN + 1);
+        let many: Vec<String> = (0..3 * NAME_SLOTS).map(|i| format!("n{i}")).collect();
+        let all: Vec<&str> = ["div", "class", "data-a", "data-a\0", "data-ab", "é-名", long.as_str(), ""].into_iter().chain(many.iter().map(String::as_str)).collect();
+        // Twice over: made, then read back from the table (or made again where a slot was taken).
+        for _ in 0..2 {
+            for n in &all {
+                assert_eq!(&*names.local(n.as_bytes()), *n);
+            }
+        }
+        names.give_back();
+        assert_eq!(&*Names::take().local(b"div"), "div");
+    }
 
     /// Everything a reader gives for these calls, as (what each call returned).
     fn chunks<R: Reader>(mut r: R, needles: &[&[u8]]) -> Vec<Option<Vec<u8>>> {
