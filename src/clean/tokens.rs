@@ -82,6 +82,10 @@ impl html5gum::Reader for Input<'_> {
 
     fn try_read_string(&mut self, s: &[u8], case_sensitive: bool) -> Result<bool, Self::Error> {
         let Some(next) = self.rest.get(..s.len()) else { return Ok(false) };
+        // A character reference tries dozens of names in turn: most differ in their first byte.
+        if case_sensitive && next.first() != s.first() {
+            return Ok(false);
+        }
         if next == s || (!case_sensitive && next.eq_ignore_ascii_case(s)) {
             self.rest = self.rest.get(s.len()..).unwrap_or_default();
             return Ok(true);
