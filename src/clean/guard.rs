@@ -59,6 +59,11 @@ fn nesting(name: &LocalName) -> Nesting {
     LISTED.get(name).copied().unwrap_or(Nesting::Nests)
 }
 
+/// Is this `svg` or `math` (compared as interned names: one integer each)?
+fn is_foreign(name: &LocalName) -> bool {
+    *name == html5ever::local_name!("svg") || *name == html5ever::local_name!("math")
+}
+
 /// The counted elements open at a point of the scan, as the tree builder sees them: an end tag
 /// closes the innermost open element of its name and those opened after it, and an end tag
 /// with no open element of its name is ignored (a stray `</span>` closes nothing).
@@ -90,7 +95,7 @@ impl Open {
     fn start(&mut self, name: &LocalName, max: usize) -> bool {
         let keep = self.kept < max;
         self.kept += usize::from(keep);
-        self.foreign += usize::from(matches!(&**name, "svg" | "math"));
+        self.foreign += usize::from(is_foreign(name));
         *self.count.entry(name.clone()).or_insert(0) += 1;
         self.stack.push((name.clone(), keep));
         !keep
@@ -103,7 +108,7 @@ impl Open {
         }
         while let Some((n, kept)) = self.stack.pop() {
             self.kept -= usize::from(kept);
-            self.foreign -= usize::from(matches!(&*n, "svg" | "math"));
+            self.foreign -= usize::from(is_foreign(&n));
             if let Some(c) = self.count.get_mut(&n) {
                 *c -= 1;
             }

@@ -476,7 +476,7 @@ fn xml_char(c: char) -> bool {
 fn xml_clean(s: &str) -> bool {
     let b = s.as_bytes();
     let controls = b.iter().fold(false, |bad, &c| bad | (c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r')));
-    let noncharacter = || b.contains(&0xEF) && b.windows(3).any(|w| w[0] == 0xEF && w[1] == 0xBF && w[2] >= 0xBE);
+    let noncharacter = || memchr::memchr(0xEF, b).is_some() && b.windows(3).any(|w| w[0] == 0xEF && w[1] == 0xBF && w[2] >= 0xBE);
     !controls && !noncharacter()
 }
 

@@ -251,7 +251,7 @@ impl<'a, S: TokenSink> Bridge<'a, S> {
         }
         let chars = std::mem::take(&mut self.chars);
         let all = text(&chars);
-        if !all.as_bytes().contains(&0) {
+        if memchr::memchr(0, all.as_bytes()).is_none() {
             // Most runs hold no NUL: one token, found by a byte search rather than a split.
             self.send(Token::CharacterTokens(StrTendril::from_slice(&all)));
         } else {
