@@ -127,11 +127,14 @@ struct NameKey {
 
 impl NameKey {
     fn of(bytes: &[u8]) -> Option<NameKey> {
-        let mut padded = [0u8; NAME_CACHE_LEN];
-        padded.get_mut(..bytes.len())?.copy_from_slice(bytes);
+        if bytes.len() > NAME_CACHE_LEN {
+            return None;
+        }
+        // Each word assembled in a register from its bytes (a copy through memory would cost a
+        // call and a stalled load per word).
         let mut words = [0u64; NAME_CACHE_LEN / 8];
-        for (w, chunk) in words.iter_mut().zip(padded.chunks_exact(8)) {
-            *w = <[u8; 8]>::try_from(chunk).map_or(0, u64::from_le_bytes);
+        for (w, chunk) in words.iter_mut().zip(bytes.chunks(8)) {
+            *w = chunk.iter().rev().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
         }
         Some(NameKey { words, len: bytes.len() })
     }
