@@ -204,7 +204,9 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 /// jemalloc's options, read before `main` (`_RJEM_MALLOC_CONF` in the environment adds to them):
 /// one arena for all threads, as each thread's cache already serves it; freed pages go back to
-/// the system after 100 ms, not 10 s, so `induce`'s memory stays that of what it keeps.
+/// the system after 100 ms, not 10 s, so a long run's memory stays near what it holds, while
+/// `apply` still reuses the room one page frees for the next (`induce` shortens it further:
+/// [`return_freed_pages_sooner`]).
 #[cfg(not(target_env = "msvc"))]
 #[export_name = "_rjem_malloc_conf"]
 static ALLOCATOR_OPTIONS: &[u8; 46] = b"narenas:1,dirty_decay_ms:100,muzzy_decay_ms:0\0";

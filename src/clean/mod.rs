@@ -439,12 +439,18 @@ fn push_text(doc: &mut Doc, parent: NodeId, level: u32, raw: &str) {
     doc.nodes.push(Node { parent: Some(parent), end: id + 1, level, data: NodeData::Text(CompactString::from(text)) });
 }
 
+/// Is the ASCII byte `c` white space as `char::is_whitespace` sees it (tab to carriage return,
+/// and space)? Written without branches, so that loops over bytes run on vectors.
+#[inline]
+pub(crate) fn is_space_byte(c: u8) -> bool {
+    (c == b' ') | (c.wrapping_sub(b'\t') < 5)
+}
+
 /// How many characters of `s` are not white space (`char::is_whitespace`); a text of ASCII
 /// only, as most are, is counted byte by byte.
 pub fn non_space_chars(s: &str) -> usize {
     if s.is_ascii() {
-        // Without branches, so that the loop runs on vectors.
-        return s.bytes().map(|c| usize::from(!((c == b' ') | (c.wrapping_sub(b'\t') < 5)))).sum();
+        return s.bytes().map(|c| usize::from(!is_space_byte(c))).sum();
     }
     s.chars().filter(|c| !c.is_whitespace()).count()
 }

@@ -484,17 +484,16 @@ fn flatten(tree: &Tree) -> Doc {
         match &node.kind {
             Kind::Element { name, attrs, .. } => {
                 let local: &str = &name.local;
-                let attr = |k: &str| attrs.iter().find(|a| &*a.name.local == k).map(|a| &*a.value);
-                // `id` and `class` of every element: compared as interned names (one integer).
-                let known = |k: &LocalName| attrs.iter().find(|a| a.name.local == *k).map(|a| &*a.value);
+                // Attributes are looked up by interned name (one integer compare each).
+                let attr = |k: &LocalName| attrs.iter().find(|a| a.name.local == *k).map(|a| &*a.value);
                 let dropped = is_dropped(&name.local)
                     || (in_head && local != "title")
-                    || (is_comment_region(local, known(&html5ever::local_name!("id")), known(&html5ever::local_name!("class")))
+                    || (is_comment_region(local, attr(&html5ever::local_name!("id")), attr(&html5ever::local_name!("class")))
                         && !holds_h1(tree, &mut headed, cur))
                     || (open.is_empty() && seen_root);
                 if dropped {
                     if matches!(local, "meta" | "link" | "script") {
-                        let owned = |k: &str| attr(k).map(str::to_string);
+                        let owned = |k: &str| attr(&LocalName::from(k)).map(str::to_string);
                         let text = match tree.nodes.get(node.first()).map(|n| &n.kind) {
                             Some(Kind::Text(t)) => Some(&**t),
                             _ => None,

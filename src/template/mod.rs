@@ -136,7 +136,7 @@ fn text_key(t: &str) -> Option<u64> {
         // Most texts: byte by byte, an ASCII byte being white space as its char is.
         let mut gap = false;
         for &b in t.as_bytes() {
-            if matches!(b, b'\t'..=b'\r' | b' ') {
+            if crate::clean::is_space_byte(b) {
                 gap = len > 0;
                 continue;
             }
