@@ -644,6 +644,17 @@ mod tests {
         assert_eq!(doc.nodes[div as usize].level, 3);
     }
 
+    /// The tree is the one the HTML standard builds today, which since 2025 keeps markup inside
+    /// `<option>` (html5ever 0.38 and later; before, a `<b>` there was dropped). Elements there
+    /// take `dfs` numbers, so a wrapper learned from older trees can name other numbers on pages
+    /// with such options.
+    #[test]
+    fn markup_inside_an_option_is_kept() {
+        let doc = page("<body><select><option value=1><b>Fast</b> facts</option></select><p>after</p></body>");
+        let names: Vec<&str> = (0..doc.nodes.len() as u32).filter_map(|i| doc.element(i).map(|e| e.name.as_str())).collect();
+        assert_eq!(names, ["html", "head", "body", "select", "option", "b", "p"]);
+    }
+
     #[test]
     fn text_keeps_what_xml_allows() {
         for s in ["plain", "tab\tnl\ncr\r", "é ü 漢 😀 \u{FFFD} \u{7F}", ""] {

@@ -187,6 +187,9 @@ pub struct Bridge<'a, S: TokenSink> {
     name: Vec<u8>,
     self_closing: bool,
     attrs: Vec<Attribute>,
+    /// Did the tag repeat an attribute name (the later ones are dropped, as the tree builder
+    /// is told)?
+    duplicate: bool,
     /// Is an attribute being read? Its name and value (buffers reused from tag to tag).
     in_attr: bool,
     attr_name: Vec<u8>,
@@ -218,6 +221,7 @@ impl<'a, S: TokenSink> Bridge<'a, S> {
             name: Vec::new(),
             self_closing: false,
             attrs: Vec::new(),
+            duplicate: false,
             in_attr: false,
             attr_name: Vec::new(),
             attr_value: Vec::new(),
@@ -243,6 +247,9 @@ impl<'a, S: TokenSink> Bridge<'a, S> {
             TokenSinkResult::RawData(RawKind::Rcdata) => Some(State::RcData),
             TokenSinkResult::RawData(RawKind::Rawtext) => Some(State::RawText),
             TokenSinkResult::RawData(RawKind::ScriptData | RawKind::ScriptDataEscaped(_)) => Some(State::ScriptData),
+            // The page was decoded before parsing (see `page`): a `<meta charset>` met here
+            // changes nothing.
+            TokenSinkResult::EncodingIndicator(_) => None,
         };
     }
 
@@ -279,6 +286,7 @@ impl<'a, S: TokenSink> Bridge<'a, S> {
         }
         let name = self.names.local(&self.attr_name);
         if self.attrs.iter().any(|a| a.name.local == name) {
+            self.duplicate = true;
             return;
         }
         self.attrs.push(Attribute {
@@ -333,6 +341,7 @@ impl<S: TokenSink> Emitter for Bridge<'_, S> {
         self.name.clear();
         self.self_closing = false;
         self.attrs.clear();
+        self.duplicate = false;
         self.in_attr = false;
     }
 
@@ -362,7 +371,7 @@ impl<S: TokenSink> Emitter for Bridge<'_, S> {
             return None;
         }
         let attrs = if start { std::mem::take(&mut self.attrs) } else { Vec::new() };
-        self.send(Token::TagToken(Tag { kind, name, self_closing: self.self_closing, attrs }));
+        self.send(Token::TagToken(Tag { kind, name, self_closing: self.self_closing, attrs, had_duplicate_attributes: self.duplicate }));
         self.next_state.take()
     }
 
