@@ -388,7 +388,7 @@ pub fn parse(html: &str, max_depth: usize, max_elements: usize, deadline: Option
     let html = html.strip_prefix('\u{FEFF}').unwrap_or(html);
     let mut timed_out = false;
     {
-        let tokenizer = html5gum::Tokenizer::new_with_emitter(Input::new(html), Bridge::new(&builder, max_depth));
+        let tokenizer = html5gum::Tokenizer::new_with_emitter(Input::new(html), Bridge::new(&builder, html, max_depth));
         for _turn in tokenizer {
             if elements.get() > max_elements {
                 break;

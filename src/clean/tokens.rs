@@ -94,6 +94,70 @@ impl html5gum::Reader for Input<'_> {
     }
 }
 
+/// The bytes of one token (a run of text, an attribute's value) as the tokenizer hands them
+/// over in pieces. While the pieces follow each other in the page, only where they start and
+/// end is kept, and the token's text is that slice of the page, with no UTF-8 check over it
+/// (slicing a `str` checks the two ends only). A piece from elsewhere (a character reference's
+/// character, the line feed a carriage return becomes) turns the token into a copy.
+#[derive(Default)]
+struct Gathered {
+    start: usize,
+    end: usize,
+    /// The bytes, once they are not one stretch of the page.
+    copy: Vec<u8>,
+    copied: bool,
+}
+
+impl Gathered {
+    fn is_empty(&self) -> bool {
+        if self.copied {
+            self.copy.is_empty()
+        } else {
+            self.start == self.end
+        }
+    }
+
+    fn clear(&mut self) {
+        self.start = 0;
+        self.end = 0;
+        self.copy.clear();
+        self.copied = false;
+    }
+
+    fn push(&mut self, piece: &[u8], page: &str) {
+        if piece.is_empty() {
+            return;
+        }
+        if !self.copied {
+            let bytes = page.as_bytes();
+            // Where the piece stands in the page, if it is a slice of it.
+            let at = (piece.as_ptr() as usize).wrapping_sub(bytes.as_ptr() as usize);
+            let inside = at < bytes.len() && piece.len() <= bytes.len() - at;
+            if inside && (self.start == self.end || at == self.end) {
+                if self.start == self.end {
+                    self.start = at;
+                }
+                self.end = at + piece.len();
+                return;
+            }
+            self.copy.clear();
+            self.copy.extend_from_slice(bytes.get(self.start..self.end).unwrap_or_default());
+            self.copied = true;
+        }
+        self.copy.extend_from_slice(piece);
+    }
+
+    /// The token's text.
+    fn text<'p>(&'p self, page: &'p str) -> Cow<'p, str> {
+        if self.copied {
+            return text(&self.copy);
+        }
+        // The ends are character boundaries, as the tokenizer splits at ASCII bytes only; were
+        // one not, the bytes would be read as `text` reads them.
+        page.get(self.start..self.end).map_or_else(|| text(page.as_bytes().get(self.start..self.end).unwrap_or_default()), Cow::Borrowed)
+    }
+}
+
 /// Bytes as text: they are UTF-8 whenever the input is (the tokenizer splits only at ASCII).
 fn text(bytes: &[u8]) -> Cow<'_, str> {
     match std::str::from_utf8(bytes) {
@@ -181,8 +245,10 @@ impl Names {
 /// The bridge from html5gum's tokenizer to a [`TokenSink`] (html5ever's tree builder).
 pub struct Bridge<'a, S: TokenSink> {
     sink: &'a S,
+    /// The page the tokenizer reads.
+    page: &'a str,
     /// Characters not yet passed on (flushed before any other token).
-    chars: Vec<u8>,
+    chars: Gathered,
     current: Current,
     name: Vec<u8>,
     self_closing: bool,
@@ -193,7 +259,7 @@ pub struct Bridge<'a, S: TokenSink> {
     /// Is an attribute being read? Its name and value (buffers reused from tag to tag).
     in_attr: bool,
     attr_name: Vec<u8>,
-    attr_value: Vec<u8>,
+    attr_value: Gathered,
     comment: Vec<u8>,
     force_quirks: bool,
     doctype_name: Option<Vec<u8>>,
@@ -212,11 +278,13 @@ pub struct Bridge<'a, S: TokenSink> {
 }
 
 impl<'a, S: TokenSink> Bridge<'a, S> {
-    /// A bridge into `sink`, capping nesting at `max_depth` elements.
-    pub fn new(sink: &'a S, max_depth: usize) -> Self {
+    /// A bridge into `sink` for the tokens of `page` (the text the tokenizer reads), capping
+    /// nesting at `max_depth` elements.
+    pub fn new(sink: &'a S, page: &'a str, max_depth: usize) -> Self {
         Bridge {
             sink,
-            chars: Vec::new(),
+            page,
+            chars: Gathered::default(),
             current: Current::None,
             name: Vec::new(),
             self_closing: false,
@@ -224,7 +292,7 @@ impl<'a, S: TokenSink> Bridge<'a, S> {
             duplicate: false,
             in_attr: false,
             attr_name: Vec::new(),
-            attr_value: Vec::new(),
+            attr_value: Gathered::default(),
             comment: Vec::new(),
             force_quirks: false,
             doctype_name: None,
@@ -260,7 +328,7 @@ impl<'a, S: TokenSink> Bridge<'a, S> {
             return;
         }
         let chars = std::mem::take(&mut self.chars);
-        let all = text(&chars);
+        let all = chars.text(self.page);
         if memchr::memchr(0, all.as_bytes()).is_none() {
             // Most runs hold no NUL: one token, found by a byte search rather than a split.
             self.send(Token::CharacterTokens(StrTendril::from_slice(&all)));
@@ -291,7 +359,7 @@ impl<'a, S: TokenSink> Bridge<'a, S> {
         }
         self.attrs.push(Attribute {
             name: QualName::new(None, html5ever::ns!(), name),
-            value: StrTendril::from_slice(&text(&self.attr_value)),
+            value: StrTendril::from_slice(&self.attr_value.text(self.page)),
         });
     }
 }
@@ -333,7 +401,7 @@ impl<S: TokenSink> Emitter for Bridge<'_, S> {
     }
 
     fn emit_string(&mut self, c: &[u8]) {
-        self.chars.extend_from_slice(c);
+        self.chars.push(c, self.page);
     }
 
     fn init_start_tag(&mut self) {
@@ -435,7 +503,7 @@ impl<S: TokenSink> Emitter for Bridge<'_, S> {
     }
 
     fn push_attribute_value(&mut self, s: &[u8]) {
-        self.attr_value.extend_from_slice(s);
+        self.attr_value.push(s, self.page);
     }
 
     fn set_doctype_public_identifier(&mut self, value: &[u8]) {
@@ -467,6 +535,38 @@ impl<S: TokenSink> Emitter for Bridge<'_, S> {
 mod tests {
     use super::*;
     use html5gum::{Readable, Reader};
+
+    #[test]
+    fn a_token_read_in_pieces_of_the_page_is_a_slice_of_it_else_a_copy() {
+        let page = "<p title=\"a b&amp;c\">日本 text</p>";
+        let at = |s: &str| page.find(s).unwrap();
+        let piece = |s: &str| &page.as_bytes()[at(s)..at(s) + s.len()];
+        let mut g = Gathered::default();
+        assert!(g.is_empty());
+        // Pieces that follow each other in the page: a slice of it.
+        g.push(piece("日本"), page);
+        g.push(b"", page);
+        g.push(piece(" text"), page);
+        assert_eq!(g.text(page), "日本 text");
+        assert_eq!(g.text(page).as_ptr(), piece("日本").as_ptr());
+        // A character reference's character comes from elsewhere: a copy, in order.
+        g.clear();
+        assert!(g.is_empty());
+        g.push(piece("a b"), page);
+        g.push(b"&", page);
+        g.push(piece("c\""), page);
+        assert_eq!(g.text(page), "a b&c\"");
+        assert_ne!(g.text(page).as_ptr(), piece("a b").as_ptr());
+        // Pieces of the page that do not follow each other: a copy too.
+        g.clear();
+        g.push(piece("text"), page);
+        g.push(piece("<p"), page);
+        assert_eq!(g.text(page), "text<p");
+        // A piece that ends inside a character reads as `text` reads bytes.
+        g.clear();
+        g.push(&piece("日本")[..4], page);
+        assert_eq!(g.text(page), "日\u{FFFD}");
+    }
 
     #[test]
     fn names_come_back_as_made_whatever_shares_their_slot() {
