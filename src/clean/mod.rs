@@ -645,7 +645,7 @@ mod tests {
     }
 
     /// The tree is the one the HTML standard builds today, which since 2025 keeps markup inside
-    /// `<option>` (html5ever 0.38 and later; before, a `<b>` there was dropped). Elements there
+    /// `<option>` (html5ever 0.40 keeps it; 0.36 dropped a `<b>` there). Elements there
     /// take `dfs` numbers, so a wrapper learned from older trees can name other numbers on pages
     /// with such options.
     #[test]
