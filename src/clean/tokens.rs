@@ -103,32 +103,31 @@ impl html5gum::Reader for Input<'_> {
 struct Gathered {
     start: usize,
     end: usize,
-    /// The bytes, once they are not one stretch of the page.
+    /// The bytes, once they are not one stretch of the page (never empty then, as empty
+    /// pieces are not gathered).
     copy: Vec<u8>,
-    copied: bool,
 }
 
 impl Gathered {
+    fn copied(&self) -> bool {
+        !self.copy.is_empty()
+    }
+
     fn is_empty(&self) -> bool {
-        if self.copied {
-            self.copy.is_empty()
-        } else {
-            self.start == self.end
-        }
+        !self.copied() && self.start == self.end
     }
 
     fn clear(&mut self) {
         self.start = 0;
         self.end = 0;
         self.copy.clear();
-        self.copied = false;
     }
 
     fn push(&mut self, piece: &[u8], page: &str) {
         if piece.is_empty() {
             return;
         }
-        if !self.copied {
+        if !self.copied() {
             let bytes = page.as_bytes();
             // Where the piece stands in the page, if it is a slice of it.
             let at = (piece.as_ptr() as usize).wrapping_sub(bytes.as_ptr() as usize);
@@ -140,16 +139,14 @@ impl Gathered {
                 self.end = at + piece.len();
                 return;
             }
-            self.copy.clear();
             self.copy.extend_from_slice(bytes.get(self.start..self.end).unwrap_or_default());
-            self.copied = true;
         }
         self.copy.extend_from_slice(piece);
     }
 
     /// The token's text.
     fn text<'p>(&'p self, page: &'p str) -> Cow<'p, str> {
-        if self.copied {
+        if self.copied() {
             return text(&self.copy);
         }
         // The ends are character boundaries, as the tokenizer splits at ASCII bytes only; were
