@@ -202,14 +202,57 @@ fn main() -> ExitCode {
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
-/// jemalloc's options, read before `main` (`_RJEM_MALLOC_CONF` in the environment adds to them):
-/// one arena for all threads, as each thread's cache already serves it; freed pages go back to
-/// the system after 100 ms, not 10 s, so a long run's memory stays near what it holds, while
-/// `apply` still reuses the room one page frees for the next (`induce` shortens it further:
-/// [`return_freed_pages_sooner`]).
+/// jemalloc's options, which it reads through this pointer when it starts (at the first
+/// allocation; `_RJEM_MALLOC_CONF` in the environment adds to them): one arena for all threads,
+/// as each thread's cache already serves it; freed pages go back to the system after 100 ms,
+/// not 10 s, so a long run's memory stays near what it holds, while `apply` still reuses the
+/// room one page frees for the next (`induce` shortens it further: [`return_freed_pages_sooner`]).
 #[cfg(not(target_env = "msvc"))]
 #[export_name = "_rjem_malloc_conf"]
-static ALLOCATOR_OPTIONS: &[u8; 46] = b"narenas:1,dirty_decay_ms:100,muzzy_decay_ms:0\0";
+static ALLOCATOR_OPTIONS: std::sync::atomic::AtomicPtr<std::ffi::c_char> = std::sync::atomic::AtomicPtr::new(OPTIONS.as_ptr().cast_mut());
+
+#[cfg(not(target_env = "msvc"))]
+const OPTIONS: &std::ffi::CStr = c"narenas:1,dirty_decay_ms:100,muzzy_decay_ms:0";
+
+/// [`OPTIONS`], and the heap asks the kernel for 2 MB pages (`madvise`, heeded where
+/// transparent huge pages are enabled "always" or "madvise"): a process per site faults its heap
+/// in a few times instead of several hundred, at a few MB more, 0.96× the wall time over the
+/// corpus (docs/benchmarks.md). Every command but `induce`, whose memory must stay flat as
+/// pages grow (1,000 pages: a peak of 65 MB instead of 60 with them).
+#[cfg(all(not(target_env = "msvc"), target_os = "linux", target_env = "gnu"))]
+const OPTIONS_WITH_HUGE_PAGES: &std::ffi::CStr = c"narenas:1,dirty_decay_ms:100,muzzy_decay_ms:0,thp:always";
+
+/// The allocator's options for a command line whose subcommand is `command` (the first
+/// argument: the command has no options of its own).
+#[cfg(all(not(target_env = "msvc"), target_os = "linux", target_env = "gnu"))]
+fn allocator_options(command: Option<&std::ffi::CStr>) -> &'static std::ffi::CStr {
+    if command == Some(c"induce") {
+        OPTIONS
+    } else {
+        OPTIONS_WITH_HUGE_PAGES
+    }
+}
+
+/// Runs before `main`, and before the first allocation, so jemalloc starts with the options of
+/// the command that runs (glibc calls the executable's initializers with `main`'s arguments). Had
+/// anything allocated first, jemalloc would keep [`OPTIONS`]: only slower.
+#[cfg(all(not(target_env = "msvc"), target_os = "linux", target_env = "gnu"))]
+#[used]
+#[link_section = ".init_array"]
+static CHOOSE_ALLOCATOR_OPTIONS: extern "C" fn(std::ffi::c_int, *const *const std::ffi::c_char, *const *const std::ffi::c_char) = {
+    extern "C" fn choose(argc: std::ffi::c_int, argv: *const *const std::ffi::c_char, _env: *const *const std::ffi::c_char) {
+        let command = if argc >= 2 && !argv.is_null() {
+            // SAFETY: glibc passes `main`'s `argc` and `argv`: `argv` holds `argc` pointers to
+            // NUL-terminated strings (then a null pointer), which live as long as the process.
+            let arg = unsafe { *argv.add(1) };
+            (!arg.is_null()).then(|| unsafe { std::ffi::CStr::from_ptr(arg) })
+        } else {
+            None
+        };
+        ALLOCATOR_OPTIONS.store(allocator_options(command).as_ptr().cast_mut(), std::sync::atomic::Ordering::Relaxed);
+    }
+    choose
+};
 
 /// `induce` frees each page's tree as soon as its summary is made and keeps only summaries:
 /// the freed pages go back to the system after 10 ms instead of the 100 ms set above, so its
@@ -299,5 +342,24 @@ mod tests {
         return_freed_pages_sooner();
         assert_eq!(decay(c"arena.0.dirty_decay_ms"), (0, 10));
         assert_eq!(decay(c"arenas.dirty_decay_ms"), (0, 10), "arenas made later");
+    }
+
+    #[cfg(all(not(target_env = "msvc"), target_os = "linux", target_env = "gnu"))]
+    #[test]
+    fn the_heap_asks_for_huge_pages_for_every_command_but_induce() {
+        let huge = |command: Option<&std::ffi::CStr>| allocator_options(command).to_str().is_ok_and(|o| o.ends_with(",thp:always"));
+        assert!(huge(Some(c"apply")) && huge(Some(c"bench")) && huge(None));
+        assert!(!huge(Some(c"induce")));
+        // This test process was started without `induce`: the initializer chose huge pages
+        // before jemalloc read its options (which it keeps as "not supported" where the kernel
+        // offers no transparent huge pages).
+        let (mut mode, mut len) = (std::ptr::null::<std::ffi::c_char>(), std::mem::size_of::<*const std::ffi::c_char>());
+        // SAFETY: `opt.thp` is a `const char *` read into `mode`, `len` holding its size; it
+        // points at a static string of jemalloc's.
+        let read = unsafe { tikv_jemalloc_sys::mallctl(c"opt.thp".as_ptr(), (&raw mut mode).cast(), &raw mut len, std::ptr::null_mut(), 0) };
+        assert_eq!(read, 0);
+        // SAFETY: see above.
+        let offered = std::path::Path::new("/sys/kernel/mm/transparent_hugepage/enabled").exists();
+        assert_eq!(unsafe { std::ffi::CStr::from_ptr(mode) }, if offered { c"always" } else { c"not supported" });
     }
 }
