@@ -234,12 +234,14 @@ fn allocator_options(command: Option<&std::ffi::CStr>) -> &'static std::ffi::CSt
     }
 }
 
-/// Runs before `main`, and before the first allocation, so jemalloc starts with the options of
-/// the command that runs (glibc calls the executable's initializers with `main`'s arguments). Had
-/// anything allocated first, jemalloc would keep [`OPTIONS`]: only slower.
+/// Runs before `main`, and before jemalloc starts (at the first allocation, or in its own
+/// initializer), so jemalloc starts with the options of the command that runs: glibc calls the
+/// executable's initializers with `main`'s arguments, and this one has a priority (101, as C's
+/// `constructor(101)`), which linkers place before every initializer without one, jemalloc's
+/// included. Had anything allocated first, jemalloc would keep [`OPTIONS`]: only slower.
 #[cfg(all(not(target_env = "msvc"), target_os = "linux", target_env = "gnu"))]
 #[used]
-#[link_section = ".init_array"]
+#[link_section = ".init_array.00101"]
 static CHOOSE_ALLOCATOR_OPTIONS: extern "C" fn(std::ffi::c_int, *const *const std::ffi::c_char, *const *const std::ffi::c_char) = {
     extern "C" fn choose(argc: std::ffi::c_int, argv: *const *const std::ffi::c_char, _env: *const *const std::ffi::c_char) {
         let command = if argc >= 2 && !argv.is_null() {
@@ -345,21 +347,56 @@ mod tests {
         assert_eq!(decay(c"arenas.dirty_decay_ms"), (0, 10), "arenas made later");
     }
 
+    /// jemalloc's transparent huge page mode in this process (`opt.thp`).
+    #[cfg(all(not(target_env = "msvc"), target_os = "linux", target_env = "gnu"))]
+    fn huge_page_mode() -> String {
+        let (mut mode, mut len) = (std::ptr::null::<std::ffi::c_char>(), std::mem::size_of::<*const std::ffi::c_char>());
+        // SAFETY: `opt.thp` is a `const char *` read into `mode`, `len` holding its size; it
+        // points at a static string of jemalloc's.
+        let read = unsafe { tikv_jemalloc_sys::mallctl(c"opt.thp".as_ptr(), (&raw mut mode).cast(), &raw mut len, std::ptr::null_mut(), 0) };
+        assert_eq!(read, 0);
+        assert!(!mode.is_null());
+        // SAFETY: see above.
+        unsafe { std::ffi::CStr::from_ptr(mode) }.to_string_lossy().into_owned()
+    }
+
     #[cfg(all(not(target_env = "msvc"), target_os = "linux", target_env = "gnu"))]
     #[test]
     fn the_heap_asks_for_huge_pages_for_apply_only() {
         let huge = |command: Option<&std::ffi::CStr>| allocator_options(command).to_str().is_ok_and(|o| o.ends_with(",thp:always"));
         assert!(huge(Some(c"apply")) && huge(Some(c"extract")), "`extract` is `apply`'s alias");
         assert!(!huge(Some(c"induce")) && !huge(Some(c"bench")) && !huge(Some(c"--help")) && !huge(None));
-        // This test process was started without `apply`: the initializer left jemalloc's
-        // options as they were (no huge pages) before jemalloc read them.
-        let (mut mode, mut len) = (std::ptr::null::<std::ffi::c_char>(), std::mem::size_of::<*const std::ffi::c_char>());
-        // SAFETY: `opt.thp` is a `const char *` read into `mode`, `len` holding its size; it
-        // points at a static string of jemalloc's.
-        let read = unsafe { tikv_jemalloc_sys::mallctl(c"opt.thp".as_ptr(), (&raw mut mode).cast(), &raw mut len, std::ptr::null_mut(), 0) };
-        assert_eq!(read, 0);
-        // SAFETY: see above.
-        let mode = unsafe { std::ffi::CStr::from_ptr(mode) };
-        assert!(mode == c"default" || mode == c"not supported", "{mode:?}");
+    }
+
+    /// Run by [`apply_starts_the_allocator_with_huge_pages`] in a process started as `apply`;
+    /// otherwise this test process, started without `apply`, has none.
+    #[cfg(all(not(target_env = "msvc"), target_os = "linux", target_env = "gnu"))]
+    #[test]
+    fn huge_page_probe() {
+        let mode = huge_page_mode();
+        // jemalloc says "not supported" where the kernel offers no transparent huge pages.
+        let offered = std::path::Path::new("/sys/kernel/mm/transparent_hugepage/enabled").exists();
+        if std::env::var_os("FOREST_TEST_STARTED_AS_APPLY").is_some() {
+            assert_eq!(mode, if offered { "always" } else { "not supported" });
+        } else {
+            assert!(mode == "default" || mode == "not supported", "{mode}");
+        }
+    }
+
+    #[cfg(all(not(target_env = "msvc"), target_os = "linux", target_env = "gnu"))]
+    #[test]
+    fn apply_starts_the_allocator_with_huge_pages() {
+        // This test binary again, with `apply` as its first argument: the initializer sees the
+        // command line `forest apply …` would give it. To the test harness `apply` is a name
+        // that, with `--exact`, matches no test, so only the probe runs.
+        let exe = std::env::current_exe().expect("the test binary's path");
+        let out = std::process::Command::new(exe)
+            .args(["apply", "--exact", "tests::huge_page_probe", "--test-threads", "1"])
+            .env("FOREST_TEST_STARTED_AS_APPLY", "1")
+            .output()
+            .expect("the test binary runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains("1 passed"), "{stdout}");
     }
 }
