@@ -203,7 +203,8 @@ fn main() -> ExitCode {
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 /// jemalloc's options, which it reads through this pointer when it starts (at the first
-/// allocation; `_RJEM_MALLOC_CONF` in the environment adds to them): one arena for all threads,
+/// allocation or in its own initializer; `_RJEM_MALLOC_CONF` in the environment adds to them):
+/// one arena for all threads,
 /// as each thread's cache already serves it; freed pages go back to the system after 100 ms,
 /// not 10 s, so a long run's memory stays near what it holds, while `apply` still reuses the
 /// room one page frees for the next (`induce` shortens it further: [`return_freed_pages_sooner`]).
@@ -211,8 +212,20 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 #[export_name = "_rjem_malloc_conf"]
 static ALLOCATOR_OPTIONS: std::sync::atomic::AtomicPtr<std::ffi::c_char> = std::sync::atomic::AtomicPtr::new(OPTIONS.as_ptr().cast_mut());
 
+/// The options of [`ALLOCATOR_OPTIONS`], followed by `more` (a literal starting with a comma),
+/// as the C string jemalloc reads: one text for both option sets.
 #[cfg(not(target_env = "msvc"))]
-const OPTIONS: &std::ffi::CStr = c"narenas:1,dirty_decay_ms:100,muzzy_decay_ms:0";
+macro_rules! jemalloc_options {
+    ($($more:literal)?) => {
+        match std::ffi::CStr::from_bytes_with_nul(concat!("narenas:1,dirty_decay_ms:100,muzzy_decay_ms:0", $($more,)? "\0").as_bytes()) {
+            Ok(options) => options,
+            Err(_) => panic!("jemalloc's options hold no NUL"),
+        }
+    };
+}
+
+#[cfg(not(target_env = "msvc"))]
+const OPTIONS: &std::ffi::CStr = jemalloc_options!();
 
 /// [`OPTIONS`], and the heap asks the kernel for 2 MB pages (`madvise`, heeded where
 /// transparent huge pages are enabled "always" or "madvise"), for `apply` only: its heap is the
@@ -222,7 +235,7 @@ const OPTIONS: &std::ffi::CStr = c"narenas:1,dirty_decay_ms:100,muzzy_decay_ms:0
 /// fault each new 2 MB whole and return freed room in pieces: 1,000 pages took 65 MB instead
 /// of 60 to induce, and `bench`'s parse-only yardstick 0.7× its pace.
 #[cfg(all(not(target_env = "msvc"), target_os = "linux", target_env = "gnu"))]
-const OPTIONS_WITH_HUGE_PAGES: &std::ffi::CStr = c"narenas:1,dirty_decay_ms:100,muzzy_decay_ms:0,thp:always";
+const OPTIONS_WITH_HUGE_PAGES: &std::ffi::CStr = jemalloc_options!(",thp:always");
 
 /// The allocator's options for a command line whose subcommand is `command` (the first
 /// argument: the command has no options of its own).
