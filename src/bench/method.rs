@@ -81,7 +81,10 @@ impl Forest {
             other => other?,
         };
         Ok(Box::new(
-            Applier::new(induction.wrapper)?.cross_checked(self.config.cross_check).cleaned_in_block(self.config.in_block),
+            Applier::new(induction.wrapper)?
+                .cross_checked(self.config.cross_check)
+                .weighing(self.config.signals)
+                .cleaned_in_block(self.config.in_block),
         ))
     }
 }

@@ -34,7 +34,15 @@ fn without(mut config: Config, mechanism: &str) -> Result<Config> {
         "cross-check" => config.cross_check = false,
         "in-block" => config.in_block = false,
         "templates" => config.templates = false,
-        _ => return Err(Error::Invalid(format!("unknown mechanism {mechanism:?}; known: {}", MECHANISMS.join(", ")))),
+        signal => {
+            config.signals = config.signals.without(signal).ok_or_else(|| {
+                Error::Invalid(format!(
+                    "unknown mechanism {mechanism:?}; known: {}, {}",
+                    MECHANISMS.join(", "),
+                    crate::extract::arbiter::SIGNALS.join(", ")
+                ))
+            })?
+        }
     }
     Ok(config)
 }

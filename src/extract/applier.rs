@@ -9,6 +9,7 @@ use crate::template::Template;
 use crate::wrapper::{Choice, Wrapper};
 use crate::xpath::sxd::{self, Evaluator};
 use crate::xpath::{CompiledPath, Meter, Program};
+use super::arbiter::{Chosen, Evidence, Signals, Verdict, AGREEMENT};
 use super::readable::Analysis;
 use crate::text::overlap::agreement;
 use crate::{Page, Result};
@@ -24,6 +25,8 @@ pub struct Applier {
     cross_check: bool,
     /// Run the single-page extractor's header-zone and tail cuts inside the wrapper's block.
     in_block: bool,
+    /// What the cross-check weighs.
+    signals: Signals,
 }
 
 
@@ -68,6 +71,7 @@ impl std::fmt::Debug for Applier {
             .field("templates", &self.parts.len())
             .field("cross_check", &self.cross_check)
             .field("in_block", &self.in_block)
+            .field("signals", &self.signals)
             .finish()
     }
 }
@@ -81,7 +85,7 @@ impl Applier {
     pub fn new(wrapper: Wrapper) -> Result<Applier> {
         let parts = wrapper.templates_with(false).into_iter().map(Part::new).collect::<Result<Vec<Part>>>()?;
         let template = Template::from_lines(wrapper.template.clone());
-        Ok(Applier { wrapper, parts, template, cross_check: true, in_block: true })
+        Ok(Applier { wrapper, parts, template, cross_check: true, in_block: true, signals: Signals::default() })
     }
 
     /// The rules of the template `page` fits: the site's only template, else the one whose
@@ -140,9 +144,8 @@ impl Extractor for Applier {
         "forest"
     }
 
-    /// The wrapper's article, checked against the single-page extractor's: when the two
-    /// disagree (they share fewer than nine in ten of their characters), the single-page
-    /// article is taken ([`Rule::SinglePagePreferred`]).
+    /// The wrapper's article, checked against the single-page extractor's by the
+    /// [`arbiter`](super::arbiter), which weighs what the site's template shows of each.
     fn extract(&self, page: &Page) -> Result<Extraction> {
         // One analysis of the page serves the in-block cuts and the cross-check.
         let analysis = (self.in_block || self.cross_check).then(|| Analysis::new(&page.doc, &Default::default()));
@@ -157,68 +160,32 @@ impl Extractor for Applier {
         // The single-page article's text is written only when it is taken (or when the
         // wrapper's article has no nodes to compare with).
         let doc = &page.doc;
-        let sp = analysis.draft();
+        let mut sp = analysis.draft();
         if !sp.has_text(doc) {
             return Ok(x); // the single-page extractor finds nothing
         }
-        // An article with nodes is compared by the characters both select; one without
+        // An article with nodes is weighed by the characters each selects; one without
         // (text only), by its words.
-        let by_nodes = !x.nodes.is_empty();
-        if by_nodes && shared_text(doc, Chosen::of(&x.nodes, &x.skip, x.headline), Chosen::of(&sp.nodes, &sp.skip, sp.headline)) >= AGREEMENT {
-            return Ok(x);
+        if !x.nodes.is_empty() {
+            let wrapper = Chosen { nodes: &x.nodes, skip: &x.skip, headline: x.headline };
+            let single = Chosen { nodes: &sp.nodes, skip: &sp.skip, headline: sp.headline };
+            let evidence = Evidence::measure(doc, wrapper, single, &self.template);
+            if evidence.verdict(self.signals) == Verdict::Wrapper {
+                return Ok(x);
+            }
+        }
+        if self.signals.site_cuts {
+            self.cut_template(doc, &sp.nodes, &mut sp.skip);
         }
         let sp = SinglePage::extraction(doc, sp.readable(doc), Rule::SinglePagePreferred);
-        if !by_nodes && agreement(&x.text, &sp.text) >= AGREEMENT {
+        if !x.nodes.is_empty() {
+            return Ok(sp);
+        }
+        if agreement(&x.text, &sp.text) >= AGREEMENT {
             return Ok(x);
         }
         Ok(sp)
     }
-}
-
-/// The share of text the wrapper's article and the single-page article must have in common
-/// (F1 of the characters both select) for the wrapper's to be kept: nine in ten.
-pub const AGREEMENT: f64 = 0.9;
-
-/// A selection on a page: its nodes, the text nodes cut inside them, and its headline.
-struct Chosen<'a> {
-    nodes: &'a [NodeId],
-    skip: &'a [bool],
-    headline: Option<NodeId>,
-}
-
-impl<'a> Chosen<'a> {
-    fn of(nodes: &'a [NodeId], skip: &'a [bool], headline: Option<NodeId>) -> Chosen<'a> {
-        Chosen { nodes, skip, headline }
-    }
-
-    /// Per node of `doc`: is it selected (inside the nodes and not cut, or in the headline)?
-    fn mask(&self, doc: &Doc) -> Vec<bool> {
-        let mut on = vec![false; doc.nodes.len()];
-        for &r in self.nodes.iter().chain(self.headline.iter()) {
-            for (i, o) in on.iter_mut().enumerate().take(doc.end(r) as usize).skip(r as usize) {
-                *o = self.skip.get(i).is_none_or(|&cut| !cut);
-            }
-        }
-        on
-    }
-}
-
-/// How much of their text two selections of one page share: the F1 of the non-space
-/// characters of the text nodes each selects.
-fn shared_text(doc: &Doc, a: Chosen, b: Chosen) -> f64 {
-    let (sa, sb) = (a.mask(doc), b.mask(doc));
-    let (mut na, mut nb, mut both) = (0usize, 0usize, 0usize);
-    for (i, node) in doc.nodes.iter().enumerate() {
-        let crate::clean::NodeData::Text(t) = &node.data else { continue };
-        if !(sa[i] || sb[i]) {
-            continue;
-        }
-        let n = crate::clean::non_space_chars(t);
-        na += if sa[i] { n } else { 0 };
-        nb += if sb[i] { n } else { 0 };
-        both += if sa[i] && sb[i] { n } else { 0 };
-    }
-    crate::text::overlap::prf(both, na, nb).2
 }
 
 impl Applier {
@@ -227,6 +194,31 @@ impl Applier {
     pub fn cross_checked(mut self, on: bool) -> Applier {
         self.cross_check = on;
         self
+    }
+
+    /// The arbiter's signals (all on by default; see [`super::arbiter`]).
+    pub fn weighing(mut self, signals: Signals) -> Applier {
+        self.signals = signals;
+        self
+    }
+
+    /// Cut the site's template lines from a selection (`skip` grows to the page's nodes when
+    /// it was empty); a selection that would be left without text keeps them.
+    fn cut_template(&self, doc: &Doc, nodes: &[NodeId], skip: &mut Vec<bool>) {
+        if self.template.is_empty() {
+            return;
+        }
+        let mask = self.template.mask_within(doc, nodes);
+        if !mask.iter().any(|&m| m) {
+            return;
+        }
+        let mut cut = if skip.is_empty() { vec![false; doc.nodes.len()] } else { skip.clone() };
+        for (c, m) in cut.iter_mut().zip(mask) {
+            *c |= m;
+        }
+        if doc.has_text_masked(nodes, &cut) {
+            *skip = cut;
+        }
     }
 
     /// Clean inside the wrapper's block with the single-page extractor's cuts (on by

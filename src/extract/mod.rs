@@ -25,6 +25,7 @@
 //! the most text is kept, since on a new page a type may also match unrelated blocks.
 
 mod applier;
+pub mod arbiter;
 mod blocks;
 mod headline;
 pub mod readable;

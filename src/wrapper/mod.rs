@@ -62,6 +62,8 @@ pub struct Config {
     /// against the single-page extractor's, which is taken when the two disagree (and in the
     /// bench, a site no wrapper can be learned from gets it, as `forest apply` does). Default: on.
     pub cross_check: bool,
+    /// What the cross-check weighs ([`crate::extract::arbiter`]). Default: every signal.
+    pub signals: crate::extract::arbiter::Signals,
     /// At apply time, the single-page extractor's cuts (boilerplate regions by class words,
     /// header zone, tail) also run inside the wrapper's block. Default: on.
     pub in_block: bool,
@@ -86,6 +88,7 @@ impl Default for Config {
             alternatives: true,
             typing: patterns::Typing::Anchored,
             cross_check: true,
+            signals: crate::extract::arbiter::Signals::default(),
             in_block: true,
             templates: true,
         }

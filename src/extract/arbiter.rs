@@ -1,0 +1,232 @@
+//! The arbiter: which of two articles of one page to give, the wrapper's or the single-page
+//! extractor's, decided by what the site's pages show rather than by one page's disagreement.
+//!
+//! The wrapper's block sits at the same structural place on every page of its site, and the
+//! site's template lines (text found at the same path on several sample pages,
+//! [`crate::template`]) are cut from it. The single-page extractor reads one page alone, and
+//! can take a sidebar for the article, or stop short of the article's end. Each signal, one
+//! sentence (each can be turned off, for ablation: `forest-tfidf-no-<name>` in the bench):
+//!
+//! - **site-cuts**: the site's template lines are cut from the single-page article too, when
+//!   it is given.
+//! - **containment**: when one article holds nearly all of the other, the extra text decides:
+//!   the wrapper's extra is the page's own text (its template lines are cut), so the larger
+//!   wrapper article is kept; the single-page article's extra is kept unless most of it is the
+//!   site's template.
+//! - **template-share**: of two articles that share little, the one with a larger share of
+//!   its text on the site's template lines (by a quarter of its text or more) is not the
+//!   article.
+//!
+//! With every signal off, the rule is the cross-check's: the single-page article on any
+//! disagreement (fewer than [`AGREEMENT`] of their characters shared).
+
+use crate::clean::{non_space_chars, Doc, NodeData, NodeId};
+use crate::template::Template;
+
+/// The share of text (F1 of the characters both select) at which the two articles agree,
+/// and the wrapper's is kept: nine in ten.
+pub const AGREEMENT: f64 = 0.9;
+
+/// One article holds another when it holds this share of the other's characters.
+pub const HOLDS: f64 = 0.9;
+
+/// Of two articles that share little, the one with this much more of its text on template
+/// lines (as a share of each one's text) loses: a quarter.
+pub const MORE_TEMPLATE: f64 = 0.25;
+
+/// The signals the arbiter weighs (all on by default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Signals {
+    /// The site's template lines are cut from the single-page article.
+    pub site_cuts: bool,
+    /// When one article holds the other, the extra text decides.
+    pub containment: bool,
+    /// Of two articles that share little, the one more of whose text is template loses.
+    pub template_share: bool,
+}
+
+impl Default for Signals {
+    fn default() -> Self {
+        Signals { site_cuts: true, containment: true, template_share: true }
+    }
+}
+
+/// The signals `forest-tfidf-no-<name>` turns off.
+pub const SIGNALS: &[&str] = &["site-cuts", "containment", "template-share"];
+
+impl Signals {
+    /// These signals with `name` (one of [`SIGNALS`]) turned off; `None` for another name.
+    pub fn without(mut self, name: &str) -> Option<Signals> {
+        match name {
+            "site-cuts" => self.site_cuts = false,
+            "containment" => self.containment = false,
+            "template-share" => self.template_share = false,
+            _ => return None,
+        }
+        Some(self)
+    }
+}
+
+/// Which article the arbiter gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The wrapper's.
+    Wrapper,
+    /// The single-page extractor's.
+    SinglePage,
+}
+
+/// A selection on a page: its nodes, the text nodes cut inside them, and its headline.
+#[derive(Clone, Copy)]
+pub(crate) struct Chosen<'a> {
+    /// The selected elements.
+    pub nodes: &'a [NodeId],
+    /// Per node: cut inside the selection (empty: nothing cut).
+    pub skip: &'a [bool],
+    /// The headline put first, standing outside the nodes.
+    pub headline: Option<NodeId>,
+}
+
+impl Chosen<'_> {
+    /// Per node of `doc`: is it selected (inside the nodes and not cut, or in the headline)?
+    fn mask(&self, doc: &Doc) -> Vec<bool> {
+        let mut on = vec![false; doc.nodes.len()];
+        for &r in self.nodes.iter().chain(self.headline.iter()) {
+            for (i, o) in on.iter_mut().enumerate().take(doc.end(r) as usize).skip(r as usize) {
+                *o = self.skip.get(i).is_none_or(|&cut| !cut);
+            }
+        }
+        on
+    }
+}
+
+/// What the arbiter measures of the two articles of one page, in non-space characters of
+/// their text nodes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Evidence {
+    /// The wrapper's article.
+    pub wrapper: usize,
+    /// The single-page article.
+    pub single: usize,
+    /// Text both select.
+    pub both: usize,
+    /// The wrapper's text on the site's template lines.
+    pub wrapper_template: usize,
+    /// The single-page article's text on the site's template lines.
+    pub single_template: usize,
+    /// The single-page article's text outside the wrapper's that is on template lines.
+    pub single_extra_template: usize,
+}
+
+impl Evidence {
+    /// Measure the two selections of `doc`, with the site's `template`.
+    pub(crate) fn measure(doc: &Doc, wrapper: Chosen, single: Chosen, template: &Template) -> Evidence {
+        let (w, s) = (wrapper.mask(doc), single.mask(doc));
+        let (wt, st) = (template.mask_within(doc, wrapper.nodes), template.mask_within(doc, single.nodes));
+        let mut e = Evidence::default();
+        for (i, node) in doc.nodes.iter().enumerate() {
+            let NodeData::Text(t) = &node.data else { continue };
+            if !(w[i] || s[i]) {
+                continue;
+            }
+            let n = non_space_chars(t);
+            if w[i] {
+                e.wrapper += n;
+                e.wrapper_template += if wt[i] { n } else { 0 };
+            }
+            if s[i] {
+                e.single += n;
+                e.single_template += if st[i] { n } else { 0 };
+                e.single_extra_template += if st[i] && !w[i] { n } else { 0 };
+            }
+            e.both += if w[i] && s[i] { n } else { 0 };
+        }
+        e
+    }
+
+    /// How much of their text the two share: the F1 of the characters both select.
+    pub fn agreement(&self) -> f64 {
+        crate::text::overlap::prf(self.both, self.wrapper, self.single).2
+    }
+
+    /// The share of the wrapper's text the single-page article also selects.
+    fn wrapper_held(&self) -> f64 {
+        share(self.both, self.wrapper)
+    }
+
+    /// The share of the single-page article's text the wrapper's also selects.
+    fn single_held(&self) -> f64 {
+        share(self.both, self.single)
+    }
+
+    /// The verdict on these measures with `signals` on.
+    pub fn verdict(&self, signals: Signals) -> Verdict {
+        if self.single == 0 || self.agreement() >= AGREEMENT {
+            return Verdict::Wrapper;
+        }
+        if signals.containment {
+            let (w_in_s, s_in_w) = (self.wrapper_held() >= HOLDS, self.single_held() >= HOLDS);
+            if s_in_w && !w_in_s {
+                return Verdict::Wrapper;
+            }
+            if w_in_s && !s_in_w {
+                let extra = self.single - self.both;
+                return if share(self.single_extra_template, extra) > 0.5 { Verdict::Wrapper } else { Verdict::SinglePage };
+            }
+        }
+        if signals.template_share
+            && share(self.single_template, self.single) >= share(self.wrapper_template, self.wrapper) + MORE_TEMPLATE
+        {
+            return Verdict::Wrapper;
+        }
+        Verdict::SinglePage
+    }
+}
+
+/// `part` over `whole`, 0 when `whole` is 0.
+fn share(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(wrapper: usize, single: usize, both: usize) -> Evidence {
+        Evidence { wrapper, single, both, ..Evidence::default() }
+    }
+
+    #[test]
+    fn agreeing_articles_keep_the_wrapper() {
+        assert_eq!(e(1000, 1000, 950).verdict(Signals::default()), Verdict::Wrapper);
+        assert_eq!(e(1000, 0, 0).verdict(Signals::default()), Verdict::Wrapper);
+    }
+
+    #[test]
+    fn the_wrapper_holding_a_shorter_single_page_article_is_kept() {
+        // The single-page extractor stopped short: its article is inside the wrapper's.
+        let ev = e(2000, 700, 700);
+        assert_eq!(ev.verdict(Signals::default()), Verdict::Wrapper);
+        assert_eq!(ev.verdict(Signals::default().without("containment").unwrap()), Verdict::SinglePage);
+    }
+
+    #[test]
+    fn a_single_page_article_holding_the_wrapper_wins_unless_its_extra_is_template() {
+        let more = e(1000, 3000, 1000);
+        assert_eq!(more.verdict(Signals::default()), Verdict::SinglePage);
+        let furniture = Evidence { single_template: 1800, single_extra_template: 1800, ..more };
+        assert_eq!(furniture.verdict(Signals::default()), Verdict::Wrapper);
+    }
+
+    #[test]
+    fn of_two_disjoint_articles_the_template_one_loses() {
+        let sidebar = Evidence { single_template: 120, ..e(90, 130, 0) };
+        assert_eq!(sidebar.verdict(Signals::default()), Verdict::Wrapper);
+        assert_eq!(sidebar.verdict(Signals::default().without("template-share").unwrap()), Verdict::SinglePage);
+        assert_eq!(e(90, 130, 0).verdict(Signals::default()), Verdict::SinglePage);
+    }
+}
