@@ -13,6 +13,10 @@ use crate::metadata::Metadata;
 use crate::Page;
 use url::Url;
 
+/// Below this confidence an article is doubtful, and `forest apply` says so: its estimated F1
+/// is under one half.
+pub const DOUBTFUL: f64 = 0.5;
+
 /// An article and where it came from.
 #[derive(Debug, Clone, Default)]
 pub struct Article {
@@ -36,6 +40,9 @@ pub struct Article {
     pub xpath: String,
     /// The rule that selected it.
     pub rule: Rule,
+    /// An estimate of its F1 against the page's true article, in [0, 1]
+    /// ([`Extraction::confidence`]): a low one marks a page to check or route elsewhere.
+    pub confidence: f64,
     /// When it was extracted, in unix seconds.
     pub extracted_at: i64,
     /// The page and what was selected in it (none for an article read back from an index).
@@ -48,6 +55,7 @@ impl PartialEq for Article {
         (&self.url, &self.source, &self.host, &self.title, &self.byline, &self.published, &self.lang)
             == (&o.url, &o.source, &o.host, &o.title, &o.byline, &o.published, &o.lang)
             && (&self.text, &self.xpath, self.rule, self.extracted_at) == (&o.text, &o.xpath, o.rule, o.extracted_at)
+            && self.confidence.to_bits() == o.confidence.to_bits()
     }
 }
 
@@ -108,6 +116,7 @@ impl Article {
         };
         let lang = meta.lang.or_else(|| (fields == Fields::All).then(|| detect_lang(&extraction.text)).flatten());
         let rule = extraction.rule;
+        let confidence = extraction.confidence(doc);
         let (text, extracted) = match fields {
             Fields::All => (extraction.text.clone(), Some(Box::new(Extracted { page, extraction }))),
             Fields::Text => (extraction.text, None),
@@ -125,6 +134,7 @@ impl Article {
             text,
             xpath: xpath.to_string(),
             rule,
+            confidence,
             extracted_at,
             extracted,
         }
@@ -149,11 +159,6 @@ impl Article {
     /// The article's key in an index: its URL, else where it was read from.
     pub fn key(&self) -> &str {
         self.url.as_deref().unwrap_or(&self.source)
-    }
-
-    /// How much to trust it: `high`, `medium` or `low` (see [`Rule::confidence`]).
-    pub fn confidence(&self) -> &'static str {
-        self.rule.confidence()
     }
 
     /// The page it was extracted from (none for an article read back from an index).
@@ -221,7 +226,7 @@ impl Article {
             html: String,
             xpath: &'a str,
             rule: String,
-            confidence: &'static str,
+            confidence: f64,
         }
         let json = Json {
             url: self.url.as_deref(),
@@ -235,7 +240,7 @@ impl Article {
             html: self.html(),
             xpath: &self.xpath,
             rule: self.rule.name(),
-            confidence: self.confidence(),
+            confidence: (self.confidence * 1000.0).round() / 1000.0,
         };
         let written = if pretty { serde_json::to_string_pretty(&json) } else { serde_json::to_string(&json) };
         written.expect("a struct of strings always serializes")

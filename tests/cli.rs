@@ -123,7 +123,7 @@ fn apply_on_an_unseen_page_uses_a_fallback_and_says_so() {
     assert_eq!(v["rule"], "same-type-same-level");
     assert!(v["text"].as_str().unwrap().starts_with("Elm Street Bridge to Close"));
     assert_eq!(v["title"], "Elm Street Bridge to Close for Six Weeks of Repairs");
-    assert_eq!(v["confidence"], "medium");
+    assert!(v["confidence"].as_f64().unwrap() > 0.5, "{v}");
     assert!(v["xpath"].as_str().unwrap().contains("article-body"));
 }
 

@@ -44,7 +44,7 @@ fn a_url_of_an_unknown_site_is_learned_from_its_sitemap_and_robots_is_honoured()
     assert!(err.contains("learned 127.0.0.1 from") && err.contains("sitemap"), "{err}");
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(json["rule"], "exact", "{json}");
-    assert_eq!(json["confidence"], "high");
+    assert!(json["confidence"].as_f64().unwrap() > 0.5, "{json}");
     // robots.txt: the disallowed page was never fetched; the page of another shape neither.
     assert_eq!(server.hits(&format!("/news/2024/{disallowed}")), 0);
     assert_eq!(server.hits("/about"), 0);

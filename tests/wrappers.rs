@@ -57,7 +57,8 @@ fn the_store_serves_each_page_the_wrapper_of_its_host() {
     // with --require-wrapper it is skipped instead.
     let o = forest(&store, &["apply", p(&blog_page), "--format", "json"]);
     let json: serde_json::Value = serde_json::from_str(&ok(&o)).unwrap();
-    assert_eq!((json["rule"].as_str(), json["confidence"].as_str()), (Some("single-page"), Some("low")));
+    assert_eq!(json["rule"].as_str(), Some("single-page"));
+    assert!((0.25..=0.75).contains(&json["confidence"].as_f64().unwrap()), "{json}");
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("no stored wrapper for tinkernotes.example") && err.contains("forest induce"), "{err}");
     let o = forest(&store, &["apply", p(&blog_page), "--require-wrapper"]);
@@ -88,7 +89,7 @@ fn json_output_carries_the_declared_byline_date_url_and_html() {
     assert_eq!(v["lang"], "en");
     assert_eq!(v["title"], "Elm Street Bridge to Close for Six Weeks of Repairs");
     assert_eq!(v["rule"], "exact");
-    assert_eq!(v["confidence"], "high");
+    assert!(v["confidence"].as_f64().unwrap() > 0.5, "{v}");
     assert!(v["text"].as_str().unwrap().starts_with("Elm Street Bridge to Close"));
     assert!(v["html"].as_str().unwrap().contains("<p>"), "{}", v["html"]);
     // Several pages: a JSON array.

@@ -50,8 +50,8 @@ class Article:
     def rule(self) -> str:
         """The rule that selected it (``exact``, ``same-type``, …, ``single-page``)."""
     @property
-    def confidence(self) -> Literal["high", "medium", "low"]:
-        """How much to trust it."""
+    def confidence(self) -> float:
+        """An estimate of its F1 against the page's true article, in [0, 1]; below 0.5 it may be wrong or partial."""
     @property
     def format(self) -> Format:
         """The format asked for."""

@@ -74,10 +74,11 @@ impl Article {
     fn rule(&self) -> String {
         self.inner.rule.name()
     }
-    /// How much to trust it: `high`, `medium` or `low`.
+    /// An estimate of its F1 against the page's true article, in [0, 1]: below 0.5, the
+    /// article may be wrong or partial.
     #[getter]
-    fn confidence(&self) -> &'static str {
-        self.inner.confidence()
+    fn confidence(&self) -> f64 {
+        self.inner.confidence
     }
     /// The format asked for (`text`, `markdown`, `html`, `xml`, `json`, `jsonl`).
     #[getter]

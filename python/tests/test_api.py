@@ -18,7 +18,8 @@ def test_extract_single_page():
     assert a.title == "Elm Street Bridge to Close for Six Weeks of Repairs"
     assert "Elm Street Bridge" in a.text
     assert (a.url, a.host, a.source) == (BRIDGE_URL, DEMO_HOST, BRIDGE_URL)
-    assert (a.rule, a.confidence) == ("single-page", "low")
+    assert a.rule == "single-page"
+    assert 0.25 <= a.confidence <= 0.75  # no second extractor checked it
     assert str(a) == a.text + "\n" == a.output
     assert a.markdown.startswith("#") and "<p>" in a.html
 
@@ -44,7 +45,8 @@ def test_induce_from_a_feed_and_apply():
     assert w.host == DEMO_HOST
     assert "article-body" in w.xpath
     a = w.apply(BRIDGE.read_bytes(), BRIDGE_URL)
-    assert (a.rule, a.confidence) == ("exact", "high")
+    assert a.rule == "exact"
+    assert a.confidence > 0.5  # the two extractors agree on the demo page
     assert a.xpath == w.xpath
 
 

@@ -166,6 +166,12 @@ pub struct PageResult {
     /// The error, when the method failed on this page (its output counts as empty).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// What the arbiter weighed on this page, for a wrapper checked against the single-page
+    /// extractor.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<crate::extract::arbiter::Evidence>,
+    /// The output's confidence, an estimate of its F1 ([`crate::Extraction::confidence`]).
+    pub confidence: f64,
     /// The output text (not in JSON; see `--dump`).
     #[serde(skip)]
     pub text: String,
@@ -326,12 +332,31 @@ pub fn mean_scores(s: &[Scores]) -> Scores {
     Scores { p: m(|x| x.p), r: m(|x| x.r), f1: m(|x| x.f1), bow_p: m(|x| x.bow_p), bow_r: m(|x| x.bow_r), bow_f1: m(|x| x.bow_f1) }
 }
 
-/// Extract `target` with a fitted extractor; a failure becomes empty output with the error.
-fn evaluate(ext: &dyn Extractor, target: &GoldPage) -> (String, String, Option<String>) {
-    match ext.extract(&target.page) {
-        Ok(x) => (x.text, x.rule.name(), None),
-        Err(e) => (String::new(), "error".into(), Some(e.to_string())),
+/// Extract `target` with a fitted extractor (or the error fitting gave); a failure becomes
+/// empty output with the error.
+fn evaluate(fitted: std::result::Result<&dyn Extractor, &Error>, target: &GoldPage) -> Extraction {
+    let failed =
+        |e: &Error| Extraction { text: String::new(), rule: "error".into(), error: Some(e.to_string()), evidence: None, confidence: 0.0 };
+    match fitted.map(|ext| ext.extract(&target.page)) {
+        Ok(Ok(x)) => Extraction {
+            confidence: x.confidence(&target.page.doc),
+            text: x.text,
+            rule: x.rule.name(),
+            error: None,
+            evidence: x.evidence,
+        },
+        Ok(Err(e)) => failed(&e),
+        Err(e) => failed(e),
     }
+}
+
+/// What the bench keeps of one extraction.
+struct Extraction {
+    text: String,
+    rule: String,
+    error: Option<String>,
+    evidence: Option<crate::extract::arbiter::Evidence>,
+    confidence: f64,
 }
 
 fn run_site(site: &GoldSite, methods: &[&dyn Method], opts: &Options) -> SiteOut {
@@ -351,24 +376,14 @@ fn run_site(site: &GoldSite, methods: &[&dyn Method], opts: &Options) -> SiteOut
                     let fitted = method.fit(&all);
                     site.pages
                         .iter()
-                        .map(|gp| {
-                            let (text, rule, error) = match &fitted {
-                                Ok(ext) => evaluate(ext.as_ref(), gp),
-                                Err(e) => (String::new(), "error".into(), Some(e.to_string())),
-                            };
-                            page_result(site, gp, method.name(), protocol, text, rule, error)
-                        })
+                        .map(|gp| page_result(site, gp, method.name(), protocol, evaluate(fitted.as_deref(), gp)))
                         .collect()
                 }
                 (Protocol::Unseen, _) => {
                     let mut results = Vec::with_capacity(site.pages.len());
                     method.fit_leaving_out(&all, &mut |i, fitted| {
                         let Some(gp) = site.pages.get(i) else { return };
-                        let (text, rule, error) = match fitted {
-                            Ok(ext) => evaluate(ext.as_ref(), gp),
-                            Err(e) => (String::new(), "error".into(), Some(e.to_string())),
-                        };
-                        results.push(page_result(site, gp, method.name(), protocol, text, rule, error));
+                        results.push(page_result(site, gp, method.name(), protocol, evaluate(fitted.as_deref(), gp)));
                     });
                     results
                 }
@@ -390,16 +405,18 @@ fn run_site(site: &GoldSite, methods: &[&dyn Method], opts: &Options) -> SiteOut
     out
 }
 
-fn page_result(site: &GoldSite, gp: &GoldPage, method: &str, protocol: Protocol, text: String, rule: String, error: Option<String>) -> PageResult {
+fn page_result(site: &GoldSite, gp: &GoldPage, method: &str, protocol: Protocol, x: Extraction) -> PageResult {
     PageResult {
         site: site.name.clone(),
         page: gp.page.id.clone(),
         method: method.to_string(),
         protocol,
-        scores: score::score(&gp.gold, &text),
-        rule,
-        error,
-        text,
+        scores: score::score(&gp.gold, &x.text),
+        rule: x.rule,
+        error: x.error,
+        evidence: x.evidence,
+        confidence: x.confidence,
+        text: x.text,
     }
 }
 

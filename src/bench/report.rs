@@ -1,7 +1,7 @@
 //! Report: what `forest bench` prints (Table 1, per-site F1, failures, speed), its JSON, the
 //! dumped outputs and the figures.
 
-use super::score::{percentile, Scores};
+use super::score::{percentile, spearman, Scores};
 use super::{figures, mean_scores, PageResult, Protocol, Report};
 use crate::{Error, Result};
 use std::fmt::Write as _;
@@ -33,6 +33,8 @@ pub struct Row {
     pub mb_per_sec: f64,
     /// `mb_per_sec` over html5ever's parse-only MB/s on the same pages ([`Report::parse_only_secs`]).
     pub x_parse_only: f64,
+    /// Spearman's rank correlation of the outputs' confidence with their F1.
+    pub confidence_rho: f64,
 }
 
 /// A wrapper's output from anything but its exact XPath (single-page methods have none).
@@ -46,8 +48,9 @@ P, R, F1: mean 2-gram precision, recall and F1 over pages (the paper's metric); 
 p9 … p91: F1 at the 9th, 25th, 50th, 75th and 91st percentile of pages; fail: pages the method
 could not run on (scored 0); fb: pages a fallback rule extracted (not the wrapper's exact XPath);
 pages/s, MB/s: one thread, cleaning included; ×parse: that speed over html5ever's alone, parsing the
-same pages into scraper's tree (the summary line gives its MB/s). samples: fit and score on the
-same pages; unseen: each page left out of the fit.
+same pages into scraper's tree (the summary line gives its MB/s); ρconf: Spearman's rank correlation
+of the outputs' confidence with their F1. samples: fit and score on the same pages; unseen: each
+page left out of the fit.
 ";
 
 impl Report {
@@ -83,6 +86,7 @@ impl Report {
                     pages_per_sec: per_sec(rs.len() as f64),
                     mb_per_sec: per_sec(self.bytes as f64 / 1e6),
                     x_parse_only: if secs > 0.0 { self.parse_only_secs / secs } else { 0.0 },
+                    confidence_rho: spearman(&rs.iter().map(|r| r.confidence).collect::<Vec<f64>>(), &f1),
                     method,
                     protocol,
                 }
@@ -95,16 +99,16 @@ impl Report {
         let rows = self.rows();
         let w = rows.iter().map(|r| r.method.len()).max().unwrap_or(6).max(14);
         let mut s = format!(
-            "{:<w$} {:<8} {:>5} {:>6} {:>6} {:>6} {:>6}  {:>5} {:>5} {:>5} {:>5} {:>5}  {:>4} {:>4} {:>8} {:>6} {:>6}\n",
-            "method", "protocol", "pages", "P", "R", "F1", "BoW", "p9", "p25", "p50", "p75", "p91", "fail", "fb", "pages/s", "MB/s", "×parse"
+            "{:<w$} {:<8} {:>5} {:>6} {:>6} {:>6} {:>6}  {:>5} {:>5} {:>5} {:>5} {:>5}  {:>4} {:>4} {:>8} {:>6} {:>6} {:>6}\n",
+            "method", "protocol", "pages", "P", "R", "F1", "BoW", "p9", "p25", "p50", "p75", "p91", "fail", "fb", "pages/s", "MB/s", "×parse", "ρconf"
         );
         for r in rows {
             let [a, b, c, d, e] = r.percentiles;
             let _ = writeln!(
                 s,
-                "{:<w$} {:<8} {:>5} {:>6.3} {:>6.3} {:>6.3} {:>6.3}  {:>5.3} {:>5.3} {:>5.3} {:>5.3} {:>5.3}  {:>4} {:>4} {:>8.1} {:>6.2} {:>6.2}",
+                "{:<w$} {:<8} {:>5} {:>6.3} {:>6.3} {:>6.3} {:>6.3}  {:>5.3} {:>5.3} {:>5.3} {:>5.3} {:>5.3}  {:>4} {:>4} {:>8.1} {:>6.2} {:>6.2} {:>6.2}",
                 r.method, r.protocol.name(), r.pages, r.mean.p, r.mean.r, r.mean.f1, r.mean.bow_f1, a, b, c, d, e,
-                r.failures, r.fallbacks, r.pages_per_sec, r.mb_per_sec, r.x_parse_only
+                r.failures, r.fallbacks, r.pages_per_sec, r.mb_per_sec, r.x_parse_only, r.confidence_rho
             );
         }
         s.push_str(TABLE_FOOTER);

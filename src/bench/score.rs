@@ -66,9 +66,57 @@ pub fn percentile(values: &[f64], q: f64) -> f64 {
     xs[lo] + (xs[hi] - xs[lo]) * (pos - lo as f64)
 }
 
+/// Spearman's rank correlation of `xs` and `ys` (tied values share their mean rank); NaN
+/// for fewer than two pairs or when either side is constant.
+pub fn spearman(xs: &[f64], ys: &[f64]) -> f64 {
+    let (rx, ry) = (ranks(xs), ranks(ys));
+    let n = rx.len().min(ry.len());
+    if n < 2 {
+        return f64::NAN;
+    }
+    let mean = (n as f64 - 1.0) / 2.0;
+    let (mut cov, mut vx, mut vy) = (0.0, 0.0, 0.0);
+    for (a, b) in rx.iter().zip(&ry) {
+        cov += (a - mean) * (b - mean);
+        vx += (a - mean) * (a - mean);
+        vy += (b - mean) * (b - mean);
+    }
+    cov / (vx * vy).sqrt()
+}
+
+/// The rank of each value (0-based; tied values share their mean rank).
+fn ranks(xs: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..xs.len()).collect();
+    order.sort_by(|&a, &b| xs[a].total_cmp(&xs[b]));
+    let mut out = vec![0.0; xs.len()];
+    let mut i = 0;
+    while i < order.len() {
+        let mut j = i;
+        while j + 1 < order.len() && xs[order[j + 1]].total_cmp(&xs[order[i]]).is_eq() {
+            j += 1;
+        }
+        for &k in &order[i..=j] {
+            out[k] = (i + j) as f64 / 2.0;
+        }
+        i = j + 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spearman_ranks_with_ties() {
+        assert!((spearman(&[1.0, 2.0, 3.0], &[10.0, 20.0, 30.0]) - 1.0).abs() < 1e-12);
+        assert!((spearman(&[1.0, 2.0, 3.0], &[3.0, 2.0, 1.0]) + 1.0).abs() < 1e-12);
+        // Ties share their mean rank: x ranks 0.5, 0.5, 2; y ranks 0, 1, 2.
+        let r = spearman(&[1.0, 1.0, 5.0], &[1.0, 2.0, 3.0]);
+        assert!((r - 1.5 / 3f64.sqrt()).abs() < 1e-12, "{r}");
+        assert!(spearman(&[1.0, 1.0], &[1.0, 2.0]).is_nan());
+        assert!(spearman(&[1.0], &[1.0]).is_nan());
+    }
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-9

@@ -28,6 +28,8 @@ struct Sink {
     written: usize,
     skipped: usize,
     fallbacks: usize,
+    /// Articles whose confidence is below [`forest::article::DOUBTFUL`].
+    doubtful: usize,
     /// Several pages (a folder, a list, an archive).
     many: bool,
     /// Text without the headline.
@@ -81,21 +83,34 @@ impl Sink {
             forest::Rule::SinglePageFallback => {
                 eprintln!("forest: {loc}: the site's rules matched nothing on the page; used the single-page extractor");
             }
-            // The wrapper's own patterns found by type or as alternatives (medium confidence) are
-            // the designed way to read pages outside the sample: said for a single page, only
-            // counted for many.
-            forest::Rule::SinglePagePreferred if !self.many => {
-                eprintln!("forest: {loc}: the wrapper's article and the single-page extractor's disagreed; took the single-page one");
+            // The arbiter's choice and the wrapper's own patterns found by type or as
+            // alternatives are the designed way to read pages outside the sample: said for a
+            // single page, only counted for many.
+            forest::Rule::SinglePagePreferred => {
+                if !self.many {
+                    eprintln!(
+                        "forest: {loc}: the wrapper's article and the single-page extractor's disagreed; the site's template favoured the single-page one"
+                    );
+                }
             }
-            rule if rule.confidence() == "medium" => {
+            rule @ (forest::Rule::SameTypeSameLevel | forest::Rule::SameType | forest::Rule::Alternative(_)) => {
                 if !self.many {
                     eprintln!("forest: {loc}: found by the wrapper's element type, not its exact XPath (rule {})", rule.name());
                 }
             }
-            rule => eprintln!("forest: {loc}: the wrapper's patterns matched nothing; used fallback rule {} (low confidence)", rule.name()),
+            rule => eprintln!("forest: {loc}: the wrapper's patterns matched nothing; used fallback rule {}", rule.name()),
         }
         if article.rule.is_fallback() {
             self.fallbacks += 1;
+        }
+        if article.confidence < forest::article::DOUBTFUL {
+            self.doubtful += 1;
+            if !self.many {
+                eprintln!(
+                    "forest: {loc}: low confidence ({:.2}): the article may be wrong or partial; check it, or route the page elsewhere",
+                    article.confidence
+                );
+            }
         }
         if let Some((index, _)) = &mut self.index {
             index.add(&article)?;
@@ -189,6 +204,7 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
         written: 0,
         skipped: 0,
         fallbacks: 0,
+        doubtful: 0,
         many,
         no_title: a.no_title,
         warc,
@@ -227,13 +243,13 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let (skipped, fallbacks, written) = (sink.skipped, sink.fallbacks, sink.written);
+    let (skipped, fallbacks, written, doubtful) = (sink.skipped, sink.fallbacks, sink.written, sink.doubtful);
     let outcomes = std::mem::take(&mut sink.outcomes);
     sink.finish(&mut stdout)?;
     if total > 1 && !a.fetch.quiet {
         let secs = started.elapsed().as_secs_f64();
         eprintln!(
-            "forest: {total} pages: {written} articles ({fallbacks} by a fallback rule), {skipped} skipped; {secs:.1} s, {:.0} pages/s",
+            "forest: {total} pages: {written} articles ({fallbacks} by a fallback rule, {doubtful} of low confidence), {skipped} skipped; {secs:.1} s, {:.0} pages/s",
             total as f64 / secs.max(1e-9)
         );
     }

@@ -171,16 +171,18 @@ impl Extractor for Applier {
             let single = Chosen { nodes: &sp.nodes, skip: &sp.skip, headline: sp.headline };
             let evidence = Evidence::measure(doc, wrapper, single, &self.template);
             if evidence.verdict(self.signals) == Verdict::Wrapper {
-                return Ok(x);
+                return Ok(Extraction { evidence: Some(evidence), ..x });
             }
+            if self.signals.site_cuts {
+                self.cut_template(doc, &sp.nodes, &mut sp.skip);
+            }
+            let sp = SinglePage::extraction(doc, sp.readable(doc), Rule::SinglePagePreferred);
+            return Ok(Extraction { evidence: Some(evidence), ..sp });
         }
         if self.signals.site_cuts {
             self.cut_template(doc, &sp.nodes, &mut sp.skip);
         }
         let sp = SinglePage::extraction(doc, sp.readable(doc), Rule::SinglePagePreferred);
-        if !x.nodes.is_empty() {
-            return Ok(sp);
-        }
         if agreement(&x.text, &sp.text) >= AGREEMENT {
             return Ok(x);
         }
@@ -270,7 +272,7 @@ impl Applier {
                 _ => None,
             };
             let xpath = (self.parts.len() > 1).then(|| wrapper.xpath.clone());
-            Extraction { text, nodes, rule, skip: mask, headline, xpath }
+            Extraction { text, nodes, rule, skip: mask, headline, xpath, evidence: None }
         };
         let main = &wrapper.pattern;
         let t = &Typer::new(doc, wrapper.typing);

@@ -102,8 +102,16 @@ impl Chosen<'_> {
 
 /// What the arbiter measures of the two articles of one page, in non-space characters of
 /// their text nodes.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Evidence {
+    /// The page's text (its body).
+    pub page: usize,
+    /// The page's text on the site's template lines.
+    pub page_template: usize,
+    /// The wrapper's text inside links.
+    pub wrapper_links: usize,
+    /// The single-page article's text inside links.
+    pub single_links: usize,
     /// The wrapper's article.
     pub wrapper: usize,
     /// The single-page article.
@@ -123,21 +131,37 @@ impl Evidence {
     pub(crate) fn measure(doc: &Doc, wrapper: Chosen, single: Chosen, template: &Template) -> Evidence {
         let (w, s) = (wrapper.mask(doc), single.mask(doc));
         let (wt, st) = (template.mask_within(doc, wrapper.nodes), template.mask_within(doc, single.nodes));
+        let pt = template.mask_within(doc, &[doc.body]);
         let mut e = Evidence::default();
+        let mut in_link = vec![false; doc.nodes.len()];
+        let body = doc.body as usize..doc.end(doc.body) as usize;
         for (i, node) in doc.nodes.iter().enumerate() {
-            let NodeData::Text(t) = &node.data else { continue };
-            if !(w[i] || s[i]) {
+            let above = node.parent.is_some_and(|p| in_link.get(p as usize).copied().unwrap_or(false));
+            let t = match &node.data {
+                NodeData::Element(el) => {
+                    in_link[i] = above || el.name == "a";
+                    continue;
+                }
+                NodeData::Text(t) => t,
+            };
+            in_link[i] = above;
+            if !(w[i] || s[i] || body.contains(&i)) {
                 continue;
             }
             let n = non_space_chars(t);
+            e.page += if body.contains(&i) { n } else { 0 };
+            e.page_template += if pt[i] { n } else { 0 };
+            let link = if above { n } else { 0 };
             if w[i] {
                 e.wrapper += n;
                 e.wrapper_template += if wt[i] { n } else { 0 };
+                e.wrapper_links += link;
             }
             if s[i] {
                 e.single += n;
                 e.single_template += if st[i] { n } else { 0 };
                 e.single_extra_template += if st[i] && !w[i] { n } else { 0 };
+                e.single_links += link;
             }
             e.both += if w[i] && s[i] { n } else { 0 };
         }
@@ -157,6 +181,18 @@ impl Evidence {
     /// The share of the single-page article's text the wrapper's also selects.
     fn single_held(&self) -> f64 {
         share(self.both, self.single)
+    }
+
+    /// An estimate of the given article's F1, in [0, 1]: the mean of how much the two
+    /// extractors agree and how much of the page's own text (outside the site's template)
+    /// the article holds.
+    pub fn confidence(&self, verdict: Verdict) -> f64 {
+        let article = match verdict {
+            Verdict::Wrapper => self.wrapper,
+            Verdict::SinglePage => self.single,
+        };
+        let own = self.page.saturating_sub(self.page_template);
+        (self.agreement() + share(article, own).min(1.0)) / 2.0
     }
 
     /// The verdict on these measures with `signals` on.
@@ -181,6 +217,16 @@ impl Evidence {
         }
         Verdict::SinglePage
     }
+}
+
+/// An estimate of the F1 of an article no second extractor checked, holding `article` of the
+/// `page`'s non-space characters: the mean of an even agreement (one half: nothing agreed or
+/// disagreed) and the share of the page's text it holds.
+pub fn unchecked_confidence(article: usize, page: usize) -> f64 {
+    if article == 0 {
+        return 0.0;
+    }
+    (0.5 + share(article, page).min(1.0)) / 2.0
 }
 
 /// `part` over `whole`, 0 when `whole` is 0.

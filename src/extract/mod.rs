@@ -17,8 +17,8 @@
 //! 4. [`Rule::Candidate`]: the next-ranked patterns kept in the wrapper, each tried exactly and
 //!    then by type at its level;
 //! 5. [`Rule::SinglePageFallback`]: nothing of the site's patterns is on the page; the single-page
-//!    extractor ([`SinglePage`]) takes over, and says so with a low
-//!    [`Rule::confidence`]. ([`Rule::WholePage`], the body, only when it finds nothing.)
+//!    extractor ([`SinglePage`]) takes over, and says so. ([`Rule::WholePage`], the body, only
+//!    when it finds nothing.)
 //!
 //! When a rule selects several elements, nested ones are merged into the outermost and the
 //! text of each is output in document order; for the type rules (1–3) only the element with
@@ -55,8 +55,8 @@ pub enum Rule {
     WholePage,
     /// The site's rules matched nothing on this page: the single-page extractor took over.
     SinglePageFallback,
-    /// The wrapper's article and the single-page extractor's disagreed: the single-page one
-    /// was taken.
+    /// The wrapper's article and the single-page extractor's disagreed, and the
+    /// [`arbiter`] took the single-page one.
     SinglePagePreferred,
     /// No rules for the page's site (or a single-page method): the single-page extractor.
     #[default]
@@ -76,16 +76,6 @@ impl Rule {
             Rule::SinglePageFallback => "single-page-fallback".into(),
             Rule::SinglePagePreferred => "single-page-preferred".into(),
             Rule::SinglePage => "single-page".into(),
-        }
-    }
-
-    /// How much to trust the output: `high` (the wrapper's XPath), `medium` (the wrapper's
-    /// patterns found by type or as alternatives), `low` (other candidates, single-page).
-    pub fn confidence(&self) -> &'static str {
-        match self {
-            Rule::Exact => "high",
-            Rule::SameTypeSameLevel | Rule::SameType | Rule::Alternative(_) | Rule::SinglePagePreferred => "medium",
-            Rule::Candidate(_) | Rule::WholePage | Rule::SinglePageFallback | Rule::SinglePage => "low",
         }
     }
 
@@ -112,12 +102,27 @@ pub struct Extraction {
     /// For a site of several templates, the XPath of the template whose rules selected
     /// (`None`: the rules' own XPath, or none).
     pub xpath: Option<String>,
+    /// What the arbiter weighed, when the wrapper's article was checked against the
+    /// single-page extractor's.
+    pub evidence: Option<arbiter::Evidence>,
 }
 
 impl Extraction {
+    /// An estimate of the article's F1, in [0, 1], on the page `doc` it was taken from: from
+    /// what the arbiter weighed when the wrapper's article was checked
+    /// ([`arbiter::Evidence::confidence`]), else from the share of the page's text it holds
+    /// ([`arbiter::unchecked_confidence`]).
+    pub fn confidence(&self, doc: &crate::clean::Doc) -> f64 {
+        match &self.evidence {
+            Some(e) if self.rule == Rule::SinglePagePreferred => e.confidence(arbiter::Verdict::SinglePage),
+            Some(e) => e.confidence(arbiter::Verdict::Wrapper),
+            None => arbiter::unchecked_confidence(crate::clean::non_space_chars(&self.text), doc.text_size(doc.body)),
+        }
+    }
+
     /// An extraction of `nodes` with their `text`, nothing cut and no headline added.
     pub fn new(nodes: Vec<NodeId>, text: String, rule: Rule) -> Extraction {
-        Extraction { nodes, text, rule, skip: Vec::new(), headline: None, xpath: None }
+        Extraction { nodes, text, rule, skip: Vec::new(), headline: None, xpath: None, evidence: None }
     }
 }
 
@@ -156,7 +161,7 @@ impl SinglePage {
         if r.text.trim().is_empty() {
             return Extraction::new(vec![doc.body], doc.text(doc.body), Rule::WholePage);
         }
-        Extraction { nodes: r.nodes, text: r.text, rule, skip: r.skip, headline: r.headline, xpath: None }
+        Extraction { nodes: r.nodes, text: r.text, rule, skip: r.skip, headline: r.headline, xpath: None, evidence: None }
     }
 }
 

@@ -192,7 +192,7 @@ impl Extractor for ConfigApplier {
         if let Some(h) = headline {
             text = format!("{}\n\n{text}", doc.text(h));
         }
-        Ok(Extraction { nodes: block, text, rule: Rule::Exact, skip, headline, xpath: None })
+        Ok(Extraction { nodes: block, text, rule: Rule::Exact, skip, headline, xpath: None, evidence: None })
     }
 }
 
