@@ -1,7 +1,7 @@
 //! The applier: a wrapper's XPath evaluated on any page of its site, then the fallback rules
 //! (see the [module](super) list), then the single-page extractor.
 
-use super::{headlines_before, link_blocks, Extraction, Extractor, Rule, SinglePage};
+use super::{headlines_before_where, link_blocks, Extraction, Extractor, Rule, SinglePage};
 use crate::clean::{Doc, NodeId};
 use crate::patterns::{ElementType, Typer};
 use crate::template::layout::{self, Layout};
@@ -174,13 +174,13 @@ impl Extractor for Applier {
                 return Ok(Extraction { evidence: Some(evidence), ..x });
             }
             if self.signals.site_cuts {
-                self.cut_template(doc, &sp.nodes, &mut sp.skip);
+                self.cut_template(doc, &mut sp);
             }
             let sp = SinglePage::extraction(doc, sp.readable(doc), Rule::SinglePagePreferred);
             return Ok(Extraction { evidence: Some(evidence), ..sp });
         }
         if self.signals.site_cuts {
-            self.cut_template(doc, &sp.nodes, &mut sp.skip);
+            self.cut_template(doc, &mut sp);
         }
         let sp = SinglePage::extraction(doc, sp.readable(doc), Rule::SinglePagePreferred);
         if agreement(&x.text, &sp.text) >= AGREEMENT {
@@ -204,22 +204,39 @@ impl Applier {
         self
     }
 
-    /// Cut the site's template lines from a selection (`skip` grows to the page's nodes when
-    /// it was empty); a selection that would be left without text keeps them.
-    fn cut_template(&self, doc: &Doc, nodes: &[NodeId], skip: &mut Vec<bool>) {
+    /// Is all the text of the element `node` on the site's template lines (the site's name in
+    /// a heading on every page, say)?
+    fn is_template(&self, doc: &Doc, node: NodeId) -> bool {
+        if self.template.is_empty() {
+            return false;
+        }
+        let mask = self.template.mask_within(doc, &[node]);
+        let mut texts = (node as usize..doc.end(node) as usize)
+            .filter(|&i| matches!(&doc.nodes[i].data, crate::clean::NodeData::Text(t) if !t.trim().is_empty()))
+            .peekable();
+        texts.peek().is_some() && texts.all(|i| mask[i])
+    }
+
+    /// Cut the site's template lines from the single-page article (its `skip` grows to the
+    /// page's nodes when it was empty), unless that would leave it without text; a headline
+    /// that is a template line (the site's name) is dropped.
+    fn cut_template(&self, doc: &Doc, article: &mut super::readable::Draft) {
         if self.template.is_empty() {
             return;
         }
-        let mask = self.template.mask_within(doc, nodes);
+        if article.headline.is_some_and(|h| self.is_template(doc, h)) {
+            article.headline = None;
+        }
+        let mask = self.template.mask_within(doc, &article.nodes);
         if !mask.iter().any(|&m| m) {
             return;
         }
-        let mut cut = if skip.is_empty() { vec![false; doc.nodes.len()] } else { skip.clone() };
+        let mut cut = if article.skip.is_empty() { vec![false; doc.nodes.len()] } else { article.skip.clone() };
         for (c, m) in cut.iter_mut().zip(mask) {
             *c |= m;
         }
-        if doc.has_text_masked(nodes, &cut) {
-            *skip = cut;
+        if doc.has_text_masked(&article.nodes, &cut) {
+            article.skip = cut;
         }
     }
 
@@ -245,7 +262,7 @@ impl Applier {
             // The headline inside the block (for the cuts) and before it, found in one pass.
             let first = nodes.first().copied();
             let [inside, title] = match first {
-                Some(f) if wrapper.headline => headlines_before(doc, [doc.end(f), f]),
+                Some(f) if wrapper.headline => headlines_before_where(doc, [doc.end(f), f], |h| !self.is_template(doc, h)),
                 _ => [None, None],
             };
             if let Some(analysis) = analysis.filter(|_| self.in_block) {

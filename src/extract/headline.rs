@@ -22,6 +22,16 @@ pub fn headline_before(doc: &Doc, before: NodeId) -> Option<NodeId> {
 /// [`headline_before`] for each of several bounds, in one pass: each element's words are
 /// matched against the title once, whatever the number of bounds.
 pub fn headlines_before<const N: usize>(doc: &Doc, before: [NodeId; N]) -> [Option<NodeId>; N] {
+    headlines_before_where(doc, before, |_| true)
+}
+
+/// [`headlines_before`], among the elements `eligible` accepts (asked only of elements that
+/// match the title).
+pub fn headlines_before_where<const N: usize>(
+    doc: &Doc,
+    before: [NodeId; N],
+    mut eligible: impl FnMut(NodeId) -> bool,
+) -> [Option<NodeId>; N] {
     let mut tok = crate::text::tokens::Tokenizer::default();
     let mut title: Vec<String> = Vec::new();
     tok.each(&doc.title, |t| {
@@ -99,7 +109,7 @@ pub fn headlines_before<const N: usize>(doc: &Doc, before: [NodeId; N]) -> [Opti
             }
             let contained = inside as f64 / words as f64;
             let coverage = covered.iter().filter(|&&c| c).count() as f64 / title.len() as f64;
-            if contained < 0.8 || coverage < 0.4 {
+            if contained < 0.8 || coverage < 0.4 || !eligible(i) {
                 continue;
             }
             for k in (0..N).filter(|&k| open(k)) {

@@ -32,7 +32,7 @@ pub mod readable;
 
 pub use applier::Applier;
 pub use blocks::link_blocks;
-pub use headline::{headline, headline_before, headlines_before};
+pub use headline::{headline, headline_before, headlines_before, headlines_before_where};
 
 use crate::clean::NodeId;
 use crate::{Page, Result};
