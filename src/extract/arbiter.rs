@@ -12,7 +12,8 @@
 //! - **containment**: when one article holds nearly all of the other, the extra text decides:
 //!   the wrapper's extra is the page's own text (its template lines are cut), so the larger
 //!   wrapper article is kept; the single-page article's extra is kept unless most of it is the
-//!   site's template.
+//!   site's template, and kept even when the two agree if it is an article's worth of text
+//!   outside the template (the story before a gallery the wrapper took).
 //! - **template-share**: of two articles that share little, the one with a larger share of
 //!   its text on the site's template lines (by a quarter of its text or more) is not the
 //!   article.
@@ -29,6 +30,11 @@ pub const AGREEMENT: f64 = 0.9;
 
 /// One article holds another when it holds this share of the other's characters.
 pub const HOLDS: f64 = 0.9;
+
+/// An article's worth of text, in non-space characters (about 80 words): the single-page
+/// article's extra beyond the wrapper's, outside the site's template, this large is content
+/// the wrapper missed.
+pub const ARTICLE_WORTH: usize = 500;
 
 /// Of two articles that share little, the one with this much more of its text on template
 /// lines (as a share of each one's text) loses: a quarter.
@@ -130,8 +136,9 @@ impl Evidence {
     /// Measure the two selections of `doc`, with the site's `template`.
     pub(crate) fn measure(doc: &Doc, wrapper: Chosen, single: Chosen, template: &Template) -> Evidence {
         let (w, s) = (wrapper.mask(doc), single.mask(doc));
-        let (wt, st) = (template.mask_within(doc, wrapper.nodes), template.mask_within(doc, single.nodes));
-        let pt = template.mask_within(doc, &[doc.body]);
+        // Template text is found by its path from the root: one pass over the body serves the
+        // page and both articles.
+        let tpl = template.mask_within(doc, &[doc.body]);
         let mut e = Evidence::default();
         let mut in_link = vec![false; doc.nodes.len()];
         let body = doc.body as usize..doc.end(doc.body) as usize;
@@ -150,17 +157,17 @@ impl Evidence {
             }
             let n = non_space_chars(t);
             e.page += if body.contains(&i) { n } else { 0 };
-            e.page_template += if pt[i] { n } else { 0 };
+            e.page_template += if tpl[i] { n } else { 0 };
             let link = if above { n } else { 0 };
             if w[i] {
                 e.wrapper += n;
-                e.wrapper_template += if wt[i] { n } else { 0 };
+                e.wrapper_template += if tpl[i] { n } else { 0 };
                 e.wrapper_links += link;
             }
             if s[i] {
                 e.single += n;
-                e.single_template += if st[i] { n } else { 0 };
-                e.single_extra_template += if st[i] && !w[i] { n } else { 0 };
+                e.single_template += if tpl[i] { n } else { 0 };
+                e.single_extra_template += if tpl[i] && !w[i] { n } else { 0 };
                 e.single_links += link;
             }
             e.both += if w[i] && s[i] { n } else { 0 };
@@ -197,16 +204,24 @@ impl Evidence {
 
     /// The verdict on these measures with `signals` on.
     pub fn verdict(&self, signals: Signals) -> Verdict {
-        if self.single == 0 || self.agreement() >= AGREEMENT {
+        if self.single == 0 {
+            return Verdict::Wrapper;
+        }
+        let (w_in_s, s_in_w) = (self.wrapper_held() >= HOLDS, self.single_held() >= HOLDS);
+        // An article's worth of the page's own text beyond a large wrapper block (a gallery
+        // after the story) is missed however much the two share.
+        let extra = self.single - self.both;
+        if signals.containment && w_in_s && !s_in_w && extra.saturating_sub(self.single_extra_template) >= ARTICLE_WORTH {
+            return Verdict::SinglePage;
+        }
+        if self.agreement() >= AGREEMENT {
             return Verdict::Wrapper;
         }
         if signals.containment {
-            let (w_in_s, s_in_w) = (self.wrapper_held() >= HOLDS, self.single_held() >= HOLDS);
             if s_in_w && !w_in_s {
                 return Verdict::Wrapper;
             }
             if w_in_s && !s_in_w {
-                let extra = self.single - self.both;
                 return if share(self.single_extra_template, extra) > 0.5 { Verdict::Wrapper } else { Verdict::SinglePage };
             }
         }
@@ -266,6 +281,12 @@ mod tests {
         assert_eq!(more.verdict(Signals::default()), Verdict::SinglePage);
         let furniture = Evidence { single_template: 1800, single_extra_template: 1800, ..more };
         assert_eq!(furniture.verdict(Signals::default()), Verdict::Wrapper);
+        // A large block (a gallery) inside the single-page article, which adds the story: the
+        // two agree by nine in ten, yet the story is an article's worth the wrapper missed.
+        let gallery = e(13000, 15000, 13000);
+        assert!(gallery.agreement() >= AGREEMENT);
+        assert_eq!(gallery.verdict(Signals::default()), Verdict::SinglePage);
+        assert_eq!(e(13000, 13400, 13000).verdict(Signals::default()), Verdict::Wrapper);
     }
 
     #[test]
