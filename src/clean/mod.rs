@@ -611,6 +611,25 @@ mod tests {
     }
 
     #[test]
+    fn a_page_shown_only_without_scripts_is_read_as_such_a_browser_reads_it() {
+        // A forum that renders by script serves its posts to readers without scripts only.
+        let posts = "<p>Bumping the minimum version has never been a breaking change for us here.</p>".repeat(3);
+        let doc = page(&format!(
+            "<head><title>t</title><noscript><style>p {{}}</style></noscript></head>\
+             <body><div id=splash>Loading</div><noscript><div class=post><h1>Thread</h1>{posts}</div></noscript></body>"
+        ));
+        let text = doc.text(doc.body);
+        assert!(text.contains("Thread") && text.contains("breaking change"), "{text}");
+        assert_eq!(doc.title, "t");
+        // A page with text of its own keeps its noscript content out (a tracking pixel, a notice).
+        let doc = page(&format!(
+            "<body><div>{posts}</div><noscript><p>Please turn on JavaScript.</p><img src=pixel.gif></noscript></body>"
+        ));
+        let text = doc.text(doc.body);
+        assert!(text.contains("breaking change") && !text.contains("JavaScript"), "{text}");
+    }
+
+    #[test]
     fn non_space_chars_count_as_char_is_whitespace_says() {
         for s in ["", " a b\tc\n", "\x0b\x0c\r x\x1f", "é\u{a0}ß—x", "a\u{2003}b\u{3000}東京\u{85}", "  \u{202f}"] {
             assert_eq!(non_space_chars(s), s.chars().filter(|c| !c.is_whitespace()).count(), "{s:?}");

@@ -382,8 +382,25 @@ impl TreeSink for Sink {
 /// ([`DISCARDED`]), so a page over budget costs no more memory than the budget's worth of
 /// elements. Past `deadline` it stops likewise. Either way the document returned is empty.
 pub fn parse(html: &str, max_depth: usize, max_elements: usize, deadline: Option<std::time::Instant>) -> Parsed {
+    let first = parse_as(html, max_depth, max_elements, deadline, Scripts::On);
+    if first.shown_without_scripts() {
+        return parse_as(html, max_depth, max_elements, deadline, Scripts::Off);
+    }
+    first
+}
+
+/// Whether the page is read as a browser with scripts reads it (`<noscript>` content is text
+/// that is not shown, and dropped) or as one without (`<noscript>` content is markup, shown).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scripts {
+    On,
+    Off,
+}
+
+fn parse_as(html: &str, max_depth: usize, max_elements: usize, deadline: Option<std::time::Instant>, scripts: Scripts) -> Parsed {
     let elements = std::rc::Rc::new(std::cell::Cell::new(0));
-    let builder = TreeBuilder::new(Sink::new(std::rc::Rc::clone(&elements), max_elements, html.len()), TreeBuilderOpts::default());
+    let opts = TreeBuilderOpts { scripting_enabled: scripts == Scripts::On, ..TreeBuilderOpts::default() };
+    let builder = TreeBuilder::new(Sink::new(std::rc::Rc::clone(&elements), max_elements, html.len()), opts);
     // The tokenizer drops a leading byte order mark, as html5ever's does.
     let html = html.strip_prefix('\u{FEFF}').unwrap_or(html);
     let mut timed_out = false;
@@ -399,30 +416,42 @@ pub fn parse(html: &str, max_depth: usize, max_elements: usize, deadline: Option
             }
         }
     }
-    finish(builder.sink, &elements, max_elements, timed_out)
+    finish(builder.sink, &elements, max_elements, timed_out, scripts)
 }
 
 /// The cleaned document of what the sink holds, or an empty one for a page over a budget.
-fn finish(sink: Sink, elements: &std::cell::Cell<usize>, max_elements: usize, timed_out: bool) -> Parsed {
+fn finish(sink: Sink, elements: &std::cell::Cell<usize>, max_elements: usize, timed_out: bool, scripts: Scripts) -> Parsed {
     let tree = sink.tree.into_inner();
     // A page over a budget is refused: its tree is dropped before a document is built of it.
-    let doc = if elements.get() > max_elements || timed_out {
+    let (doc, noscript_text) = if elements.get() > max_elements || timed_out {
         drop(tree);
-        flatten(&Tree::empty())
+        flatten(&Tree::empty(), scripts)
     } else {
-        flatten(&tree)
+        flatten(&tree, scripts)
     };
-    Parsed { doc, elements: elements.get(), timed_out }
+    Parsed { doc, elements: elements.get(), timed_out, noscript_text }
 }
 
 /// [`parse`] with html5ever's own tokenizer and no guard: the reference the token bridge is
 /// checked against (the trees must be the same). Not for hostile input.
 pub fn parse_reference(html: &str) -> Parsed {
+    let first = parse_reference_as(html, Scripts::On);
+    if first.shown_without_scripts() {
+        return parse_reference_as(html, Scripts::Off);
+    }
+    first
+}
+
+fn parse_reference_as(html: &str, scripts: Scripts) -> Parsed {
     use html5ever::tendril::TendrilSink;
     let elements = std::rc::Rc::new(std::cell::Cell::new(0));
-    let parser = html5ever::parse_document(Sink::new(std::rc::Rc::clone(&elements), usize::MAX, html.len()), Default::default());
+    let opts = html5ever::ParseOpts {
+        tree_builder: TreeBuilderOpts { scripting_enabled: scripts == Scripts::On, ..TreeBuilderOpts::default() },
+        ..Default::default()
+    };
+    let parser = html5ever::parse_document(Sink::new(std::rc::Rc::clone(&elements), usize::MAX, html.len()), opts);
     let sink = parser.one(StrTendril::from_slice(html));
-    finish(sink, &elements, usize::MAX, false)
+    finish(sink, &elements, usize::MAX, false, scripts)
 }
 
 /// What [`parse`] made of a page.
@@ -433,6 +462,18 @@ pub struct Parsed {
     pub elements: usize,
     /// Parsing stopped at the deadline.
     pub timed_out: bool,
+    /// Non-space characters of the text inside the body's `<noscript>` elements, which a
+    /// browser with scripts does not show (0 when the page was read without scripts).
+    pub noscript_text: usize,
+}
+
+impl Parsed {
+    /// Does the page show its content only to readers without scripts? Its `<noscript>` text
+    /// outweighs the rest of its text (a forum that renders by script, say): then it is read
+    /// again as such a reader reads it.
+    fn shown_without_scripts(&self) -> bool {
+        self.noscript_text > 0 && self.noscript_text > self.doc.text_size(self.doc.body)
+    }
 }
 
 /// Does the subtree of source node `n` hold an `h1`? A region whose class or id speaks of
@@ -457,8 +498,11 @@ fn holds_h1(tree: &Tree, headed: &mut Option<Vec<bool>>, n: usize) -> bool {
 }
 
 /// Walk the linked tree in document order (explicit stack) into the cleaned arena, applying
-/// the cleaner's rules (see the module documentation of [`super`]).
-fn flatten(tree: &Tree) -> Doc {
+/// the cleaner's rules (see the module documentation of [`super`]); also the non-space
+/// characters of the body's `<noscript>` text, which a browser with scripts does not show (kept
+/// as markup when the page is read without scripts).
+fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
+    let mut noscript_text = 0usize;
     let mut doc = Doc { nodes: Vec::with_capacity(tree.nodes.len()), by_dfs: Vec::with_capacity(tree.nodes.len() / 2), ..Doc::default() };
     let mut title: Option<String> = None;
     let mut in_head = false;
@@ -486,12 +530,18 @@ fn flatten(tree: &Tree) -> Doc {
                 let local: &str = &name.local;
                 // Attributes are looked up by interned name (one integer compare each).
                 let attr = |k: &LocalName| attrs.iter().find(|a| a.name.local == *k).map(|a| &*a.value);
-                let dropped = is_dropped(&name.local)
+                let shown_noscript = scripts == Scripts::Off && local == "noscript" && !in_head;
+                let dropped = (is_dropped(&name.local) && !shown_noscript)
                     || (in_head && local != "title")
                     || (is_comment_region(local, attr(&html5ever::local_name!("id")), attr(&html5ever::local_name!("class")))
                         && !holds_h1(tree, &mut headed, cur))
                     || (open.is_empty() && seen_root);
                 if dropped {
+                    if local == "noscript" && !in_head {
+                        if let Some(Kind::Text(t)) = tree.nodes.get(node.first()).map(|n| &n.kind) {
+                            noscript_text += super::non_space_chars(t);
+                        }
+                    }
                     if matches!(local, "meta" | "link" | "script") {
                         let owned = |k: &str| attr(&LocalName::from(k)).map(str::to_string);
                         let text = match tree.nodes.get(node.first()).map(|n| &n.kind) {
@@ -554,5 +604,5 @@ fn flatten(tree: &Tree) -> Doc {
     // too; the page keeps only what it holds.
     doc.nodes.shrink_to_fit();
     doc.by_dfs.shrink_to_fit();
-    doc
+    (doc, noscript_text)
 }
