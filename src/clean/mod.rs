@@ -21,7 +21,13 @@
 //! Reader-comment regions are cut like scripts: an element whose `id` or `class` holds a
 //! comment word ([`is_comment_region`]), unless it holds an `h1` (then it is the article: an
 //! opinion piece classed "comment"). Comments are long, page-specific and full of the
-//! article's own words, so left in they win the ranking over the article they discuss.
+//! article's own words, so left in they win the ranking over the article they discuss. A page
+//! that declares itself a forum thread (schema.org `DiscussionForumPosting`, in microdata or
+//! JSON-LD) keeps them: there the posts are the content.
+//!
+//! A page that shows its content only to readers without scripts (its `<noscript>` text
+//! outweighs the rest of its text) is parsed again with scripting off, its `<noscript>`
+//! content read as markup, as such a reader sees it.
 //!
 //! Elements are numbered 0, 1, 2, … in pre-order (`html` is 0): that number is the `dfs` of the
 //! Forest paper, written as an attribute when the tree is serialized to XML ([`Doc::to_xml`]).
@@ -608,6 +614,22 @@ mod tests {
             }
             assert!(!is_comment_region("article", Some(v), Some(v)));
         }
+    }
+
+    #[test]
+    fn a_page_that_declares_itself_a_discussion_keeps_its_posts() {
+        let thread = "<h1>Best first telescope?</h1><div id=comments>\
+             <div class=comment><p>I would start with a small refractor on a sturdy mount.</p></div>\
+             <div class=comment><p>Binoculars first: they teach you the sky for little money.</p></div></div>";
+        let forum = page(&format!("<body><div itemscope itemtype='http://schema.org/DiscussionForumPosting'>{thread}</div></body>"));
+        assert!(forum.text(forum.body).contains("small refractor"));
+        let json_ld = page(&format!(
+            "<head><script type='application/ld+json'>{{\"@type\": \"DiscussionForumPosting\"}}</script></head><body>{thread}</body>"
+        ));
+        assert!(json_ld.text(json_ld.body).contains("Binoculars first"));
+        // Without the declaration, they are readers' comments below an article, and cut.
+        let article = page(&format!("<body>{thread}</body>"));
+        assert!(!article.text(article.body).contains("refractor"));
     }
 
     #[test]

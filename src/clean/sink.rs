@@ -476,6 +476,40 @@ impl Parsed {
     }
 }
 
+/// The schema.org type of a page that is a discussion: a forum thread, whose posts are its
+/// content. (A questions-and-answers page, `QAPage`, keeps its answers outside comment regions
+/// and its comments in them, as an article does.)
+const DISCUSSION_TYPES: [&str; 1] = ["DiscussionForumPosting"];
+
+/// Does the page declare itself a discussion (a schema.org [`DISCUSSION_TYPES`] type, in
+/// microdata `itemtype` or in JSON-LD)? Then its comment regions are its content (the posts),
+/// not readers' comments below an article. One walk of the linked tree (explicit stack).
+fn discussion_is_content(tree: &Tree) -> bool {
+    let declares = |v: &str| DISCUSSION_TYPES.iter().any(|t| v.contains(t));
+    let mut stack = vec![tree.nodes[0].first()];
+    while let Some(cur) = stack.pop() {
+        if cur == NONE {
+            continue;
+        }
+        let node = &tree.nodes[cur];
+        stack.push(node.next());
+        let Kind::Element { name, attrs, .. } = &node.kind else { continue };
+        let attr = |k: &LocalName| attrs.iter().find(|a| a.name.local == *k).map(|a| &*a.value);
+        if attr(&html5ever::local_name!("itemtype")).is_some_and(declares) {
+            return true;
+        }
+        if &*name.local == "script" {
+            let json_ld = attr(&html5ever::local_name!("type")).is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"));
+            if json_ld && matches!(tree.nodes.get(node.first()).map(|n| &n.kind), Some(Kind::Text(t)) if declares(t)) {
+                return true;
+            }
+            continue;
+        }
+        stack.push(node.first());
+    }
+    false
+}
+
 /// Does the subtree of source node `n` hold an `h1`? A region whose class or id speaks of
 /// comments but that holds the page's main heading is the article itself (a "comment" piece,
 /// an opinion column), not its reader comments. The answer for every node is worked out in one
@@ -503,6 +537,7 @@ fn holds_h1(tree: &Tree, headed: &mut Option<Vec<bool>>, n: usize) -> bool {
 /// as markup when the page is read without scripts).
 fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
     let mut noscript_text = 0usize;
+    let discussion = discussion_is_content(tree);
     let mut doc = Doc { nodes: Vec::with_capacity(tree.nodes.len()), by_dfs: Vec::with_capacity(tree.nodes.len() / 2), ..Doc::default() };
     let mut title: Option<String> = None;
     let mut in_head = false;
@@ -533,7 +568,8 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
                 let shown_noscript = scripts == Scripts::Off && local == "noscript" && !in_head;
                 let dropped = (is_dropped(&name.local) && !shown_noscript)
                     || (in_head && local != "title")
-                    || (is_comment_region(local, attr(&html5ever::local_name!("id")), attr(&html5ever::local_name!("class")))
+                    || (!discussion
+                        && is_comment_region(local, attr(&html5ever::local_name!("id")), attr(&html5ever::local_name!("class")))
                         && !holds_h1(tree, &mut headed, cur))
                     || (open.is_empty() && seen_root);
                 if dropped {
