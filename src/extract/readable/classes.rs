@@ -21,6 +21,11 @@ pub struct Verdict {
     pub inline: bool,
     /// Hidden from readers (see [`verdict`]).
     pub hidden: bool,
+    /// A panel the reader opens with a control of the page, hidden until then: a tab panel
+    /// (`role=tabpanel`), an accordion's region (`role=region` labelled by its trigger,
+    /// `aria-labelledby`), or a segment a streaming renderer moves into place
+    /// (`<div hidden id="S:…">`).
+    pub panel: bool,
 }
 
 /// What a class/id word says: nothing, boilerplate, or article.
@@ -171,6 +176,7 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
         landmark: k == key("article") || k == key("main"),
         inline: INLINE.contains(&k),
         hidden: false,
+        panel: false,
     };
     if e.attrs.is_empty() {
         return v;
@@ -178,7 +184,12 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
     // Votes of whole class names: a name with a boilerplate word votes boilerplate, a name
     // with only article words votes article; names that disagree cancel out.
     let mut names = Names::default();
+    let (mut labelled, mut region) = (false, false);
     for (name, val) in &e.attrs {
+        if name == "aria-labelledby" {
+            labelled = true;
+            continue;
+        }
         let attr = if name.len() <= 8 { key(name) } else if name == "aria-hidden" { ARIA_HIDDEN } else { 0 };
         match attr {
             CLASS => {
@@ -192,12 +203,20 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
                 };
                 names = names.and(n);
             }
-            ID => names = names.and(Names::of(val, false)),
+            ID => {
+                names = names.and(Names::of(val, false));
+                // A segment a streaming renderer (React's) moves into place by script.
+                v.panel |= val.starts_with("S:") && val[2..].bytes().all(|b| b.is_ascii_digit());
+            }
             ROLE => {
                 let r = val.trim();
                 let is = |x: &str| r.eq_ignore_ascii_case(x);
                 if is("main") || is("article") {
                     v.landmark = true;
+                } else if is("tabpanel") {
+                    v.panel = true;
+                } else if is("region") {
+                    region = true;
                 } else if ["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "menu", "menubar", "toolbar", "alert"]
                     .iter()
                     .any(|x| is(x))
@@ -221,6 +240,7 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
         }
     }
     v.hidden |= names.hidden && !names.shown;
+    v.panel |= labelled && region;
     v.boilerplate |= names.bad && !names.good;
     v.article = names.good && !names.bad;
     // The page's own frame is never boilerplate by its classes.

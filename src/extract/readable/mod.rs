@@ -19,6 +19,9 @@
 //!   score.
 //! - **hidden**: hidden elements (`hidden`, `aria-hidden`, `display:none`, hiding classes) are
 //!   boilerplate, so a hidden duplicate of the article is never taken.
+//! - **panels**: a hidden panel the reader opens with a control of the page (a tab panel, an
+//!   accordion's region labelled by its trigger, a segment a streaming renderer moves into
+//!   place) is content, not a hidden duplicate.
 //! - **siblings**: a sibling of the root that scores at least a fifth of it, or is a clean
 //!   paragraph, joins the selection.
 //! - **prune**: boilerplate regions inside the selection are cut, unless they hold most of its
@@ -72,6 +75,8 @@ pub struct Options {
     pub landmarks: bool,
     /// Hidden elements are boilerplate.
     pub hidden: bool,
+    /// Hidden panels the reader opens (tabs, accordions, streamed segments) are not.
+    pub panels: bool,
     /// Siblings of the root may join it.
     pub siblings: bool,
     /// Boilerplate regions inside the selection are cut.
@@ -97,6 +102,7 @@ impl Default for Options {
             teasers: true,
             landmarks: true,
             hidden: true,
+            panels: true,
             siblings: true,
             prune: true,
             link_blocks: true,
@@ -111,7 +117,7 @@ impl Default for Options {
 
 /// The mechanisms `single-page-no-<name>` turns off (ablation).
 pub const MECHANISMS: &[&str] =
-    &["classes", "teasers", "landmarks", "hidden", "siblings", "prune", "link-blocks", "header", "tail", "headline", "stories", "listing"];
+    &["classes", "teasers", "landmarks", "hidden", "panels", "siblings", "prune", "link-blocks", "header", "tail", "headline", "stories", "listing"];
 
 impl Options {
     /// These options with mechanism `name` (one of [`MECHANISMS`]) turned off.
@@ -124,6 +130,7 @@ impl Options {
             "teasers" => self.teasers = false,
             "landmarks" => self.landmarks = false,
             "hidden" => self.hidden = false,
+            "panels" => self.panels = false,
             "siblings" => self.siblings = false,
             "prune" => self.prune = false,
             "link-blocks" => self.link_blocks = false,
@@ -425,5 +432,32 @@ impl<'d> Analysis<'d> {
     pub fn trim(&self, nodes: &[NodeId], headline: Option<NodeId>) -> Vec<bool> {
         let opts = Options { link_blocks: false, ..self.opts };
         trim::mask(self.doc, &self.facts, nodes, &opts, headline)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hidden_panel_the_reader_opens_is_content_a_hidden_copy_is_not() {
+        let para = |w: &str| format!("<p>{}</p>", format!("{w} plans cover every team and every project we run. ").repeat(4));
+        let html = format!(
+            "<body><h1>Plans</h1><div role=tablist><button>Teams</button><button>Enterprise</button></div>\
+             <div role=tabpanel aria-labelledby=t1>{}</div>\
+             <div role=tabpanel aria-labelledby=t2 hidden>{}</div>\
+             <div role=region aria-labelledby=q1 aria-hidden=true>{}</div>\
+             <div class=modal aria-hidden=true aria-labelledby=m1>{}</div></body>",
+            para("Team"),
+            para("Enterprise"),
+            para("Yearly"),
+            para("Newsletter")
+        );
+        let doc = crate::clean::page(&html);
+        let text = extract(&doc).text;
+        assert!(text.contains("Team plans") && text.contains("Enterprise plans") && text.contains("Yearly plans"), "{text}");
+        assert!(!text.contains("Newsletter"), "{text}");
+        let off = extract_with(&doc, &Options::default().without("panels").unwrap()).text;
+        assert!(!off.contains("Enterprise plans"), "{off}");
     }
 }

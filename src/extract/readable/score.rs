@@ -147,7 +147,7 @@ impl Facts {
             match &node.data {
                 NodeData::Element(e) => {
                     let v = f.verdict[i];
-                    hidden[i] = up_hidden || (opts.hidden && v.hidden);
+                    hidden[i] = up_hidden || (opts.hidden && v.hidden && !(opts.panels && v.panel));
                     f.in_link[i] = up_link || e.name == "a" || (!v.inline && classes::control(&e.name));
                     f.block[i] = match parent {
                         Some(p) if v.inline => f.block[p],
