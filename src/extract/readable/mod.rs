@@ -37,8 +37,10 @@
 //! - **stories**: when the selection holds several `article` elements of an article's length
 //!   each (pages that load the next story below), only the one holding the headline is kept.
 //! - **listing**: a page whose best block holds under 500 columns of paragraphs and under
-//!   half of the page's has no article (a product list, an index); the selection is then the
-//!   deepest element holding most of the page's text outside boilerplate, links kept.
+//!   half of the page's (or, with no headline before it, under a tenth of the page's visible
+//!   text: a page of linked cards) has no article (a product list, an index); the selection
+//!   is then the deepest element holding most of the page's text outside boilerplate, links
+//!   kept.
 
 mod classes;
 mod score;
@@ -248,7 +250,10 @@ fn select(doc: &Doc, opts: &Options, f: &Facts) -> Draft {
     // content there.
     let sel_good: f32 = nodes.iter().map(|&n| f.good[n as usize]).sum();
     let page_good = f.good0.get(doc.body as usize).copied().unwrap_or(0.0);
-    if opts.listing && sel_good < ARTICLE_MIN && sel_good < MOST_OF_PAGE * page_good {
+    let page_text = f.width.get(doc.body as usize).copied().unwrap_or(0) as f32;
+    let few = sel_good < MOST_OF_PAGE * page_good
+        || (sel_good * 10.0 < page_text && (!opts.headline || headline(doc, f, &nodes).is_none()));
+    if opts.listing && sel_good < ARTICLE_MIN && few {
         let plain;
         let f = if opts.teasers {
             plain = Facts::new(doc, &Options { teasers: false, ..*opts });
@@ -438,6 +443,27 @@ impl<'d> Analysis<'d> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_of_linked_cards_without_a_headline_is_a_listing() {
+        // Every card is one link (headline and summary inside it): the page holds no
+        // paragraph but the site's copyright line, which is not its article.
+        let card = |i: usize| {
+            format!(
+                "<li><a href=/s{i}><h3>Storm number {i} reaches the northern coast tonight</h3>\
+                 <p>Residents were told to stay indoors as winds rose through the evening.</p></a></li>"
+            )
+        };
+        let cards: String = (0..12).map(card).collect();
+        let html = format!(
+            "<html><head><title>News - Home</title></head><body><ul class=cards>{cards}</ul>\
+             <div><p>Copyright 2026 The Gazette. All rights reserved. Read about our approach to external linking.</p></div></body></html>"
+        );
+        let text = extract(&crate::clean::page(&html)).text;
+        assert!(text.contains("Storm number 3") && text.contains("Storm number 11"), "{text}");
+        let off = extract_with(&crate::clean::page(&html), &Options::default().without("listing").unwrap()).text;
+        assert!(off.starts_with("Copyright"), "{off}");
+    }
 
     #[test]
     fn a_hidden_panel_the_reader_opens_is_content_a_hidden_copy_is_not() {
