@@ -40,6 +40,9 @@ pub struct Article {
     pub xpath: String,
     /// The rule that selected it.
     pub rule: Rule,
+    /// The kind of page it came from, as the page declares it or its URL shows
+    /// ([`crate::metadata::page_type`]); `None` when nothing says.
+    pub page_type: Option<crate::metadata::PageType>,
     /// An estimate of its F1 against the page's true article, in [0, 1]
     /// ([`Extraction::confidence`]): a low one marks a page to check or route elsewhere.
     pub confidence: f64,
@@ -56,6 +59,7 @@ impl PartialEq for Article {
             == (&o.url, &o.source, &o.host, &o.title, &o.byline, &o.published, &o.lang)
             && (&self.text, &self.xpath, self.rule, self.extracted_at) == (&o.text, &o.xpath, o.rule, o.extracted_at)
             && self.confidence.to_bits() == o.confidence.to_bits()
+            && self.page_type == o.page_type
     }
 }
 
@@ -117,6 +121,7 @@ impl Article {
         let lang = meta.lang.or_else(|| (fields == Fields::All).then(|| detect_lang(&extraction.text)).flatten());
         let rule = extraction.rule;
         let confidence = extraction.confidence(doc);
+        let page_type = crate::metadata::page_type(doc, url.as_deref());
         let (text, extracted) = match fields {
             Fields::All => (extraction.text.clone(), Some(Box::new(Extracted { page, extraction }))),
             Fields::Text => (extraction.text, None),
@@ -134,6 +139,7 @@ impl Article {
             text,
             xpath: xpath.to_string(),
             rule,
+            page_type,
             confidence,
             extracted_at,
             extracted,
@@ -211,7 +217,7 @@ impl Article {
 
     /// The article as a JSON object (pretty: indented on several lines), fields in this
     /// order: `url`, `source`, `host`, `title`, `byline`, `published`, `lang`, `text`, `html`,
-    /// `xpath`, `rule`, `confidence`.
+    /// `xpath`, `rule`, `confidence`, `page_type`.
     pub fn to_json(&self, pretty: bool) -> String {
         #[derive(serde::Serialize)]
         struct Json<'a> {
@@ -227,6 +233,7 @@ impl Article {
             xpath: &'a str,
             rule: String,
             confidence: f64,
+            page_type: Option<&'static str>,
         }
         let json = Json {
             url: self.url.as_deref(),
@@ -241,6 +248,7 @@ impl Article {
             xpath: &self.xpath,
             rule: self.rule.name(),
             confidence: (self.confidence * 1000.0).round() / 1000.0,
+            page_type: self.page_type.map(crate::metadata::PageType::name),
         };
         let written = if pretty { serde_json::to_string_pretty(&json) } else { serde_json::to_string(&json) };
         written.expect("a struct of strings always serializes")

@@ -168,10 +168,7 @@ fn names(v: &Value) -> Option<String> {
 fn article_ld(scripts: &[String]) -> Option<serde_json::Map<String, Value>> {
     let mut fallback = None;
     for script in scripts {
-        // Pages often wrap JSON-LD in HTML comments or CDATA.
-        let body = script.trim().trim_start_matches("<!--").trim_end_matches("-->").trim();
-        let body = body.trim_start_matches("//<![CDATA[").trim_end_matches("//]]>").trim();
-        let Ok(value) = serde_json::from_str::<Value>(body) else { continue };
+        let Some(value) = parse_ld(script) else { continue };
         let mut queue = std::collections::VecDeque::from([value]);
         let mut seen = 0;
         while let Some(v) = queue.pop_front() {
@@ -205,6 +202,139 @@ fn article_ld(scripts: &[String]) -> Option<serde_json::Map<String, Value>> {
     fallback
 }
 
+/// The kind of a page: what its readers come for, and so what its main content is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PageType {
+    /// A story, a post, a report: one text.
+    Article,
+    /// A discussion: a forum thread, questions and answers; every post is content.
+    Forum,
+    /// One product for sale: its name, description, specifications.
+    Product,
+    /// A category of products: their names and summaries.
+    Collection,
+    /// Documentation: the whole body, code and tables included.
+    Documentation,
+}
+
+impl PageType {
+    /// Its name (`article`, `forum`, `product`, `collection`, `documentation`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PageType::Article => "article",
+            PageType::Forum => "forum",
+            PageType::Product => "product",
+            PageType::Collection => "collection",
+            PageType::Documentation => "documentation",
+        }
+    }
+}
+
+/// Schema.org types a page declares, and the kind of page each says (first match wins, in
+/// this order: a forum thread may hold articles, a product page a list of others).
+const DECLARED_TYPES: &[(&str, PageType)] = &[
+    ("DiscussionForumPosting", PageType::Forum),
+    ("QAPage", PageType::Forum),
+    ("Product", PageType::Product),
+    ("ProductGroup", PageType::Collection),
+    ("SomeProducts", PageType::Collection),
+    ("OfferCatalog", PageType::Collection),
+    ("CollectionPage", PageType::Collection),
+    ("TechArticle", PageType::Documentation),
+    ("APIReference", PageType::Documentation),
+];
+
+/// Products declared on one page that make it a list of products.
+const SEVERAL: usize = 3;
+
+/// Path segments of documentation (`/docs/…`, `/reference/…`).
+const DOCUMENTATION_PATHS: &[&str] = &["docs", "doc", "documentation", "reference", "manual", "api-reference"];
+
+/// The kind of page `doc` (at `url`, when known) is, from what it declares: a schema.org type
+/// (JSON-LD `@type` anywhere in its scripts, or microdata `itemtype`; [`DECLARED_TYPES`],
+/// several products being a collection) or `og:type` product, else a documentation path in
+/// its URL, else a schema.org article type; `None` when nothing says. A page that declares
+/// nothing may still be an article, a listing or a service page: forum threads, products and
+/// collections are nearly always declared by the software that serves them.
+///
+/// # Example
+/// ```
+/// use forest::metadata::{page_type, PageType};
+/// let doc = forest::clean::page(r#"<script type="application/ld+json">{"@type":"Product","offers":{"@type":"Offer"}}</script><h1>Lamp</h1>"#);
+/// assert_eq!(page_type(&doc, None), Some(PageType::Product));
+/// let doc = forest::clean::page("<h1>Install</h1><pre>cargo install forest</pre>");
+/// assert_eq!(page_type(&doc, Some("https://example.org/docs/install")), Some(PageType::Documentation));
+/// assert_eq!(page_type(&doc, Some("https://example.org/install")), None);
+/// ```
+pub fn page_type(doc: &Doc, url: Option<&str>) -> Option<PageType> {
+    let mut declared = ld_types(&doc.head.json_ld);
+    for n in &doc.nodes {
+        if let NodeData::Element(e) = &n.data {
+            if let Some(t) = e.attr("itemtype") {
+                declared.extend(t.split_ascii_whitespace().map(|t| t.trim_end_matches('/').rsplit('/').next().unwrap_or(t).to_string()));
+            }
+        }
+    }
+    if let Some(&(_, kind)) = DECLARED_TYPES.iter().find(|(t, _)| declared.iter().any(|d| d == t)) {
+        // Several products declared are a list of them.
+        let products = declared.iter().filter(|d| *d == "Product").count();
+        return Some(if kind == PageType::Product && products >= SEVERAL { PageType::Collection } else { kind });
+    }
+    match doc.head.meta("og:type").map(|t| t.trim().to_ascii_lowercase()) {
+        Some(t) if t == "product" || t == "og:product" => return Some(PageType::Product),
+        Some(t) if t == "product.group" => return Some(PageType::Collection),
+        _ => {}
+    }
+    let documentation = url
+        .and_then(|u| url::Url::parse(u).ok())
+        .is_some_and(|u| u.path_segments().is_some_and(|mut s| s.any(|seg| DOCUMENTATION_PATHS.contains(&seg.to_ascii_lowercase().as_str()))));
+    if documentation {
+        return Some(PageType::Documentation);
+    }
+    // (`og:type` article is no evidence: many sites give it to every page.)
+    let article = declared.iter().any(|d| d != "WebPage" && ARTICLE_TYPES.contains(&d.as_str()));
+    article.then_some(PageType::Article)
+}
+
+/// Every `@type` of the JSON-LD `scripts`, searched through arrays, objects and `@graph`
+/// (breadth-first, bounded), each as its last path segment (`https://schema.org/Product` is
+/// `Product`).
+fn ld_types(scripts: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for script in scripts {
+        let Some(value) = parse_ld(script) else { continue };
+        let mut queue = std::collections::VecDeque::from([&value]);
+        let mut seen = 0;
+        while let Some(v) = queue.pop_front() {
+            seen += 1;
+            if seen > 10_000 {
+                break;
+            }
+            match v {
+                Value::Array(a) => queue.extend(a),
+                Value::Object(o) => {
+                    match o.get("@type") {
+                        Some(Value::String(t)) => out.push(t.rsplit('/').next().unwrap_or(t).to_string()),
+                        Some(Value::Array(a)) => out.extend(a.iter().filter_map(Value::as_str).map(|t| t.rsplit('/').next().unwrap_or(t).to_string())),
+                        _ => {}
+                    }
+                    queue.extend(o.values().filter(|v| v.is_object() || v.is_array()));
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// A JSON-LD script parsed (pages often wrap it in HTML comments or CDATA).
+fn parse_ld(script: &str) -> Option<Value> {
+    let body = script.trim().trim_start_matches("<!--").trim_end_matches("-->").trim();
+    let body = body.trim_start_matches("//<![CDATA[").trim_end_matches("//]]>").trim();
+    serde_json::from_str::<Value>(body).ok()
+}
+
 /// The text (or `content`/`datetime`) of the first element with `itemprop` = `prop`.
 fn itemprop_text(doc: &Doc, prop: &str) -> Option<String> {
     let id = (0..doc.nodes.len() as u32).find(|&i| {
@@ -236,6 +366,22 @@ mod tests {
 
     fn meta(html: &str) -> Metadata {
         read(&crate::clean::page(html))
+    }
+
+    #[test]
+    fn page_types_come_from_what_pages_declare() {
+        let kind = |html: &str| page_type(&crate::clean::page(html), None);
+        let ld = |json: &str| format!("<script type='application/ld+json'>{json}</script><p>x</p>");
+        assert_eq!(kind("<div itemscope itemtype='https://schema.org/DiscussionForumPosting'><p>q</p></div>"), Some(PageType::Forum));
+        assert_eq!(kind(&ld(r#"{"@context":"https://schema.org","@type":"QAPage","mainEntity":{"@type":"Question"}}"#)), Some(PageType::Forum));
+        let products = r#"{"@type":"ItemList","itemListElement":[{"item":{"@type":"Product"}},{"item":{"@type":"Product"}},{"item":{"@type":"Product"}}]}"#;
+        assert_eq!(kind(&ld(products)), Some(PageType::Collection));
+        assert_eq!(kind(&ld(r#"{"@graph":[{"@type":"WebSite"},{"@type":["NewsArticle"]}]}"#)), Some(PageType::Article));
+        assert_eq!(kind("<meta property='og:type' content='product'><p>x</p>"), Some(PageType::Product));
+        // og:type article is no evidence, nor is a bare WebPage.
+        assert_eq!(kind("<meta property='og:type' content='article'><p>x</p>"), None);
+        assert_eq!(kind(&ld(r#"{"@type":"WebPage"}"#)), None);
+        assert_eq!(kind(&ld("{not json")), None);
     }
 
     #[test]

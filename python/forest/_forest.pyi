@@ -50,6 +50,9 @@ class Article:
     def rule(self) -> str:
         """The rule that selected it (``exact``, ``same-type``, …, ``single-page``)."""
     @property
+    def page_type(self) -> Optional[Literal["article", "forum", "product", "collection", "documentation"]]:
+        """The kind of page it came from, as the page declares it or its URL shows; None when nothing says."""
+    @property
     def confidence(self) -> float:
         """An estimate of its F1 against the page's true article, in [0, 1]; below 0.5 it may be wrong or partial."""
     @property

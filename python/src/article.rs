@@ -74,6 +74,12 @@ impl Article {
     fn rule(&self) -> String {
         self.inner.rule.name()
     }
+    /// The kind of page it came from (`article`, `forum`, `product`, `collection`,
+    /// `documentation`), as the page declares it or its URL shows; `None` when nothing says.
+    #[getter]
+    fn page_type(&self) -> Option<&'static str> {
+        self.inner.page_type.map(forest::metadata::PageType::name)
+    }
     /// An estimate of its F1 against the page's true article, in [0, 1]: below 0.5, the
     /// article may be wrong or partial.
     #[getter]
@@ -105,7 +111,8 @@ impl Article {
     }
 
     /// The fields of the JSON output as a dict (`url`, `source`, `host`, `title`, `byline`,
-    /// `published`, `lang`, `text`, `html`, `xpath`, `rule`, `confidence`), plus `markdown`.
+    /// `published`, `lang`, `text`, `html`, `xpath`, `rule`, `confidence`, `page_type`), plus
+    /// `markdown`.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let json = py.import("json")?;
         let d = json.call_method1("loads", (self.inner.to_json(false),))?.cast_into::<PyDict>()?;

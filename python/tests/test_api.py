@@ -33,7 +33,7 @@ def test_str_and_bytes_give_the_same_article():
 def test_to_dict_has_the_json_fields():
     a = forest.extract(BRIDGE.read_bytes(), BRIDGE_URL, format="json")
     d = a.to_dict()
-    fields = ["url", "source", "host", "title", "byline", "published", "lang", "text", "html", "xpath", "rule", "confidence"]
+    fields = ["url", "source", "host", "title", "byline", "published", "lang", "text", "html", "xpath", "rule", "confidence", "page_type"]
     assert list(d) == fields + ["markdown"]
     assert json.loads(str(a)) == {k: d[k] for k in fields}
     assert str(a) == a.to_json(pretty=True) + "\n"
