@@ -22,6 +22,9 @@ pub enum Error {
         url: String,
         /// What went wrong.
         message: String,
+        /// The HTTP status the server answered, when it answered one (a 404; a 503 after
+        /// retries); `None` for network failures.
+        status: Option<u16>,
     },
     /// Input over a size limit.
     #[error("{what} is larger than the {limit}-byte limit")]

@@ -88,14 +88,14 @@ pub fn read_with(fetcher: &fetch::Fetcher, source: &str) -> Result<Sample> {
         // A sitemap (or index) named: its own files, the site's robots.txt honoured.
         let robots = crate::sitemap::robots_of(fetcher, &url);
         let read = crate::sitemap::read_all(fetcher, vec![url.clone()], &robots);
-        return from_sitemap(&url, read).ok_or_else(|| Error::Feed { what: source.to_string(), message: "the sitemap lists no page".into() });
+        return from_sitemap(&url, read, &robots).ok_or_else(|| Error::Feed { what: source.to_string(), message: "the sitemap lists no page".into() });
     }
     match feed_of(fetcher, source, &fetched) {
         Err(Error::Feed { message, .. }) if fetch::sniff_html(&fetched.bytes[..fetched.bytes.len().min(4096)]) => {
             // A page that links no feed: the site's sitemaps.
             let robots = crate::sitemap::robots_of(fetcher, &url);
             let read = crate::sitemap::read_all(fetcher, crate::sitemap::of_site(&url, &robots), &robots);
-            from_sitemap(&url, read).ok_or_else(|| Error::Feed { what: source.to_string(), message: format!("{message}; and its site has no sitemap") })
+            from_sitemap(&url, read, &robots).ok_or_else(|| Error::Feed { what: source.to_string(), message: format!("{message}; and its site has no sitemap") })
         }
         other => other,
     }
@@ -139,9 +139,11 @@ fn feed_of(fetcher: &fetch::Fetcher, source: &str, fetched: &fetch::Fetched) -> 
 /// The sample sitemaps give: the pages of the first sitemap read that lists any, those of its
 /// most common URL shape, the most recent first ([`crate::sitemap::sample`]); `None` when no
 /// sitemap lists a page.
-fn from_sitemap(site_url: &url::Url, read: Vec<(url::Url, Vec<crate::sitemap::Entry>)>) -> Option<Sample> {
-    let (at, entries) = read.into_iter().find(|(_, e)| !e.is_empty())?;
-    let entries = crate::sitemap::sample(entries, crate::sitemap::SAMPLE_PAGES);
+fn from_sitemap(site_url: &url::Url, read: Vec<(url::Url, Vec<crate::sitemap::Entry>)>, robots: &crate::sitemap::Robots) -> Option<Sample> {
+    let (at, entries) = read
+        .into_iter()
+        .map(|(at, e)| (at, crate::sitemap::sample(e, crate::sitemap::SAMPLE_PAGES, robots)))
+        .find(|(_, e)| !e.is_empty())?;
     let home = site_url.join("/").ok().map(String::from);
     let items = entries
         .into_iter()

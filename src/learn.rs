@@ -108,15 +108,17 @@ impl Learner {
         let mut seen: HashSet<String> = HashSet::from([url.as_str().to_string()]);
         let mut from: Vec<String> = Vec::new();
         let mut take = |source: String, mut urls: Vec<(Url, Option<String>)>, chosen: &mut Vec<Url>| {
-            urls.retain(|(u, _)| crate::host::of_url(u.as_str()).as_deref() == Some(host) && sitemap::shape(u) == want && robots.allows(u));
-            // The most recently modified first; undated ones after, in their order.
+            urls.retain(|(u, _)| crate::host::of_url(u.as_str()).as_deref() == Some(host) && sitemap::shape(u) == want);
+            // The most recently modified first; undated ones after, in their order. Only the
+            // pages taken are checked against robots.txt.
             urls.sort_by(|a, b| b.1.cmp(&a.1));
             let before = chosen.len();
             for (u, _) in urls {
                 if chosen.len() >= self.samples {
                     break;
                 }
-                if seen.insert(u.as_str().to_string()) {
+                if !seen.contains(u.as_str()) && robots.allows(&u) {
+                    seen.insert(u.as_str().to_string());
                     chosen.push(u);
                 }
             }

@@ -111,14 +111,65 @@ pub fn parse(bytes: &[u8], what: &str, max_bytes: u64) -> Result<Sitemap> {
     Ok(if index { Sitemap::Index(maps) } else { Sitemap::Urls(urls) })
 }
 
-/// One `User-agent` group of a `robots.txt`: its agents, and its (allow, pattern) rules.
-type Group = (Vec<String>, Vec<(bool, String)>);
+/// One `User-agent` group of a `robots.txt`: its agents, and its rules.
+type Group = (Vec<String>, Vec<Rule>);
+
+/// One `Allow` or `Disallow` rule, ready to match: its pattern cut at each `*`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Rule {
+    allow: bool,
+    /// The pattern's length as written: the longest matching rule wins.
+    len: usize,
+    /// The literal runs between `*`s (the first matched at the path's start).
+    parts: Vec<String>,
+    /// A final `$`: the last run must end the path.
+    anchored: bool,
+}
+
+impl Rule {
+    fn new(allow: bool, pattern: &str) -> Rule {
+        let (body, anchored) = match pattern.strip_suffix('$') {
+            Some(p) => (p, true),
+            None => (pattern, false),
+        };
+        Rule { allow, len: pattern.len(), parts: body.split('*').map(str::to_string).collect(), anchored }
+    }
+
+    /// Does the rule match `path`? The first run at its start, each later run at its first
+    /// place after the one before (for patterns of `*` alone the leftmost place is always the
+    /// right one), and with `$` the last run at its end: a substring search per run, so the
+    /// time is linear in the path and the pattern, whatever the `*`s.
+    fn matches(&self, path: &str) -> bool {
+        let path = path.as_bytes();
+        let Some((first, rest)) = self.parts.split_first() else { return true };
+        if !path.starts_with(first.as_bytes()) {
+            return false;
+        }
+        let mut at = first.len();
+        let Some((last, middle)) = rest.split_last() else {
+            return !self.anchored || at == path.len();
+        };
+        for part in middle {
+            match memchr::memmem::find(&path[at..], part.as_bytes()) {
+                Some(i) => at += i + part.len(),
+                None => return false,
+            }
+        }
+        if self.anchored {
+            path.len() >= at + last.len() && path.ends_with(last.as_bytes())
+        } else {
+            memchr::memmem::find(&path[at..], last.as_bytes()).is_some()
+        }
+    }
+}
 
 /// What a site's `robots.txt` says to forest.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Robots {
-    /// (allow, pattern) rules of the group that applies to forest.
-    rules: Vec<(bool, String)>,
+    /// The rules of the group that applies to forest.
+    rules: Vec<Rule>,
+    /// Nothing may be fetched (the `robots.txt` could not be reached).
+    none: bool,
     /// The sitemaps it names.
     pub sitemaps: Vec<Url>,
 }
@@ -130,7 +181,7 @@ impl Robots {
         let mut groups: Vec<Group> = Vec::new();
         let mut sitemaps = Vec::new();
         let mut last_was_agent = false;
-        for line in text.lines().take(10_000) {
+        for line in text.lines() {
             let line = line.split('#').next().unwrap_or("").trim();
             let Some((key, value)) = line.split_once(':') else { continue };
             let (key, value) = (key.trim().to_ascii_lowercase(), value.trim());
@@ -148,7 +199,7 @@ impl Robots {
                     last_was_agent = false;
                     if let Some(g) = groups.last_mut() {
                         if !value.is_empty() {
-                            g.1.push((key == "allow", value.to_string()));
+                            g.1.push(Rule::new(key == "allow", value));
                         }
                     }
                 }
@@ -160,64 +211,37 @@ impl Robots {
                 _ => {}
             }
         }
-        let ours = groups.iter().find(|g| g.0.iter().any(|a| a.contains("forest")));
-        let any = groups.iter().find(|g| g.0.iter().any(|a| a == "*"));
-        let rules = ours.or(any).map(|g| g.1.clone()).unwrap_or_default();
-        Robots { rules, sitemaps }
+        let ours = groups.iter().position(|g| g.0.iter().any(|a| a.contains("forest")));
+        let any = groups.iter().position(|g| g.0.iter().any(|a| a == "*"));
+        let rules = ours.or(any).map(|i| groups.swap_remove(i).1).unwrap_or_default();
+        Robots { rules, none: false, sitemaps }
+    }
+
+    /// A `robots.txt` that allows nothing: what an unreachable one means (RFC 9309, 2.3.1.4).
+    pub fn disallow_all() -> Robots {
+        Robots { none: true, ..Robots::default() }
     }
 
     /// May forest fetch this URL's path (with its query)?
     pub fn allows(&self, url: &Url) -> bool {
+        if self.none {
+            return false;
+        }
         let mut path = url.path().to_string();
         if let Some(q) = url.query() {
             path.push('?');
             path.push_str(q);
         }
         let mut best: Option<(usize, bool)> = None;
-        for (allow, pattern) in &self.rules {
-            if matches(pattern, &path) {
-                let len = pattern.len();
-                if best.is_none_or(|(l, a)| len > l || (len == l && *allow && !a)) {
-                    best = Some((len, *allow));
-                }
+        for rule in &self.rules {
+            if best.is_some_and(|(l, a)| rule.len < l || (rule.len == l && (a || !rule.allow))) {
+                continue; // it could not win
+            }
+            if rule.matches(&path) {
+                best = Some((rule.len, rule.allow));
             }
         }
         best.is_none_or(|(_, allow)| allow)
-    }
-}
-
-/// Does a robots.txt pattern match the start of `path`? `*` matches any run of characters, a
-/// final `$` the end. Greedy matching with backtracking to the last `*`, in a loop.
-fn matches(pattern: &str, path: &str) -> bool {
-    let (pattern, anchored) = match pattern.strip_suffix('$') {
-        Some(p) => (p, true),
-        None => (pattern, false),
-    };
-    let (p, s) = (pattern.as_bytes(), path.as_bytes());
-    let (mut i, mut j) = (0usize, 0usize);
-    let mut star: Option<(usize, usize)> = None;
-    loop {
-        if i == p.len() {
-            if !anchored || j == s.len() {
-                return true;
-            }
-        } else if p[i] == b'*' {
-            star = Some((i, j));
-            i += 1;
-            continue;
-        } else if j < s.len() && p[i] == s[j] {
-            i += 1;
-            j += 1;
-            continue;
-        }
-        match star {
-            Some((si, sj)) if sj < s.len() => {
-                star = Some((si, sj + 1));
-                i = si + 1;
-                j = sj + 1;
-            }
-            _ => return false,
-        }
     }
 }
 
@@ -226,19 +250,31 @@ fn matches(pattern: &str, path: &str) -> bool {
 pub const MAX_SITEMAPS_READ: usize = 8;
 const MAX_CHILD_SITEMAPS: usize = 3;
 
-/// The `robots.txt` of `url`'s site (allowing everything when there is none or it cannot be
-/// read).
+/// The `robots.txt` of `url`'s site, as RFC 9309 reads it: its first
+/// [`crate::fetch::ROBOTS_BYTES`] (a line cut there is left out); everything allowed when the
+/// server says there is none (a 4xx status); nothing allowed when it fails (5xx) or cannot be
+/// reached.
 pub fn robots_of(fetcher: &crate::fetch::Fetcher, url: &Url) -> Robots {
-    let Ok(at) = url.join("/robots.txt") else { return Robots::default() };
-    match fetcher.get(&crate::fetch::Location::Url(at.clone())) {
-        Ok(f) => Robots::parse(&f.text(), &at),
-        Err(_) => Robots::default(),
+    use crate::fetch::{RobotsTxt, ROBOTS_BYTES};
+    let Ok(at) = url.join("/robots.txt") else { return Robots::disallow_all() };
+    match fetcher.get_robots(&at) {
+        RobotsTxt::Found(f) => {
+            let mut text = f.text();
+            if f.bytes.len() as u64 >= ROBOTS_BYTES && !text.ends_with('\n') {
+                text.truncate(text.rfind('\n').map_or(0, |i| i + 1));
+            }
+            Robots::parse(&text, &at)
+        }
+        RobotsTxt::Unavailable => Robots::default(),
+        RobotsTxt::Unreachable(_) => Robots::disallow_all(),
     }
 }
 
-/// The pages the sitemaps at `first` list, per sitemap file read, those `robots` disallows left
-/// out: a sitemap index is followed to its first few sitemaps; at most [`MAX_SITEMAPS_READ`]
-/// files are fetched. A file that is not a sitemap or cannot be fetched is passed over.
+/// The pages the sitemaps at `first` list, per sitemap file read: a sitemap index is followed
+/// to its first few sitemaps; at most [`MAX_SITEMAPS_READ`] files are fetched, and only those
+/// `robots` allows. A file that is not a sitemap or cannot be fetched is passed over. The
+/// pages are not checked against `robots` here: a caller checks those it takes (a sitemap may
+/// list thousands, and a `robots.txt` hold thousands of rules).
 pub fn read_all(fetcher: &crate::fetch::Fetcher, first: Vec<Url>, robots: &Robots) -> Vec<(Url, Vec<Entry>)> {
     let max = fetcher.options().max_bytes;
     let mut queue: std::collections::VecDeque<Url> = first.into_iter().take(MAX_SITEMAPS_READ).collect();
@@ -248,12 +284,12 @@ pub fn read_all(fetcher: &crate::fetch::Fetcher, first: Vec<Url>, robots: &Robot
         if read > MAX_SITEMAPS_READ {
             break;
         }
+        if !robots.allows(&at) {
+            continue;
+        }
         let Ok(f) = fetcher.get(&crate::fetch::Location::Url(at.clone())) else { continue };
         match parse(&f.bytes, at.as_str(), max) {
-            Ok(Sitemap::Urls(mut entries)) => {
-                entries.retain(|e| robots.allows(&e.url));
-                out.push((at, entries));
-            }
+            Ok(Sitemap::Urls(entries)) => out.push((at, entries)),
             Ok(Sitemap::Index(maps)) => queue.extend(maps.into_iter().take(MAX_CHILD_SITEMAPS)),
             Err(_) => {}
         }
@@ -293,8 +329,9 @@ pub fn xml_ref(name: &[u8]) -> Option<char> {
 pub const SAMPLE_PAGES: usize = 20;
 
 /// Sample pages of one template from a sitemap's entries: those of the most common URL shape
-/// ([`shape`]; ties: the shape listed first), the most recently modified first, at most `n`.
-pub fn sample(entries: Vec<Entry>, n: usize) -> Vec<Entry> {
+/// ([`shape`]; ties: the shape listed first) that `robots` allows, the most recently modified
+/// first, at most `n` (only the pages taken are checked against `robots`).
+pub fn sample(entries: Vec<Entry>, n: usize, robots: &Robots) -> Vec<Entry> {
     let mut counts: Vec<(String, usize)> = Vec::new();
     for e in &entries {
         let s = shape(&e.url);
@@ -307,8 +344,7 @@ pub fn sample(entries: Vec<Entry>, n: usize) -> Vec<Entry> {
     let Some(best) = best else { return Vec::new() };
     let mut chosen: Vec<Entry> = entries.into_iter().filter(|e| shape(&e.url) == best).collect();
     chosen.sort_by(|a, b| b.lastmod.cmp(&a.lastmod));
-    chosen.truncate(n);
-    chosen
+    chosen.into_iter().filter(|e| robots.allows(&e.url)).take(n).collect()
 }
 
 /// The shape of a URL's path: its segments, each with runs of digits as `0`, the last one's
@@ -379,6 +415,46 @@ mod tests {
         assert!(Robots::parse("", &base).allows(&base));
     }
 
+    /// The plain definition of a robots.txt pattern match, by recursion (for short strings).
+    fn reference(p: &[u8], s: &[u8], anchored: bool) -> bool {
+        match p.split_first() {
+            None => !anchored || s.is_empty(),
+            Some((b'*', rest)) => (0..=s.len()).any(|k| reference(rest, &s[k..], anchored)),
+            Some((c, rest)) => s.first() == Some(c) && reference(rest, &s[1..], anchored),
+        }
+    }
+
+    #[test]
+    fn patterns_match_as_the_plain_definition_says() {
+        let patterns = ["/", "/a", "/a*", "*a", "/a*b", "/a*b$", "*.pdf$", "/*/x/*y", "**a**b*", "/a$", "$", "*", "/ab*ab*b$", "/a*a*a"];
+        let paths = ["/", "/a", "/ab", "/aab", "/b/a", "/x.pdf", "/x.pdfx", "/q/x/zy", "/abab", "/ababb", "/aaa", "/a/a", ""];
+        for p in patterns {
+            let rule = Rule::new(false, p);
+            let (body, anchored) = p.strip_suffix('$').map_or((p, false), |b| (b, true));
+            for s in paths {
+                assert_eq!(rule.matches(s), reference(body.as_bytes(), s.as_bytes(), anchored), "{p:?} on {s:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_hostile_pattern_takes_linear_time() {
+        // Backtracking matchers take quadratic time or worse on these.
+        let pattern = format!("{}b", "*a".repeat(20_000));
+        let path = format!("/{}", "a".repeat(50_000));
+        let started = std::time::Instant::now();
+        let r = Robots::parse(&format!("User-agent: *\nDisallow: {pattern}\n"), &Url::parse("https://a.test/").unwrap());
+        assert!(r.allows(&Url::parse(&format!("https://a.test{path}")).unwrap()));
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
+    }
+
+    #[test]
+    fn an_unreachable_robots_txt_allows_nothing() {
+        let u = Url::parse("https://a.test/x").unwrap();
+        assert!(!Robots::disallow_all().allows(&u));
+        assert!(Robots::default().allows(&u));
+    }
+
     #[test]
     fn a_sample_is_the_most_common_shape_newest_first() {
         let e = |u: &str, m: Option<&str>| Entry { url: Url::parse(u).unwrap(), lastmod: m.map(String::from) };
@@ -389,9 +465,9 @@ mod tests {
             e("https://a.test/tag/x", None),
             e("https://a.test/2023/12/c.html", None),
         ];
-        let s: Vec<String> = sample(entries, 2).into_iter().map(|e| e.url.path().to_string()).collect();
+        let s: Vec<String> = sample(entries, 2, &Robots::default()).into_iter().map(|e| e.url.path().to_string()).collect();
         assert_eq!(s, ["/2024/03/b.html", "/2024/01/a.html"]);
-        assert!(sample(Vec::new(), 3).is_empty());
+        assert!(sample(Vec::new(), 3, &Robots::default()).is_empty());
     }
 
     #[test]

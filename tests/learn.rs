@@ -205,3 +205,74 @@ fn a_site_that_changed_its_template_is_detected_and_learned_again() {
     assert_eq!(w["xpath"], old_xpath);
     server.stop();
 }
+
+/// The demo site's pages under `/news/2024/`, a sitemap of them, and the given `robots.txt`
+/// reply; the first page is the one asked for. Returns the server, its base URL and the pages.
+fn demo_site_with_robots(robots: Reply) -> (common::Server, String, Vec<String>) {
+    let dir = root().join("feeds/demo-news");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".html"))
+        .collect();
+    names.sort();
+    let (listener, base) = common::listener();
+    let mut site = Site::new().at("/robots.txt", robots);
+    let mut urls = String::new();
+    for n in &names {
+        site = site.at(&format!("/news/2024/{n}"), Reply::ok("text/html; charset=utf-8", std::fs::read(dir.join(n)).unwrap()));
+        urls.push_str(&format!("<url><loc>{base}/news/2024/{n}</loc></url>"));
+    }
+    site = site.at("/sitemap.xml", Reply::ok("application/xml", format!("<urlset>{urls}</urlset>")));
+    (site.serve_on(listener, 400), base, names)
+}
+
+#[test]
+fn robots_txt_is_read_as_rfc_9309_says() {
+    // Each robots.txt reply, with what it must do; the rules disallow /news/2024/f… (the flood
+    // warning page).
+    let lines = format!("{}User-agent: *\nDisallow: /news/2024/f\n", "# a comment line\n".repeat(10_001));
+    let megabytes = format!("User-agent: *\nDisallow: /news/2024/f\n{}", "# padding padding padding padding\n".repeat(400_000));
+    let cases: Vec<(Reply, &str)> = vec![
+        (Reply::status(503), "a robots.txt that answers 5xx allows nothing"),
+        (Reply::ok("text/plain", lines), "a rule after line 10,000 (within 500 KiB) holds"),
+        (Reply::ok("text/plain", megabytes), "a robots.txt of 13 MB: its first 500 KiB are read"),
+    ];
+    for (robots, case) in cases {
+        let (server, base, names) = demo_site_with_robots(robots);
+        let store = tempfile::tempdir().unwrap();
+        let page = format!("{base}/news/2024/{}", names[0]);
+        let started = std::time::Instant::now();
+        let o = forest(store.path(), &["apply", &page, "--format", "json", "--no-cache", "--delay", "0", "--retries", "1"]);
+        assert!(started.elapsed() < Duration::from_secs(60), "{case}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{case}: {err}");
+        for n in &names[1..] {
+            let path = format!("/news/2024/{n}");
+            if case.contains("5xx") || n.starts_with('f') {
+                assert_eq!(server.hits(&path), 0, "{case}: {path} was fetched");
+            }
+        }
+        if case.contains("5xx") {
+            assert_eq!(server.hits("/sitemap.xml"), 0, "{case}");
+            let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            assert_eq!(json["rule"], "single-page", "{case}");
+        }
+        server.stop();
+    }
+}
+
+#[test]
+fn a_robots_txt_of_many_rules_and_a_long_sitemap_take_little_time() {
+    // Twenty thousand wildcard rules, none matching: each page taken is checked, in linear time.
+    let rules: String = (0..20_000).map(|i| format!("Disallow: /*x{i}*y*z$\n")).collect();
+    let (server, base, names) = demo_site_with_robots(Reply::ok("text/plain", format!("User-agent: *\n{rules}")));
+    let store = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let o = forest(store.path(), &["induce", &format!("{base}/sitemap.xml"), "--no-cache", "--delay", "0", "--format", "json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(started.elapsed() < Duration::from_secs(30), "{:?}", started.elapsed());
+    let w: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(w["pages"].as_array().unwrap().len(), names.len());
+    server.stop();
+}

@@ -203,10 +203,34 @@ pub struct Fetcher {
 /// What one try of a request gave.
 enum Try {
     Done(Fetched),
-    /// Worth retrying, after at least this long.
-    Again(String, Option<Duration>),
+    /// Worth retrying, after at least this long (and the HTTP status that said so, if any).
+    Again(String, Option<Duration>, Option<u16>),
     Fail(Error),
 }
+
+/// How much of a response body to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Body {
+    /// All of it, within the size cap (past it, [`Error::TooLarge`]).
+    Whole,
+    /// Its first bytes, up to this many; the rest is left unread.
+    Prefix(u64),
+}
+
+/// What a fetch of a site's `robots.txt` found (RFC 9309, 2.3.1).
+#[derive(Debug)]
+pub enum RobotsTxt {
+    /// Its first [`ROBOTS_BYTES`] bytes (the rest is not read).
+    Found(Fetched),
+    /// The server says there is none (a 4xx status): everything is allowed.
+    Unavailable,
+    /// The server failed (a 5xx status, after retries) or could not be reached: nothing is
+    /// allowed.
+    Unreachable(String),
+}
+
+/// How much of a `robots.txt` is read: 500 KiB, the least RFC 9309 asks a crawler to parse.
+pub const ROBOTS_BYTES: u64 = 500 * 1024;
 
 impl Fetcher {
     /// A fetcher with these options.
@@ -251,7 +275,7 @@ impl Fetcher {
                     .map_err(|e| format!("cannot set up HTTP: {e}"))
             })
             .as_ref()
-            .map_err(|m| Error::Fetch { url: String::new(), message: m.clone() })
+            .map_err(|m| Error::Fetch { url: String::new(), message: m.clone(), status: None })
     }
 
     /// Let `url`'s origin (scheme, host and port, the default port filled in) reach private
@@ -275,13 +299,23 @@ impl Fetcher {
         match loc {
             Location::File(path) => read_file(path, self.opts.max_bytes)
                 .map(|bytes| Fetched::local(loc.clone(), bytes)),
-            Location::Url(url) => self.get_url(url),
+            Location::Url(url) => self.get_url(url, Body::Whole),
         }
     }
 
-    fn get_url(&self, url: &url::Url) -> Result<Fetched> {
+    /// The `robots.txt` at `url`: its first [`ROBOTS_BYTES`] bytes, or whether the server
+    /// says there is none (4xx) or failed (5xx, network), as RFC 9309 tells them apart.
+    pub fn get_robots(&self, url: &url::Url) -> RobotsTxt {
+        match self.get_url(url, Body::Prefix(ROBOTS_BYTES)) {
+            Ok(f) => RobotsTxt::Found(f),
+            Err(Error::Fetch { status: Some(s), .. }) if (400..500).contains(&s) && s != 429 => RobotsTxt::Unavailable,
+            Err(e) => RobotsTxt::Unreachable(e.to_string()),
+        }
+    }
+
+    fn get_url(&self, url: &url::Url, body: Body) -> Result<Fetched> {
         if !matches!(url.scheme(), "http" | "https") {
-            return Err(Error::Fetch { url: url.to_string(), message: format!("scheme {:?} is not fetched", url.scheme()) });
+            return Err(Error::Fetch { url: url.to_string(), message: format!("scheme {:?} is not fetched", url.scheme()), status: None });
         }
         let cache = self.opts.cache.as_deref().map(cache::Cache::new);
         let cached = cache.as_ref().and_then(|c| c.load(url.as_str()));
@@ -296,7 +330,7 @@ impl Fetcher {
         let mut attempt = 0u32;
         loop {
             self.acquire(&host);
-            let result = self.try_once(url, cached.as_ref());
+            let result = self.try_once(url, cached.as_ref(), body);
             self.release(&host);
             match result {
                 Try::Done(f) => {
@@ -307,7 +341,7 @@ impl Fetcher {
                     return Ok(f);
                 }
                 Try::Fail(e) => return Err(e),
-                Try::Again(why, wait) => {
+                Try::Again(why, wait, status) => {
                     if attempt >= retries {
                         if let Ok(mut d) = self.down.lock() {
                             d.insert(host.clone());
@@ -317,7 +351,7 @@ impl Fetcher {
                             return Ok(entry.into_fetched(url));
                         }
                         let tries = attempt + 1;
-                        return Err(Error::Fetch { url: url.to_string(), message: format!("{why} (after {tries} tries)") });
+                        return Err(Error::Fetch { url: url.to_string(), message: format!("{why} (after {tries} tries)"), status });
                     }
                     let backoff = self.opts.backoff * 2u32.saturating_pow(attempt);
                     std::thread::sleep(wait.map_or(backoff, |w| w.min(self.opts.max_retry_after)).max(backoff));
@@ -328,10 +362,10 @@ impl Fetcher {
     }
 
     /// One request: conditional on the cached copy's validators.
-    fn try_once(&self, url: &url::Url, cached: Option<&cache::Entry>) -> Try {
+    fn try_once(&self, url: &url::Url, cached: Option<&cache::Entry>, body: Body) -> Try {
         // The try's deadline: the whole response, body included, must arrive by then.
         let deadline = Instant::now() + self.opts.timeout;
-        let fail = |message: String| Try::Fail(Error::Fetch { url: url.to_string(), message });
+        let fail = |message: String| Try::Fail(Error::Fetch { url: url.to_string(), message, status: None });
         let client = match self.client() {
             Ok(c) => c,
             Err(e) => return Try::Fail(e),
@@ -348,7 +382,7 @@ impl Fetcher {
         // read blocked at the deadline wakes up then; `read_body` checks it between reads too.
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
-            return Try::Again(timed_out(self.opts.timeout, "before the request was sent"), None);
+            return Try::Again(timed_out(self.opts.timeout, "before the request was sent"), None, None);
         }
         let mut req = client.get(url.clone()).timeout(left);
         if let Some(c) = cached {
@@ -371,9 +405,9 @@ impl Fetcher {
             Err(e) if e.is_redirect() => return fail(format!("redirect not followed: {}", error_chain(&e))),
             // A connect timeout is its own budget (`connect_timeout`): its message says so.
             Err(e) if e.is_timeout() && !e.is_connect() => {
-                return Try::Again(format!("{}: {}", timed_out(self.opts.timeout, "waiting for the response"), error_chain(&e)), None);
+                return Try::Again(format!("{}: {}", timed_out(self.opts.timeout, "waiting for the response"), error_chain(&e)), None, None);
             }
-            Err(e) if e.is_connect() || e.is_request() => return Try::Again(error_chain(&e), None),
+            Err(e) if e.is_connect() || e.is_request() => return Try::Again(error_chain(&e), None, None),
             Err(e) => return fail(error_chain(&e)),
         };
         let status = resp.status();
@@ -384,37 +418,40 @@ impl Fetcher {
         }
         if status == reqwest::StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
             let wait = resp.headers().get(reqwest::header::RETRY_AFTER).and_then(|v| v.to_str().ok()).and_then(retry_after);
-            return Try::Again(format!("HTTP {status}"), wait);
+            return Try::Again(format!("HTTP {status}"), wait, Some(status.as_u16()));
         }
         if status.is_redirection() {
             let to = resp.headers().get(reqwest::header::LOCATION).and_then(|v| v.to_str().ok()).unwrap_or("?");
             return fail(format!("HTTP {status}: redirect to {to} not followed (only http and https are)"));
         }
         if !status.is_success() {
-            return fail(format!("HTTP {status}"));
+            return Try::Fail(Error::Fetch { url: url.to_string(), message: format!("HTTP {status}"), status: Some(status.as_u16()) });
         }
         let header = |name| resp.headers().get(name).and_then(|v: &reqwest::header::HeaderValue| v.to_str().ok()).map(str::to_string);
         let content_type = header(reqwest::header::CONTENT_TYPE);
         let etag = header(reqwest::header::ETAG);
         let last_modified = header(reqwest::header::LAST_MODIFIED);
-        let max = self.opts.max_bytes;
-        if resp.content_length().is_some_and(|n| n > max) {
+        let (max, whole) = match body {
+            Body::Whole => (self.opts.max_bytes, true),
+            Body::Prefix(n) => (n.min(self.opts.max_bytes), false),
+        };
+        if whole && resp.content_length().is_some_and(|n| n > max) {
             return Try::Fail(Error::TooLarge { what: url.to_string(), limit: max });
         }
         let location = Location::Url(resp.url().clone());
-        let bytes = match read_body(resp, max, deadline) {
+        let bytes = match read_body(resp, if whole { max.saturating_add(1) } else { max }, deadline) {
             Ok(b) => b,
             Err(BodyError::Late(got)) => {
-                return Try::Again(timed_out(self.opts.timeout, &format!("reading the body ({got} bytes read)")), None);
+                return Try::Again(timed_out(self.opts.timeout, &format!("reading the body ({got} bytes read)")), None, None);
             }
             Err(BodyError::Io(e)) => {
                 let late = e.kind() == std::io::ErrorKind::TimedOut
                     || e.get_ref().and_then(|i| i.downcast_ref::<reqwest::Error>()).is_some_and(reqwest::Error::is_timeout);
                 if late {
                     // reqwest's cause here is only "operation timed out", twice over.
-                    return Try::Again(timed_out(self.opts.timeout, "reading the body"), None);
+                    return Try::Again(timed_out(self.opts.timeout, "reading the body"), None, None);
                 }
-                return Try::Again(format!("body cut short: {}", error_chain(&e)), None);
+                return Try::Again(format!("body cut short: {}", error_chain(&e)), None, None);
             }
         };
         if bytes.len() as u64 > max {
@@ -464,8 +501,10 @@ enum BodyError {
 /// Read `body` to its end, or to `max + 1` bytes (the caller tells "over the cap" from that),
 /// giving up once `deadline` has passed: a body trickled a byte at a time ends at the
 /// deadline, not when the server is done with it.
-fn read_body(mut body: impl std::io::Read, max: u64, deadline: Instant) -> std::result::Result<Vec<u8>, BodyError> {
-    let cap = usize::try_from(max.saturating_add(1)).unwrap_or(usize::MAX);
+/// Read a body, at most `cap` bytes (a caller that refuses a body over its limit asks for one
+/// byte more than the limit, to tell), by `deadline`.
+fn read_body(mut body: impl std::io::Read, cap: u64, deadline: Instant) -> std::result::Result<Vec<u8>, BodyError> {
+    let cap = usize::try_from(cap).unwrap_or(usize::MAX);
     let mut bytes = Vec::new();
     let mut buf = vec![0u8; 16 * 1024];
     while bytes.len() < cap {
@@ -824,13 +863,13 @@ mod tests {
     }
 
     #[test]
-    fn a_body_reads_to_its_end_or_one_past_the_cap() {
+    fn a_body_reads_to_its_end_or_to_the_cap() {
         let far = Instant::now() + Duration::from_secs(3600);
         let Ok(all) = read_body(&b"hello"[..], 10, far) else { panic!("a short body reads whole") };
         assert_eq!(all, b"hello");
         let big = vec![7u8; 100_000];
-        let Ok(cut) = read_body(big.as_slice(), 40_000, far) else { panic!("a long body reads to the cap") };
-        assert_eq!(cut.len(), 40_001, "one byte past the cap tells the caller it is over");
+        let Ok(cut) = read_body(big.as_slice(), 40_001, far) else { panic!("a long body reads to the cap") };
+        assert_eq!(cut.len(), 40_001, "a caller asks one byte past its limit to tell a body over it");
         let past = Instant::now();
         assert!(matches!(read_body(&b"hello"[..], 10, past), Err(BodyError::Late(0))), "a passed deadline reads nothing");
     }
