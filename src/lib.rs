@@ -66,6 +66,8 @@
 //! in the library's words; the command line adds its flags.
 
 #![warn(missing_docs)]
+// Pages, feeds, archives and wrappers are hostile input: the library has no unsafe code.
+#![forbid(unsafe_code)]
 
 // base
 pub mod budget;

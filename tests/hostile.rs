@@ -279,3 +279,14 @@ fn string_functions_run_under_the_budget() {
     let fine = forest::Applier::new(forest::Wrapper { xpath: "//div[contains(normalize-space(@class), 'story')]".into(), ..wrapper }).unwrap();
     assert!(forest::Extractor::extract(&fine, &big).unwrap().text.contains("lorem ipsum"));
 }
+
+/// The executable is position-independent on Linux (ELF type `ET_DYN`), so its code's address
+/// is randomized at every start: it parses hostile input.
+#[test]
+#[cfg(target_os = "linux")]
+fn the_executable_is_position_independent() {
+    let bytes = std::fs::read(env!("CARGO_BIN_EXE_forest")).expect("the forest executable");
+    assert_eq!(&bytes[..4], b"\x7fELF");
+    // e_type, little-endian on every Linux target forest builds for: 3 is ET_DYN.
+    assert_eq!(u16::from_le_bytes([bytes[16], bytes[17]]), 3, "readelf -h would say EXEC: built with -no-pie?");
+}
