@@ -18,13 +18,18 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 /// Inputs in flight per job (queued, being worked on, or done but not yet handed back).
 pub const IN_FLIGHT_PER_JOB: usize = 16;
 
+/// Most workers a run starts, whatever `jobs` asks: more would only take turns on the cores
+/// (and a thread each costs its stack).
+pub const MAX_JOBS: usize = 256;
+
 /// The number of cores, the default for `jobs`.
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Run `work` on every input with `jobs` workers (each with its own `state()`), and hand each
-/// result to `put` in input order. Returns how many inputs there were.
+/// Run `work` on every input with `jobs` workers (each with its own `state()`; at most
+/// [`MAX_JOBS`], and fewer when the system gives no more threads), and hand each result to
+/// `put` in input order. Returns how many inputs there were.
 ///
 /// # Errors
 /// The first error `put` returns (the run stops there); [`Error::Internal`] when `work`
@@ -52,7 +57,7 @@ where
     T: Send,
     E: From<Error>,
 {
-    ordered_within(inputs, jobs, jobs * IN_FLIGHT_PER_JOB, state, work, put)
+    ordered_within(inputs, jobs, jobs.saturating_mul(IN_FLIGHT_PER_JOB), state, work, put)
 }
 
 /// As [`ordered`], with at most `max_in_flight` inputs in flight (at least `jobs`): for
@@ -73,6 +78,7 @@ where
     T: Send,
     E: From<Error>,
 {
+    let jobs = jobs.min(MAX_JOBS);
     let panicked = |i: usize| E::from(Error::Internal(format!("extraction panicked on input {}", i + 1)));
     // One input's result, or `None` when the work on it panicked (a bug: the run reports it).
     let attempt = |s: &mut S, input: I| catch_unwind(AssertUnwindSafe(|| work(s, input))).ok();
@@ -97,7 +103,7 @@ where
         // work (on two cores, a third thread would take turns with the workers).
         for _ in 1..jobs {
             let (tasks, done_tx) = (&tasks, done_tx.clone());
-            scope.spawn(move || {
+            let worker = std::thread::Builder::new().spawn_scoped(scope, move || {
                 let mut s = state();
                 loop {
                     let Some((i, input)) = tasks.next() else { break };
@@ -106,6 +112,10 @@ where
                     }
                 }
             });
+            // A system out of threads runs the inputs with the workers it gave.
+            if worker.is_err() {
+                break;
+            }
         }
         drop(done_tx);
         // The calling thread's own state, made while the workers make theirs.

@@ -314,3 +314,17 @@ fn each_subcommand_s_help_starts_with_its_own_description() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("Usage: forest apply"), "{}", stderr(&o));
 }
+
+#[test]
+fn numeric_options_out_of_range_are_usage_errors_not_panics() {
+    let page = demo().join("bridge-repair.html");
+    for args in [["--timeout", "inf"], ["--timeout", "1e20"], ["--timeout", "nan"], ["--max-seconds", "1e30"], ["--delay", "18446744073709551615"], ["--retries", "4000000000"]] {
+        let o = forest(&["apply", "--no-learn", p(&page), args[0], args[1]]);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(args[0]), "{args:?}: {}", stderr(&o));
+    }
+    // More workers than any machine has: the run caps them and finishes.
+    let o = forest(&["apply", "--no-learn", p(&demo()), "--jobs", "100000", "--format", "jsonl"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 6);
+}

@@ -15,12 +15,25 @@ pub(crate) struct BudgetArgs {
     pub(crate) max_depth: usize,
     /// Most seconds spent on one page once read (cleaning and extraction); parsing and XPath
     /// evaluation stop when it runs out.
-    #[arg(long, default_value_t = forest::budget::MAX_SECONDS)]
+    #[arg(long, default_value_t = forest::budget::MAX_SECONDS, value_parser = seconds)]
     pub(crate) max_seconds: f64,
     /// Most nodes one page's XPath evaluations may visit (wrappers and site configs that
     /// forest does not run directly go through a general XPath evaluator).
     #[arg(long, default_value_t = forest::budget::MAX_XPATH_VISITS)]
     pub(crate) max_xpath_visits: u64,
+}
+
+/// Most seconds a time option takes (a day): a deadline past it is no deadline, and the clock
+/// cannot add a time without end to the present.
+const MAX_OPTION_SECONDS: f64 = 86_400.0;
+
+/// A number of seconds: finite, from 0 to [`MAX_OPTION_SECONDS`].
+fn seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s.trim().parse().map_err(|_| format!("{s:?} is not a number of seconds"))?;
+    if !(v.is_finite() && (0.0..=MAX_OPTION_SECONDS).contains(&v)) {
+        return Err(format!("{s} seconds: give a number from 0 to {MAX_OPTION_SECONDS} (a day)"));
+    }
+    Ok(v)
 }
 
 impl BudgetArgs {
@@ -40,14 +53,14 @@ impl BudgetArgs {
 pub(crate) struct FetchArgs {
     /// Seconds allowed for each try of a request, from connecting to the body's last byte, however
     /// slowly it arrives (a deadline, like curl's --max-time).
-    #[arg(long, default_value_t = 30.0)]
+    #[arg(long, default_value_t = 30.0, value_parser = seconds)]
     pub(crate) timeout: f64,
     /// Retries after a timeout, a connection error, a 429 or a 5xx (with backoff, honouring
-    /// Retry-After).
-    #[arg(long, default_value_t = 2)]
+    /// Retry-After), at most 100.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub(crate) retries: u32,
-    /// Milliseconds to wait between two requests to the same host.
-    #[arg(long, default_value_t = 0)]
+    /// Milliseconds to wait between two requests to the same host (at most a day).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=86_400_000))]
     pub(crate) delay: u64,
     /// Requests at once to one host.
     #[arg(long, default_value_t = 4)]

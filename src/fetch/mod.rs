@@ -353,7 +353,8 @@ impl Fetcher {
                         let tries = attempt + 1;
                         return Err(Error::Fetch { url: url.to_string(), message: format!("{why} (after {tries} tries)"), status });
                     }
-                    let backoff = self.opts.backoff * 2u32.saturating_pow(attempt);
+                    // Doubled at each retry, up to the longest wait a server may ask for.
+                    let backoff = self.opts.backoff.saturating_mul(2u32.saturating_pow(attempt)).min(self.opts.max_retry_after);
                     std::thread::sleep(wait.map_or(backoff, |w| w.min(self.opts.max_retry_after)).max(backoff));
                     attempt += 1;
                 }
@@ -469,7 +470,7 @@ impl Fetcher {
             let wait = h.next_at.filter(|&t| t > now).map(|t| t - now);
             if h.active < self.opts.per_host.max(1) && wait.is_none() {
                 h.active += 1;
-                h.next_at = Some(now + self.opts.delay);
+                h.next_at = now.checked_add(self.opts.delay);
                 return;
             }
             let timeout = wait.unwrap_or(Duration::from_millis(100));

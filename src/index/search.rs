@@ -53,10 +53,13 @@ impl ArticleIndex {
     }
 
     fn search_unguarded(&self, query: &str, limit: usize, host: Option<&str>) -> Result<Vec<Hit>> {
+        let searcher = self.reader.searcher();
+        // No more hits than the index holds articles: a larger limit asks for nothing more (and
+        // tantivy sizes its heap by the limit).
+        let limit = limit.min(usize::try_from(searcher.num_docs()).unwrap_or(usize::MAX));
         if limit == 0 {
             return Ok(Vec::new());
         }
-        let searcher = self.reader.searcher();
         let err = |e| tantivy_error(&self.path, e);
         let parser = self.parser(&searcher).map_err(err)?;
         let parsed = match parser.parse_query(query) {
