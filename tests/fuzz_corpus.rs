@@ -17,7 +17,8 @@ const TOKENS: &[&[u8]] = &[
     b"<div>", b"</div>", b"<p class='a b'>", b"<!--", b"-->", b"<![CDATA[", b"]]>", b"&amp;", b"&#x0;", b"<script>",
     b"<item>", b"</item>", b"<entry>", b"<link>", b"http://", b"//", b"[", b"]", b"(", b")", b"'", b"\"", b"::", b"@",
     b"|", b"*", b"//*[.//*]", b"body: ", b"strip: ", b"\n", b"\r\n", b"WARC/1.0\r\n", b"Content-Length: 99999999\r\n",
-    b"\r\n\r\n", b"\x1f\x8b", b"\xff\xfe", b"\xef\xbb\xbf", b"\0", b"{", b"}",
+    b"\r\n\r\n", b"\x1f\x8b", b"\xff\xfe", b"\xef\xbb\xbf", b"\0", b"{", b"}", b" = ", b" != ", b" < ", b" + ", b"/ = ",
+    b"number(", b"sum(",
 ];
 
 /// A xorshift generator: deterministic, no dependency.

@@ -2,7 +2,7 @@
 //! `forest-visit()` function that counts against it, and [`Program`], an XPath from a file
 //! parsed, checked, written back metered and compiled by sxd-xpath.
 
-use super::syntax::{CHARS, VISIT};
+use super::syntax::{CHARS, READ, VISIT};
 use std::cell::Cell;
 use std::fmt;
 use std::rc::Rc;
@@ -176,12 +176,29 @@ impl sxd_xpath::function::Function for Chars {
     }
 }
 
+/// `forest-read()`: the context node's string value read, its characters counted; true.
+struct Read(Meter);
+
+impl sxd_xpath::function::Function for Read {
+    fn evaluate<'c, 'd>(
+        &self,
+        context: &sxd_xpath::context::Evaluation<'c, 'd>,
+        _args: Vec<Value<'d>>,
+    ) -> Result<Value<'d>, sxd_xpath::function::Error> {
+        match self.0.read(context.node.string_value().chars().count()) {
+            Ok(()) => Ok(Value::Boolean(true)),
+            Err(stop) => Err(sxd_xpath::function::Error::Other(stop.to_string())),
+        }
+    }
+}
+
 /// An evaluation context (the core functions) with `forest-visit()` and `forest-chars()`
 /// counting against `meter`: the context [`Program::evaluate`] needs.
 pub fn context<'d>(meter: &Meter) -> Context<'d> {
     let mut c = Context::new();
     c.set_function(VISIT, Visit(meter.clone()));
     c.set_function(CHARS, Chars(meter.clone()));
+    c.set_function(READ, Read(meter.clone()));
     c
 }
 

@@ -14,6 +14,23 @@ pub(super) const VISIT: &str = "forest-visit";
 /// counts the argument's characters against the meter and returns it as a string.
 pub(super) const CHARS: &str = "forest-chars";
 
+/// The function the written XPaths call, as a predicate, on each node of a node-set that an
+/// operator or a number function turns into strings or numbers: it counts the node's string
+/// value against the meter and is true.
+pub(super) const READ: &str = "forest-read";
+
+/// Does an operator turn its node-set operands into strings or numbers (every comparison and
+/// arithmetic operator; `and`, `or` and `|` do not)?
+pub(super) fn converts(op: Op) -> bool {
+    !matches!(op, Op::Or | Op::And | Op::Union)
+}
+
+/// Does a core function read the string values of its node-set arguments (as numbers)? The
+/// string functions' arguments are counted by [`CHARS`].
+pub(super) fn reads_nodes(function: &str) -> bool {
+    matches!(function, "number" | "sum" | "floor" | "ceiling" | "round")
+}
+
 /// Which arguments of a core function are read as strings (first and how many; `usize::MAX`:
 /// all from the first), and whether its form without arguments reads the context node's string.
 pub(super) fn string_args(function: &str) -> Option<(usize, usize, bool)> {

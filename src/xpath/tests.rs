@@ -201,6 +201,12 @@ fn unmeter(e: Expr) -> Expr {
                 .collect();
             Expr::Call(name, args)
         }
+        // `(x)[forest-read()]` back to `x`.
+        Expr::Filter(primary, preds)
+            if matches!(preds.as_slice(), [Expr::Call(n, a)] if n.prefix.is_none() && n.local == READ && a.is_empty()) =>
+        {
+            unmeter(*primary)
+        }
         Expr::Filter(primary, preds) => Expr::Filter(Box::new(unmeter(*primary)), all(preds)),
         Expr::Path(start, steps) => {
             let start = match start {
@@ -417,6 +423,32 @@ fn the_meter_stops_runaway_evaluations() {
     match program.evaluate(&Context::new(), doc.root()) {
         Err(EvalError::Failed(e)) => assert!(e.contains("forest-visit"), "{e}"),
         other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn node_sets_turned_into_strings_or_numbers_are_read_by_the_meter() {
+    // Each element compares (or adds) the whole page's text: quadratic in the page, so it must
+    // stop at the budget, and quickly.
+    let text = "word ".repeat(40);
+    let xml = format!("<html><body>{}</body></html>", format!("<p>{text}</p>").repeat(3000));
+    let package = xml::parse(&xml).unwrap();
+    let doc = package.as_document();
+    for expr in ["//*[/ = 'x']", "//*[/ != /]", "//*[. < 1]", "//*[/ + 1 > 0]", "//*[-/ = 0]", "//*[number(/) = 1]", "//*[sum(//p) > 0]"] {
+        let program = Program::compile(expr).unwrap_or_else(|e| panic!("{expr}: {e}"));
+        let meter = Meter::new(200_000, None);
+        let started = Instant::now();
+        let result = program.evaluate(&context(&meter), doc.root());
+        assert!(matches!(result, Err(EvalError::Budget(Stop::Characters(_)))), "{expr}: {result:?}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{expr}: {:?}", started.elapsed());
+    }
+    // On a small page they run, and select what sxd-xpath selects unmetered.
+    let small = xml::parse("<html><body><p>1</p><p>x</p></body></html>").unwrap();
+    let doc = small.as_document();
+    for (expr, n) in [("//p[. = 'x']", 1), ("//p[. + 1 = 2]", 1), ("//p[number(.) = 1]", 1), ("//*[sum(//p[1]) = 1]", 4)] {
+        let found = Program::compile(expr).unwrap().evaluate(&context(&Meter::default()), doc.root()).unwrap();
+        let Value::Nodeset(found) = found else { panic!("{expr}: not a node-set") };
+        assert_eq!(found.size(), n, "{expr}");
     }
 }
 

@@ -18,17 +18,19 @@ pub(super) fn write_metered(e: &Expr) -> String {
 pub(super) fn write_expr(e: &Expr, out: &mut String) {
     match e {
         Expr::Chain(first, rest) => {
-            write_operand(first, out);
+            // A chain is of one precedence level: its operators all convert, or none does.
+            let counted = rest.first().is_some_and(|(op, _)| converts(*op));
+            write_converted(first, counted, out);
             for (op, e) in rest {
                 out.push(' ');
                 out.push_str(op.text());
                 out.push(' ');
-                write_operand(e, out);
+                write_converted(e, counted, out);
             }
         }
         Expr::Negate(e) => {
             out.push('-');
-            write_operand(e, out);
+            write_converted(e, true, out);
         }
         Expr::Literal(l) => {
             let q = if l.contains('\'') { '"' } else { '\'' };
@@ -47,6 +49,7 @@ pub(super) fn write_expr(e: &Expr, out: &mut String) {
             // Literals are as long as the XPath at most, and what another string function
             // returns is no longer than the arguments it counted, so neither is wrapped.
             let strings = if name.prefix.is_none() { string_args(&name.local) } else { None };
+            let numbers = name.prefix.is_none() && reads_nodes(&name.local);
             out.push_str(&name.to_string());
             out.push('(');
             if args.is_empty() && strings.is_some_and(|(_, _, context)| context) {
@@ -64,7 +67,11 @@ pub(super) fn write_expr(e: &Expr, out: &mut String) {
                     out.push_str(CHARS);
                     out.push('(');
                 }
-                write_expr(a, out);
+                if numbers && node_set(a) {
+                    write_read(a, out);
+                } else {
+                    write_expr(a, out);
+                }
                 if counted {
                     out.push(')');
                 }
@@ -98,6 +105,35 @@ pub(super) fn write_expr(e: &Expr, out: &mut String) {
 
 pub(super) fn write_operand(e: &Expr, out: &mut String) {
     write_between('(', e, ')', out);
+}
+
+/// Is `e` surely a node-set (a path, a union, a filter of one)?
+fn node_set(e: &Expr) -> bool {
+    match e {
+        Expr::Path(..) => true,
+        Expr::Chain(_, rest) => rest.iter().all(|(op, _)| *op == Op::Union),
+        Expr::Filter(primary, _) => node_set(primary),
+        _ => false,
+    }
+}
+
+/// An operand, its nodes' string values counted (`(e)[forest-read()]`) when it is a node-set
+/// that the operator turns into strings or numbers (`converted`): `//*[/ = 'x']` reads the
+/// whole page's text once per element, and the meter sees each read.
+fn write_converted(e: &Expr, converted: bool, out: &mut String) {
+    if converted && node_set(e) {
+        write_read(e, out);
+    } else {
+        write_operand(e, out);
+    }
+}
+
+/// `(e)[forest-read()]`: the node-set `e`, each node's string value counted.
+fn write_read(e: &Expr, out: &mut String) {
+    write_operand(e, out);
+    out.push('[');
+    out.push_str(READ);
+    out.push_str("()]");
 }
 
 pub(super) fn write_between(open: char, e: &Expr, close: char, out: &mut String) {
