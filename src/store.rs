@@ -130,14 +130,19 @@ impl Store {
         let key = crate::host::key(host)?;
         let path = self.path(&key, Kind::Wrapper);
         let mut merged = wrapper.clone();
-        let kept = match Wrapper::load(&path) {
-            Ok(older) => {
-                // The wrapper it replaces stays as `<host>.prev`, for [`Store::undo`].
+        let older = crate::fetch::read_file_within(&path, crate::wrapper::MAX_WRAPPER_BYTES)
+            .ok()
+            .and_then(|bytes| Wrapper::from_json(&bytes).ok().map(|w| (w, bytes)));
+        let kept = match older {
+            Some((older, bytes)) => {
+                // The wrapper it replaces stays as `<host>.prev`, for [`Store::undo`]: written
+                // atomically (a reader never sees it half written), and a link in its place is
+                // replaced, not followed.
                 let prev = self.dir.join(format!("{key}.prev"));
-                std::fs::copy(&path, &prev).map_err(|source| Error::Io { path: prev, source })?;
+                write_atomic(&prev, &bytes).map_err(|source| Error::Io { path: prev, source })?;
                 merged.keep_templates_of(&older)
             }
-            Err(_) => 0,
+            None => 0,
         };
         let saved = self.save(host, &merged)?;
         // New rules start a new health record.
@@ -168,7 +173,7 @@ impl Store {
     /// [`Error::Invalid`] for a bad host.
     pub fn health(&self, host: &str) -> Result<Option<Health>> {
         let key = crate::host::key(host)?;
-        let bytes = match std::fs::read(self.dir.join(format!("{key}.health"))) {
+        let bytes = match crate::fetch::read_file_within(&self.dir.join(format!("{key}.health")), MAX_HEALTH_BYTES) {
             Ok(b) => b,
             Err(_) => return Ok(None),
         };
@@ -279,6 +284,9 @@ impl Store {
     }
 }
 
+/// Largest health record read: a record is a few hundred bytes; a larger file is no record.
+const MAX_HEALTH_BYTES: u64 = 1 << 20;
+
 /// Write a file so that a reader sees the old or the new content, never half: the bytes go
 /// to a temporary file beside it, renamed into place. A file that holds these bytes already is
 /// left as it is: a run again over the same pages rewrites only what changed (and replacing a
@@ -300,7 +308,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path has no file name"))?;
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let tmp = dir.join(format!(".{}.tmp{}-{n}", name.to_string_lossy(), std::process::id()));
-    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    // A new file (never one already there, nor a link's target), renamed over the path: a
+    // link at the path is replaced, not followed.
+    let result = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, bytes))
+        .and_then(|()| std::fs::rename(&tmp, path));
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
@@ -370,5 +385,37 @@ mod tests {
         let names: Vec<String> =
             std::fs::read_dir(store.dir()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
         assert!(names.iter().all(|n| !n.contains(".tmp")), "{names:?}");
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_link_in_the_store_is_replaced_never_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path().join("w"));
+        let w = wrapper(&["https://a.example/1", "https://a.example/2"]);
+        store.add("a.example", &w).unwrap();
+        // Someone links the previous-wrapper file to a file outside the store.
+        let outside = dir.path().join("outside.txt");
+        std::fs::write(&outside, "keep me").unwrap();
+        std::os::unix::fs::symlink(&outside, store.dir().join("a.example.prev")).unwrap();
+        store.add("a.example", &w).unwrap();
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep me");
+        let prev = store.dir().join("a.example.prev");
+        assert!(std::fs::symlink_metadata(&prev).unwrap().is_file(), "the link was replaced by a file");
+        assert_eq!(Wrapper::load(&prev).unwrap(), w);
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_store_file_without_end_is_refused_not_read_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path().join("w"));
+        store.save("a.example", &wrapper(&["https://a.example/1", "https://a.example/2"])).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", store.dir().join("a.example.health")).unwrap();
+        let started = std::time::Instant::now();
+        assert_eq!(store.health("a.example").unwrap(), None);
+        std::os::unix::fs::symlink("/dev/zero", store.dir().join("b.example.json")).unwrap();
+        assert!(matches!(Wrapper::load(&store.dir().join("b.example.json")), Err(Error::TooLarge { .. })));
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
     }
 }

@@ -590,16 +590,32 @@ pub fn get(loc: &Location) -> Result<Fetched> {
 }
 
 fn read_file(path: &Path, max: u64) -> Result<Vec<u8>> {
+    let bytes = read_file_within(path, max)?;
+    gunzip_within(bytes, max, &path.display().to_string())
+}
+
+/// A file's bytes, at most `max` of them: a larger file, or one that never ends (a link to
+/// `/dev/zero`), is [`Error::TooLarge`] once `max` bytes are read, whatever size it claims.
+///
+/// # Errors
+/// [`Error::Io`] when it cannot be read or is a folder; [`Error::TooLarge`] past `max`.
+pub fn read_file_within(path: &Path, max: u64) -> Result<Vec<u8>> {
+    use std::io::Read;
     let io = |source| Error::Io { path: path.to_path_buf(), source };
-    let meta = std::fs::metadata(path).map_err(io)?;
+    let file = std::fs::File::open(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
     if meta.is_dir() {
         return Err(Error::Io { path: path.to_path_buf(), source: std::io::Error::other("is a directory") });
     }
     if meta.len() > max {
         return Err(Error::TooLarge { what: path.display().to_string(), limit: max });
     }
-    let bytes = std::fs::read(path).map_err(io)?;
-    gunzip_within(bytes, max, &path.display().to_string())
+    let mut bytes = Vec::new();
+    file.take(max.saturating_add(1)).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > max {
+        return Err(Error::TooLarge { what: path.display().to_string(), limit: max });
+    }
+    Ok(bytes)
 }
 
 /// `bytes` inflated when they are gzip (a saved `.html.gz`), at most `max` bytes of it

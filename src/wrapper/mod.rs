@@ -99,6 +99,10 @@ impl Default for Config {
 pub const FORMAT: &str = "forest-wrapper";
 /// The wrapper file version this build writes and reads.
 pub const VERSION: u32 = 1;
+/// Largest wrapper file read (64 MiB; the corpus's are tens of kilobytes): a larger one, or a
+/// link to a file without end, is refused as too large.
+pub const MAX_WRAPPER_BYTES: u64 = 64 << 20;
+
 /// How many templates a wrapper keeps at most (its own and its [`Wrapper::others`]).
 pub const MAX_TEMPLATES: usize = 8;
 /// How many ranked patterns a wrapper keeps (the winner first).
@@ -395,12 +399,13 @@ impl Wrapper {
         kept
     }
 
-    /// Read a wrapper file.
+    /// Read a wrapper file (at most [`MAX_WRAPPER_BYTES`]).
     ///
     /// # Errors
-    /// [`Error::Io`] when unreadable, [`Error::BadWrapper`] when it is not a forest wrapper.
+    /// [`Error::Io`] when unreadable, [`Error::TooLarge`] past the cap, [`Error::BadWrapper`]
+    /// when it is not a forest wrapper.
     pub fn load(path: &Path) -> Result<Wrapper> {
-        let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+        let bytes = crate::fetch::read_file_within(path, MAX_WRAPPER_BYTES)?;
         Wrapper::parse_json(&bytes).map_err(|message| Error::BadWrapper { path: path.to_path_buf(), message })
     }
 
