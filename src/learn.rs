@@ -13,7 +13,8 @@ use crate::budget::Budget;
 use crate::fetch::{Fetcher, Location};
 use crate::sitemap;
 use crate::store::Store;
-use crate::{Config, Page, Wrapper};
+use crate::wrapper::Summary;
+use crate::{Config, Page};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -21,6 +22,11 @@ use url::Url;
 
 /// Sample pages fetched to learn a site, besides the page itself (default).
 pub const SAMPLES: usize = 8;
+
+/// Seconds learning a host may take before the page that asked goes on without it (default):
+/// the page gets the single-page extractor, and the learning goes on in the background (its
+/// wrapper, when it is stored, serves the host's later pages).
+pub const LEARN_SECONDS: u64 = 20;
 
 
 /// What learning a host gave.
@@ -44,6 +50,8 @@ pub struct Learner {
     config: Config,
     /// Sample pages to fetch per host.
     pub samples: usize,
+    /// How long a page waits for its host to be learned ([`LEARN_SECONDS`]).
+    pub time: std::time::Duration,
     hosts: Mutex<HashMap<String, Arc<OnceLock<Learned>>>>,
     report: Option<Report>,
 }
@@ -58,7 +66,16 @@ impl Learner {
     /// A learner that fetches with `fetcher`, holds sample pages to `budget` and stores what it
     /// learns in `store`.
     pub fn new(fetcher: Arc<Fetcher>, store: Store, budget: Budget) -> Learner {
-        Learner { fetcher, store, budget, config: Config::default(), samples: SAMPLES, hosts: Mutex::new(HashMap::new()), report: None }
+        Learner {
+            fetcher,
+            store,
+            budget,
+            config: Config::default(),
+            samples: SAMPLES,
+            time: std::time::Duration::from_secs(LEARN_SECONDS),
+            hosts: Mutex::new(HashMap::new()),
+            report: None,
+        }
     }
 
     /// Call `report` once per host learned (or not): what was learned from where.
@@ -68,8 +85,9 @@ impl Learner {
     }
 
     /// The stored wrapper for `page`'s host, learned now if no worker learned it yet; `None`
-    /// when the page is not from the web or nothing could be learned (see [`Learned`]).
-    pub fn learn(&self, page: &Page) -> Option<PathBuf> {
+    /// when the page is not from the web or nothing could be learned (see [`Learned`]), or
+    /// when learning takes longer than [`Learner::time`] (it goes on in the background).
+    pub fn learn(self: &Arc<Self>, page: &Page) -> Option<PathBuf> {
         let Location::Url(url) = Location::parse(&page.location) else { return None };
         let host = crate::host::of_url(url.as_str())?;
         let cell = {
@@ -77,13 +95,34 @@ impl Learner {
             Arc::clone(hosts.entry(host.clone()).or_default())
         };
         let learned = cell.get_or_init(|| {
-            let learned = Learned { host: host.clone(), outcome: self.learn_host(page, &url, &host) };
+            let learned = Learned { host: host.clone(), outcome: self.learn_within(page, &url, &host) };
             if let Some(report) = &self.report {
                 report(&learned);
             }
             learned
         });
         learned.outcome.as_ref().ok().map(|(path, _, _)| path.clone())
+    }
+
+    /// [`Learner::learn_host`] in a thread of its own, waited for at most [`Learner::time`]:
+    /// past it the page goes on, and the learning finishes in the background.
+    fn learn_within(self: &Arc<Self>, page: &Page, url: &Url, host: &str) -> std::result::Result<(PathBuf, String, usize), String> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (me, page_copy, url_copy, host_copy) = (Arc::clone(self), page.clone(), url.clone(), host.to_string());
+        let spawned = std::thread::Builder::new().name(format!("learn {host}")).spawn(move || {
+            let _ = tx.send(me.learn_host(&page_copy, &url_copy, &host_copy));
+        });
+        if spawned.is_err() {
+            return self.learn_host(page, url, host);
+        }
+        match rx.recv_timeout(self.time) {
+            Ok(outcome) => outcome,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(format!(
+                "learning took longer than {} s (it goes on in the background; later pages of {host} use what it stores)",
+                self.time.as_secs_f64()
+            )),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err("learning stopped unexpectedly".to_string()),
+        }
     }
 
     /// Learn `page`'s host again, whatever was learned or stored before (a site that changed
@@ -148,15 +187,23 @@ impl Learner {
         if chosen.is_empty() {
             return Err(format!("no other page of {host} with this page's URL shape ({want}) in its feed, sitemaps or links"));
         }
+        // Each sample page is summarized as it arrives (what induction keeps of a page, about a
+        // tenth of it) and let go: heavy pages are not all held at once.
         let locs: Vec<Location> = chosen.into_iter().map(Location::Url).collect();
-        let pages: Vec<Page> =
-            crate::page::read_many(&self.fetcher, &locs, 4, &self.budget, &|| {}).into_iter().filter_map(Result::ok).collect();
-        let mut sample: Vec<&Page> = pages.iter().collect();
-        sample.push(page);
-        let mut wrapper = Wrapper::induce(host, &sample, &self.config).map_err(|e| e.to_string())?.wrapper;
+        let mut inducer = crate::wrapper::Inducer::new(host, self.config.clone());
+        let mut pages = 0usize;
+        let config = &self.config;
+        crate::page::read_each(&self.fetcher, &locs, 4, &self.budget, &|| {}, |_, p| Summary::of(&p, config), |_, summary| {
+            if let Ok(summary) = summary {
+                inducer.add_summary(summary);
+                pages += 1;
+            }
+        });
+        inducer.add(page);
+        let mut wrapper = inducer.finish().map_err(|e| e.to_string())?.wrapper;
         wrapper.host = Some(host.to_string());
         let (path, _) = self.store.add(host, &wrapper).map_err(|e| e.to_string())?;
-        Ok((path, from.join(", "), sample.len()))
+        Ok((path, from.join(", "), pages + 1))
     }
 }
 

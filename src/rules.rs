@@ -185,7 +185,7 @@ impl Resolver<'_> {
     }
 
     /// The compiled rules for `page`.
-    fn rules_for(&mut self, page: &Page) -> Result<&Compiled> {
+    fn rules_for(&mut self, page: &mut Page) -> Result<&Compiled> {
         if let Some(fixed) = &self.fixed {
             return Ok(fixed);
         }
@@ -198,7 +198,10 @@ impl Resolver<'_> {
             None => None,
         };
         if let (None, Missing::Learn(learner), Some(h)) = (&entry, missing, &host) {
-            if learner.learn(page).is_some() {
+            let learned = learner.learn(page).is_some();
+            // The time learning took (it has a budget of its own) is not the page's.
+            page.deadline = page.budget.deadline();
+            if learned {
                 entry = store.find(h)?;
             }
         }
@@ -225,9 +228,9 @@ impl Resolver<'_> {
     /// # Errors
     /// [`Error::NoRules`] (rules from the store, [`Missing::Error`]); the extractor's errors
     /// ([`Error::OverBudget`] for a page whose XPath evaluation outlasts its budget).
-    pub fn article_from(&mut self, page: Page, source: &Location) -> Result<Article> {
+    pub fn article_from(&mut self, mut page: Page, source: &Location) -> Result<Article> {
         let fields = self.fields;
-        let rules = self.rules_for(&page)?;
+        let rules = self.rules_for(&mut page)?;
         let extraction = rules.extractor().extract(&page)?;
         page.check_deadline("extraction")?;
         let declared = rules.declared(&page);

@@ -276,3 +276,38 @@ fn a_robots_txt_of_many_rules_and_a_long_sitemap_take_little_time() {
     assert_eq!(w["pages"].as_array().unwrap().len(), names.len());
     server.stop();
 }
+
+#[test]
+fn a_slow_site_does_not_cost_the_page_asked_for() {
+    // The page answers at once; every other page of the site takes 8 s.
+    let dir = root().join("feeds/demo-news");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".html"))
+        .collect();
+    names.sort();
+    let (listener, base) = common::listener();
+    let mut site = Site::new().at("/robots.txt", Reply::status(404));
+    let mut urls = String::new();
+    for (i, n) in names.iter().enumerate() {
+        let reply = Reply::ok("text/html; charset=utf-8", std::fs::read(dir.join(n)).unwrap());
+        site = site.at(&format!("/news/2024/{n}"), if i == 0 { reply } else { reply.after(Duration::from_secs(8)) });
+        urls.push_str(&format!("<url><loc>{base}/news/2024/{n}</loc></url>"));
+    }
+    let server = site.at("/sitemap.xml", Reply::ok("application/xml", format!("<urlset>{urls}</urlset>"))).serve_on(listener, 100);
+    let store = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let page = format!("{base}/news/2024/{}", names[0]);
+    // The page's own budget (--max-seconds 1) starts again once learning gave up.
+    let o = forest(store.path(), &["apply", &page, "--format", "json", "--no-cache", "--learn-seconds", "2", "--max-seconds", "1", "--retries", "0"]);
+    let took = started.elapsed();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("learning took longer than 2 s"), "{err}");
+    assert!(took < Duration::from_secs(7), "the page waited for the samples: {took:?}");
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["rule"], "single-page");
+    assert!(json["text"].as_str().unwrap().contains("Elm Street"), "{json}");
+    server.stop();
+}

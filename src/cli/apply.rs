@@ -171,7 +171,7 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     } else if a.no_learn || warc {
         Missing::SinglePage
     } else {
-        learning(&fetcher, a.store.open()?, budget, a.fetch.quiet)
+        learning(&fetcher, a.store.open()?, budget, a.budget.learn_time(), a.fetch.quiet)
     };
     let rules = match (&a.wrapper, &a.site_config) {
         (Some(w), _) => Rules::wrapper(Wrapper::load(w)?)?,
@@ -339,8 +339,16 @@ fn keep_health(
 }
 
 /// Learn hosts without stored rules on the fly, saying on stderr what was learned from where.
-fn learning(fetcher: &std::sync::Arc<forest::fetch::Fetcher>, store: forest::store::Store, budget: forest::budget::Budget, quiet: bool) -> Missing {
-    let learner = forest::learn::Learner::new(std::sync::Arc::clone(fetcher), store, budget).reporting(move |l| match &l.outcome {
+fn learning(
+    fetcher: &std::sync::Arc<forest::fetch::Fetcher>,
+    store: forest::store::Store,
+    budget: forest::budget::Budget,
+    time: std::time::Duration,
+    quiet: bool,
+) -> Missing {
+    let mut learner = forest::learn::Learner::new(std::sync::Arc::clone(fetcher), store, budget);
+    learner.time = time;
+    let learner = learner.reporting(move |l| match &l.outcome {
         Ok((path, from, pages)) if !quiet => {
             eprintln!("forest: learned {} from {pages} pages ({from}); stored as {}", l.host, path.display())
         }
@@ -362,7 +370,7 @@ pub(crate) fn feed(a: FeedArgs) -> anyhow::Result<ExitCode> {
     let missing = if a.no_learn {
         Missing::SinglePage
     } else {
-        learning(&fetcher, store.clone(), budget, a.fetch.quiet)
+        learning(&fetcher, store.clone(), budget, a.budget.learn_time(), a.fetch.quiet)
     };
     let rules = Rules::Store(store, missing);
     let links: Vec<Option<String>> = sample.items.iter().map(|i| i.link.clone()).collect();

@@ -21,6 +21,11 @@ pub(crate) struct BudgetArgs {
     /// forest does not run directly go through a general XPath evaluator).
     #[arg(long, default_value_t = forest::budget::MAX_XPATH_VISITS)]
     pub(crate) max_xpath_visits: u64,
+    /// Most seconds a page waits for its site to be learned on the fly (fetching its sample
+    /// pages and inducing); past it the page gets the single-page extractor, and the learning
+    /// goes on in the background for the site's later pages.
+    #[arg(long, default_value_t = forest::learn::LEARN_SECONDS as f64, value_parser = seconds)]
+    pub(crate) learn_seconds: f64,
 }
 
 /// Most seconds a time option takes (a day): a deadline past it is no deadline, and the clock
@@ -37,6 +42,11 @@ fn seconds(s: &str) -> Result<f64, String> {
 }
 
 impl BudgetArgs {
+    /// How long a page waits for its site to be learned.
+    pub(crate) fn learn_time(&self) -> std::time::Duration {
+        std::time::Duration::try_from_secs_f64(self.learn_seconds).unwrap_or(std::time::Duration::from_secs(forest::learn::LEARN_SECONDS))
+    }
+
     pub(crate) fn page(&self) -> forest::budget::Budget {
         forest::budget::Budget {
             max_elements: self.max_elements,
