@@ -128,7 +128,8 @@ impl SiteConfig {
     ///
     /// # Errors
     /// [`Error::SiteConfig`] naming the file and line of a `body`, `title`, `date`, `author` or
-    /// `strip` XPath that does not compile.
+    /// `strip` XPath that does not compile, or of the directive past the limits
+    /// ([`MAX_CONFIG_BYTES`], [`MAX_CONFIG_XPATHS`], [`MAX_CONFIG_VALUES`]).
     ///
     /// # Example
     /// ```
@@ -142,10 +143,24 @@ impl SiteConfig {
     /// ```
     pub fn parse(text: &str, file: &str) -> Result<(SiteConfig, Vec<Warning>)> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if text.len() as u64 > MAX_CONFIG_BYTES {
+            let message = format!("the site config is larger than {MAX_CONFIG_BYTES} bytes (site configs are a few kilobytes)");
+            return Err(Error::SiteConfig { file: file.to_string(), line: 1, message });
+        }
         let mut cfg = SiteConfig::default();
         let mut warnings = Vec::new();
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
+            let (xpaths, names) = (
+                cfg.body.len() + cfg.title.len() + cfg.date.len() + cfg.author.len() + cfg.strip.len(),
+                cfg.strip_id_or_class.len() + cfg.strip_image_src.len() + cfg.test_url.len(),
+            );
+            if xpaths > MAX_CONFIG_XPATHS || names > MAX_CONFIG_VALUES {
+                let message = format!(
+                    "more than {MAX_CONFIG_XPATHS} XPaths or {MAX_CONFIG_VALUES} other values: each runs on every page, so a config this large would cost every page of its site seconds"
+                );
+                return Err(Error::SiteConfig { file: file.to_string(), line, message });
+            }
             // A carriage return inside a line is a space, as the written form has it (found by
             // fuzzing: `# a\rb` read back as `a b`); for XPaths both are white space.
             let raw = raw.replace('\r', " ");
@@ -229,12 +244,20 @@ impl SiteConfig {
     /// Read the site config file at `path` (see [`SiteConfig::parse`]).
     ///
     /// # Errors
-    /// [`Error::Io`] when unreadable; [`Error::SiteConfig`] as for [`SiteConfig::parse`].
+    /// [`Error::Io`] when unreadable; [`Error::TooLarge`] past [`MAX_CONFIG_BYTES`];
+    /// [`Error::SiteConfig`] as for [`SiteConfig::parse`].
     pub fn load(path: &Path) -> Result<(SiteConfig, Vec<Warning>)> {
-        let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+        let bytes = crate::fetch::read_file_within(path, MAX_CONFIG_BYTES)?;
         SiteConfig::parse(&String::from_utf8_lossy(&bytes), &path.display().to_string())
     }
 }
+
+/// Largest site config read (1 MiB): the FiveFilters configs are a few kilobytes.
+pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
+/// Most XPaths (`body`, `title`, `date`, `author`, `strip`) a site config holds.
+pub const MAX_CONFIG_XPATHS: usize = 1_000;
+/// Most other values (`strip_id_or_class`, `strip_image_src`, `test_url`) a site config holds.
+pub const MAX_CONFIG_VALUES: usize = 10_000;
 
 /// `name: value`, `name(arg): value` → (name, arg, trimmed value); `None` when there is no `:`.
 fn split_directive(line: &str) -> Option<(&str, Option<&str>, &str)> {
@@ -338,6 +361,19 @@ mod tests {
         make_coffee: yes\r\n\
         this line has no colon\r\n\
         test_url: https://example.com/2024/03/a-story.html\r\n";
+
+    #[test]
+    fn a_site_config_past_the_limits_is_refused_naming_the_line() {
+        let many: String = (0..2_000).map(|i| format!("strip: //div[@id='x{i}']\n")).collect();
+        let started = std::time::Instant::now();
+        let err = SiteConfig::parse(&many, "big.txt").unwrap_err().to_string();
+        assert!(err.starts_with("big.txt:1002: more than 1000 XPaths"), "{err}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
+        let huge = "# x\n".repeat(300_000);
+        assert!(SiteConfig::parse(&huge, "huge.txt").unwrap_err().to_string().contains("larger than"));
+        let fine: String = (0..1000).map(|i| format!("strip: //div[@id='x{i}']\n")).collect();
+        assert_eq!(SiteConfig::parse(&fine, "fine.txt").unwrap().0.strip.len(), 1000);
+    }
 
     #[test]
     fn parses_a_realistic_config() {
