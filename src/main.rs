@@ -317,12 +317,22 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Search(Deferred(a)) => search(a),
         Command::MergeIndex { into, shards } => {
             let mut index = forest::index::ArticleIndex::open_or_create(&into)?;
+            // Each shard is merged or skipped with its reason; the others go on.
+            let mut skipped = 0usize;
             for shard in &shards {
-                let n = index.merge_from(shard).with_context(|| format!("cannot merge {}", shard.display()))?;
-                eprintln!("forest: merged {n} articles of {}", shard.display());
+                match index.merge_from(shard) {
+                    Ok(n) => eprintln!("forest: merged {n} articles of {}", shard.display()),
+                    Err(e) => {
+                        eprintln!("forest: skipped {}: {}", shard.display(), explain(&e));
+                        skipped += 1;
+                    }
+                }
             }
             eprintln!("forest: {} holds {} articles", into.display(), index.len());
-            Ok(ExitCode::SUCCESS)
+            if skipped == shards.len() && skipped > 0 {
+                anyhow::bail!("no shard could be merged ({skipped} skipped)");
+            }
+            Ok(if skipped > 0 { ExitCode::from(3) } else { ExitCode::SUCCESS })
         }
         Command::Clean { page } => {
             let page = Page::read(&Location::parse(&page), &forest::budget::Budget::default())?;

@@ -274,3 +274,33 @@ fn names_from_urls_never_escape_the_output_folder_nor_overwrite() {
     beside.sort();
     assert_eq!(beside, ["names.warc.gz", "out"], "{beside:?}");
 }
+
+#[test]
+fn part_of_the_work_done_is_exit_code_3_with_each_skip_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    let good = tmp.path().join("good.warc.gz");
+    warc(&good, &all_pages(), false);
+    let missing = tmp.path().join("missing.warc.gz");
+    // An archive that cannot be opened, after one that was read.
+    let o = forest(&store, &["apply", "--warc", p(&good), "--warc", p(&missing), "--format", "jsonl"]);
+    assert_eq!(o.status.code(), Some(3), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains(&format!("skipped {}", missing.display())));
+    assert!(!o.stdout.is_empty());
+    let o = forest(&store, &["apply", "--warc", p(&missing), "--format", "jsonl"]);
+    assert_eq!(o.status.code(), Some(1), "nothing done");
+    // A shard that cannot be merged, after one that was.
+    let (index, shard) = (tmp.path().join("idx"), tmp.path().join("shard"));
+    ok(&forest(&store, &["apply", "--warc", p(&good), "--index", p(&shard), "--format", "jsonl"]));
+    let o = forest(&store, &["merge-index", p(&index), p(&shard), p(&tmp.path().join("no-shard"))]);
+    assert_eq!(o.status.code(), Some(3), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("skipped"));
+    // Two site configs, one that does not parse.
+    let (a, b) = (tmp.path().join("a.example.txt"), tmp.path().join("b.example.txt"));
+    std::fs::write(&a, "body: //article\n").unwrap();
+    std::fs::write(&b, "body: //div[\n").unwrap();
+    let o = forest(&store, &["wrappers", "import", p(&a), p(&b)]);
+    assert_eq!(o.status.code(), Some(3), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("imported") && err.contains(&format!("skipped {}", b.display())), "{err}");
+}

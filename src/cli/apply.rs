@@ -227,8 +227,17 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     let mut damaged = 0u64;
     if warc {
         let mut stats = forest::warc::Stats::default();
+        let mut unread = 0usize;
         for file in &a.warc {
-            let mut reader = forest::warc::Reader::open(file)?;
+            // An archive that cannot be opened is skipped with its reason; the others go on.
+            let mut reader = match forest::warc::Reader::open(file) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("forest: skipped {}: {}", file.display(), explain(&e));
+                    unread += 1;
+                    continue;
+                }
+            };
             let pages = std::iter::from_fn(|| {
                 let (url, fetched) = reader.next_page(&mut stats)?;
                 Some(Source::Fetched(Location::Url(url), fetched))
@@ -236,7 +245,10 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
             total += rules.articles(pages, jobs, &fetcher, &budget, fields, &mut put)?;
         }
         eprintln!("forest: {stats}");
-        damaged = stats.skipped_bad + stats.skipped_too_large;
+        if unread == a.warc.len() {
+            bail!("no archive could be read ({unread} skipped)");
+        }
+        damaged = stats.skipped_bad + stats.skipped_too_large + unread as u64;
     } else {
         total = rules.articles(sources, jobs, &fetcher, &budget, fields, &mut put)?;
     }
@@ -394,11 +406,19 @@ pub(crate) fn feed(a: FeedArgs) -> anyhow::Result<ExitCode> {
     })?;
     let out = forest::fulltext::rewrite(&fetched.bytes, &a.feed, &articles)?;
     match &a.out {
-        Some(path) => forest::store::write_atomic(path, &out).with_context(|| format!("cannot write {}", path.display()))?,
-        None => std::io::stdout().lock().write_all(&out)?,
+        Some(path) => forest::store::write_atomic(path, &out.bytes).with_context(|| format!("cannot write {}", path.display()))?,
+        None => std::io::stdout().lock().write_all(&out.bytes)?,
+    }
+    // Items the feed could not map to a page are skipped inputs too: each is named.
+    for s in &sample.skipped {
+        eprintln!("forest: skipped item {}: {}", s.what, s.why);
     }
     if !a.fetch.quiet {
-        eprintln!("forest: {} of {} items with their full article", articles.len(), sample.items.len());
+        eprintln!("forest: {} of {} items with their full article", out.filled, sample.items.len() + sample.skipped.len());
     }
-    Ok(if skipped > 0 || !sample.skipped.is_empty() { ExitCode::from(3) } else { ExitCode::SUCCESS })
+    let unfilled = sample.items.len().saturating_sub(out.filled);
+    if unfilled > skipped {
+        eprintln!("forest: {} items got no article (their link could not be matched in the feed)", unfilled - skipped);
+    }
+    Ok(if skipped > 0 || !sample.skipped.is_empty() || unfilled > skipped { ExitCode::from(3) } else { ExitCode::SUCCESS })
 }

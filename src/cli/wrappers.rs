@@ -104,26 +104,40 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
             if host.is_some() && files.len() > 1 {
                 bail!("--host names one site: import one file at a time with it");
             }
+            // Each file is imported or skipped with its reason; the others go on.
+            let mut skipped = 0usize;
             for file in &files {
-                read_site_config(file)?;
-                let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-                let from_name = name.strip_suffix(".txt").unwrap_or(name).trim_start_matches('.');
-                let host = host.as_deref().unwrap_or(from_name);
-                let key = forest::host::key(host)?;
-                let existing = store.list()?.into_iter().find(|e| e.host == key && e.kind == forest::store::Kind::SiteConfig);
-                if let (Some(e), false) = (&existing, force) {
-                    bail!(
-                        "{} would replace the site config of {key} already stored ({}): pass --force to replace it",
-                        file.display(),
-                        e.path.display()
-                    );
+                if let Err(e) = import_one(&store, file, host.as_deref(), force) {
+                    eprintln!("forest: skipped {}: {e:#}", file.display());
+                    skipped += 1;
                 }
-                let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-                let path = store.save_site_config(host, &text).with_context(|| format!("cannot import {}", file.display()))?;
-                let replaced = if existing.is_some() { " (replacing the one stored)" } else { "" };
-                eprintln!("forest: imported {} as {}{replaced}", file.display(), path.display());
+            }
+            if skipped == files.len() {
+                bail!("no site config was imported ({skipped} skipped)");
+            }
+            if skipped > 0 {
+                return Ok(ExitCode::from(3));
             }
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Import one site config file into the store (as `host`, else the host its name says).
+fn import_one(store: &forest::store::Store, file: &std::path::Path, host: Option<&str>, force: bool) -> anyhow::Result<()> {
+    read_site_config(file)?;
+    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let from_name = name.strip_suffix(".txt").unwrap_or(name).trim_start_matches('.');
+    let host = host.unwrap_or(from_name);
+    let key = forest::host::key(host)?;
+    let existing = store.list()?.into_iter().find(|e| e.host == key && e.kind == forest::store::Kind::SiteConfig);
+    if let (Some(e), false) = (&existing, force) {
+        bail!("it would replace the site config of {key} already stored ({}): pass --force to replace it", e.path.display());
+    }
+    let bytes = forest::fetch::read_file_within(file, forest::ftr::MAX_CONFIG_BYTES)?;
+    let text = String::from_utf8_lossy(&bytes);
+    let path = store.save_site_config(host, &text).with_context(|| format!("cannot import {}", file.display()))?;
+    let replaced = if existing.is_some() { " (replacing the one stored)" } else { "" };
+    eprintln!("forest: imported {} as {}{replaced}", file.display(), path.display());
+    Ok(())
 }
