@@ -164,42 +164,60 @@ fn names(v: &Value) -> Option<String> {
 }
 
 /// The first JSON-LD object typed as an article, searched through top-level arrays and
-/// `@graph` (breadth-first, bounded).
+/// `@graph` (breadth-first, bounded); else the first `WebPage`.
 fn article_ld(scripts: &[String]) -> Option<serde_json::Map<String, Value>> {
     let mut fallback = None;
     for script in scripts {
         let Some(value) = parse_ld(script) else { continue };
-        let mut queue = std::collections::VecDeque::from([value]);
-        let mut seen = 0;
-        while let Some(v) = queue.pop_front() {
-            seen += 1;
-            if seen > 10_000 {
-                break;
+        for o in ld_objects(&value, false) {
+            let types = type_names(o);
+            if types.iter().any(|t| t != "WebPage" && ARTICLE_TYPES.contains(&t.as_str())) {
+                return Some(o.clone());
             }
-            match v {
-                Value::Array(a) => queue.extend(a),
-                Value::Object(mut o) => {
-                    if let Some(g) = o.remove("@graph") {
-                        queue.push_back(g);
-                    }
-                    let types: Vec<String> = match o.get("@type") {
-                        Some(Value::String(t)) => vec![t.clone()],
-                        Some(Value::Array(a)) => a.iter().filter_map(|t| t.as_str().map(str::to_string)).collect(),
-                        _ => Vec::new(),
-                    };
-                    let short = |t: &String| t.rsplit('/').next().unwrap_or(t).to_string();
-                    if types.iter().map(short).any(|t| t != "WebPage" && ARTICLE_TYPES.contains(&t.as_str())) {
-                        return Some(o);
-                    }
-                    if fallback.is_none() && types.iter().map(short).any(|t| t == "WebPage") {
-                        fallback = Some(o);
-                    }
-                }
-                _ => {}
+            if fallback.is_none() && types.iter().any(|t| t == "WebPage") {
+                fallback = Some(o.clone());
             }
         }
     }
     fallback
+}
+
+/// The objects of a JSON-LD value, breadth-first, at most 10,000 values looked at: through
+/// arrays and `@graph`, and, when `deep`, through every value of every object.
+fn ld_objects(value: &Value, deep: bool) -> Vec<&serde_json::Map<String, Value>> {
+    let mut out = Vec::new();
+    let mut queue = std::collections::VecDeque::from([value]);
+    let mut seen = 0;
+    while let Some(v) = queue.pop_front() {
+        seen += 1;
+        if seen > 10_000 {
+            break;
+        }
+        match v {
+            Value::Array(a) => queue.extend(a),
+            Value::Object(o) => {
+                if deep {
+                    queue.extend(o.values().filter(|v| v.is_object() || v.is_array()));
+                } else if let Some(g) = o.get("@graph") {
+                    queue.push_back(g);
+                }
+                out.push(o);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// An object's `@type` names, each as its last path segment (`https://schema.org/Product` is
+/// `Product`).
+fn type_names(o: &serde_json::Map<String, Value>) -> Vec<String> {
+    let short = |t: &str| t.rsplit('/').next().unwrap_or(t).to_string();
+    match o.get("@type") {
+        Some(Value::String(t)) => vec![short(t)],
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(short).collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The kind of a page: what its readers come for, and so what its main content is.
@@ -298,32 +316,11 @@ pub fn page_type(doc: &Doc, url: Option<&str>) -> Option<PageType> {
 }
 
 /// Every `@type` of the JSON-LD `scripts`, searched through arrays, objects and `@graph`
-/// (breadth-first, bounded), each as its last path segment (`https://schema.org/Product` is
-/// `Product`).
+/// (breadth-first, bounded), each as its last path segment.
 fn ld_types(scripts: &[String]) -> Vec<String> {
     let mut out = Vec::new();
-    for script in scripts {
-        let Some(value) = parse_ld(script) else { continue };
-        let mut queue = std::collections::VecDeque::from([&value]);
-        let mut seen = 0;
-        while let Some(v) = queue.pop_front() {
-            seen += 1;
-            if seen > 10_000 {
-                break;
-            }
-            match v {
-                Value::Array(a) => queue.extend(a),
-                Value::Object(o) => {
-                    match o.get("@type") {
-                        Some(Value::String(t)) => out.push(t.rsplit('/').next().unwrap_or(t).to_string()),
-                        Some(Value::Array(a)) => out.extend(a.iter().filter_map(Value::as_str).map(|t| t.rsplit('/').next().unwrap_or(t).to_string())),
-                        _ => {}
-                    }
-                    queue.extend(o.values().filter(|v| v.is_object() || v.is_array()));
-                }
-                _ => {}
-            }
-        }
+    for value in scripts.iter().filter_map(|s| parse_ld(s)) {
+        out.extend(ld_objects(&value, true).into_iter().flat_map(type_names));
     }
     out
 }

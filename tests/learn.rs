@@ -9,11 +9,8 @@ use common::pages::{prose, WORDS};
 use common::{Reply, Site};
 use std::time::Duration;
 
-#[test]
-fn a_url_of_an_unknown_site_is_learned_from_its_sitemap_and_robots_is_honoured() {
-    // The bundled demo site (six pages of one template) under `/news/2024/`, a sitemap that
-    // lists them and a page of another shape, and a robots.txt that names the sitemap and
-    // disallows one page.
+/// The bundled demo site's folder and its page files, sorted.
+fn demo_pages() -> (std::path::PathBuf, Vec<String>) {
     let dir = root().join("feeds/demo-news");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
@@ -21,6 +18,15 @@ fn a_url_of_an_unknown_site_is_learned_from_its_sitemap_and_robots_is_honoured()
         .filter(|n| n.ends_with(".html"))
         .collect();
     names.sort();
+    (dir, names)
+}
+
+#[test]
+fn a_url_of_an_unknown_site_is_learned_from_its_sitemap_and_robots_is_honoured() {
+    // The bundled demo site (six pages of one template) under `/news/2024/`, a sitemap that
+    // lists them and a page of another shape, and a robots.txt that names the sitemap and
+    // disallows one page.
+    let (dir, names) = demo_pages();
     let (listener, base) = common::listener();
     let mut site = Site::new();
     let mut urls = String::new();
@@ -209,18 +215,17 @@ fn a_site_that_changed_its_template_is_detected_and_learned_again() {
 /// The demo site's pages under `/news/2024/`, a sitemap of them, and the given `robots.txt`
 /// reply; the first page is the one asked for. Returns the server, its base URL and the pages.
 fn demo_site_with_robots(robots: Reply) -> (common::Server, String, Vec<String>) {
-    let dir = root().join("feeds/demo-news");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".html"))
-        .collect();
-    names.sort();
+    demo_site(robots, |_, r| r)
+}
+
+/// [`demo_site_with_robots`], each page's reply (by its position) made by `reply`.
+fn demo_site(robots: Reply, reply: impl Fn(usize, Reply) -> Reply) -> (common::Server, String, Vec<String>) {
+    let (dir, names) = demo_pages();
     let (listener, base) = common::listener();
     let mut site = Site::new().at("/robots.txt", robots);
     let mut urls = String::new();
-    for n in &names {
-        site = site.at(&format!("/news/2024/{n}"), Reply::ok("text/html; charset=utf-8", std::fs::read(dir.join(n)).unwrap()));
+    for (i, n) in names.iter().enumerate() {
+        site = site.at(&format!("/news/2024/{n}"), reply(i, Reply::ok("text/html; charset=utf-8", std::fs::read(dir.join(n)).unwrap())));
         urls.push_str(&format!("<url><loc>{base}/news/2024/{n}</loc></url>"));
     }
     site = site.at("/sitemap.xml", Reply::ok("application/xml", format!("<urlset>{urls}</urlset>")));
@@ -280,22 +285,7 @@ fn a_robots_txt_of_many_rules_and_a_long_sitemap_take_little_time() {
 #[test]
 fn a_slow_site_does_not_cost_the_page_asked_for() {
     // The page answers at once; every other page of the site takes 8 s.
-    let dir = root().join("feeds/demo-news");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".html"))
-        .collect();
-    names.sort();
-    let (listener, base) = common::listener();
-    let mut site = Site::new().at("/robots.txt", Reply::status(404));
-    let mut urls = String::new();
-    for (i, n) in names.iter().enumerate() {
-        let reply = Reply::ok("text/html; charset=utf-8", std::fs::read(dir.join(n)).unwrap());
-        site = site.at(&format!("/news/2024/{n}"), if i == 0 { reply } else { reply.after(Duration::from_secs(8)) });
-        urls.push_str(&format!("<url><loc>{base}/news/2024/{n}</loc></url>"));
-    }
-    let server = site.at("/sitemap.xml", Reply::ok("application/xml", format!("<urlset>{urls}</urlset>"))).serve_on(listener, 100);
+    let (server, base, names) = demo_site(Reply::status(404), |i, r| if i == 0 { r } else { r.after(Duration::from_secs(8)) });
     let store = tempfile::tempdir().unwrap();
     let started = std::time::Instant::now();
     let page = format!("{base}/news/2024/{}", names[0]);
