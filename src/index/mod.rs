@@ -169,9 +169,52 @@ fn host_of(a: &Article) -> String {
 /// a flipped byte in a term dictionary or a fast field) becoming an [`Error::Index`] that
 /// says the index is damaged.
 fn guard_damage<T>(path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    quiet_panics::install();
+    let _quiet = quiet_panics::Quiet::new();
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
         Err(index_error(path, "is damaged (a file of it does not read back): rebuild it from its articles, or restore a copy"))
     })
+}
+
+/// Panics that [`guard_damage`] turns into an error are not printed: the error says what
+/// happened, and the panic's raw text (a tantivy assertion) would only confuse. A panic hook,
+/// installed once, stays silent on a thread while a [`Quiet`] lives there and passes every
+/// other panic to the hook it replaced.
+mod quiet_panics {
+    use std::cell::Cell;
+
+    thread_local! {
+        static QUIET: Cell<u32> = const { Cell::new(0) };
+    }
+
+    /// Install the hook (once per process).
+    pub(super) fn install() {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            let previous = std::panic::take_hook();
+            std::panic::set_hook(Box::new(move |info| {
+                if QUIET.with(Cell::get) == 0 {
+                    previous(info);
+                }
+            }));
+        });
+    }
+
+    /// While it lives, panics on this thread are not printed.
+    pub(super) struct Quiet;
+
+    impl Quiet {
+        pub(super) fn new() -> Quiet {
+            QUIET.with(|q| q.set(q.get() + 1));
+            Quiet
+        }
+    }
+
+    impl Drop for Quiet {
+        fn drop(&mut self) {
+            QUIET.with(|q| q.set(q.get().saturating_sub(1)));
+        }
+    }
 }
 
 /// An [`Error::Index`] about `path`.
