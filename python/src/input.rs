@@ -59,15 +59,27 @@ pub fn all_sources(pages: &Bound<'_, PyAny>) -> PyResult<Vec<Source>> {
     Ok(out)
 }
 
-/// HTML bytes and whether they came as text, when `obj` is `str`, `bytes` or `bytearray`.
+/// HTML bytes and whether they came as text, when `obj` is `str`, `bytes` or `bytearray`: at
+/// most [`forest::fetch::MAX_BYTES`], as a page from a file or the web (a larger page raises
+/// `TooLargeError` before it is copied).
 fn html(obj: &Bound<'_, PyAny>) -> PyResult<Option<(Vec<u8>, bool)>> {
+    let checked = |len: usize| -> PyResult<()> {
+        if len as u64 > forest::fetch::MAX_BYTES {
+            return Err(crate::errors::to_py(forest::Error::TooLarge { what: "the page given".into(), limit: forest::fetch::MAX_BYTES }));
+        }
+        Ok(())
+    };
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Some((s.to_cow()?.as_bytes().to_vec(), true)));
+        let text = s.to_cow()?;
+        checked(text.len())?;
+        return Ok(Some((text.as_bytes().to_vec(), true)));
     }
     if let Ok(b) = obj.cast::<PyBytes>() {
+        checked(b.as_bytes().len())?;
         return Ok(Some((b.as_bytes().to_vec(), false)));
     }
     if let Ok(b) = obj.cast::<PyByteArray>() {
+        checked(b.len())?;
         return Ok(Some((b.to_vec(), false)));
     }
     Ok(None)

@@ -250,3 +250,12 @@ def test_store_changes_are_seen(tmp_path):
     other["xpath"] = "//table[@id='nothing-here']"
     store.save(forest.Wrapper.from_json(json.dumps(other)))
     assert forest.extract(html, BRIDGE_URL, store=store).rule != "exact"
+
+
+def test_a_page_over_the_size_cap_and_a_huge_jobs_are_handled():
+    with pytest.raises(forest.TooLargeError):
+        forest.extract("<p>x</p>" * 2_000_000, BRIDGE_URL)
+    # More workers asked than any machine has: the run caps them, and finishes.
+    pages = [BRIDGE.read_bytes()] * 3
+    out = forest.extract_many([(BRIDGE_URL, p) for p in pages], jobs=10**5)
+    assert [a.text for a in out] == [forest.extract(BRIDGE.read_bytes(), BRIDGE_URL).text] * 3
