@@ -259,3 +259,29 @@ def test_a_page_over_the_size_cap_and_a_huge_jobs_are_handled():
     pages = [BRIDGE.read_bytes()] * 3
     out = forest.extract_many([(BRIDGE_URL, p) for p in pages], jobs=10**5)
     assert [a.text for a in out] == [forest.extract(BRIDGE.read_bytes(), BRIDGE_URL).text] * 3
+
+
+def test_induce_trusts_the_url_it_is_given(tmp_path):
+    # The demo feed served on loopback: the URL named is trusted (a private address otherwise
+    # refused), at its own origin, as the command line trusts the URLs typed on it.
+    import functools
+    import http.server
+    import re
+    import threading
+
+    feed = (DEMO / "feed.xml").read_text()
+    for link in re.findall(r"<link>https://riverside-gazette\.example(/[^<]+\.html)</link>", feed):
+        target = tmp_path / link.lstrip("/")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes((DEMO / link.rsplit("/", 1)[1]).read_bytes())
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    handler.log_message = lambda *a: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    (tmp_path / "feed.xml").write_text(feed.replace("https://riverside-gazette.example", base))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        w = forest.induce(f"{base}/feed.xml")
+        assert "article-body" in w.xpath
+    finally:
+        server.shutdown()
