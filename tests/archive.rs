@@ -94,6 +94,9 @@ fn a_warc_gives_a_wrapper_per_host_and_the_articles_of_every_page() {
 
     let o = forest(&store, &["apply", "--warc", p(&file), "--format", "jsonl"]);
     assert_eq!(o.status.code(), Some(3), "{}", String::from_utf8_lossy(&o.stderr));
+    // The damaged record is named: the archive, where it stands, what is wrong.
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("skipped a record of {}", file.display())), "{err}");
     let rows = sorted_lines(&String::from_utf8_lossy(&o.stdout));
     assert_eq!(rows.len(), 12);
     for r in &rows {

@@ -238,9 +238,13 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
                     continue;
                 }
             };
-            let pages = std::iter::from_fn(|| {
-                let (url, fetched) = reader.next_page(&mut stats)?;
-                Some(Source::Fetched(Location::Url(url), fetched))
+            // A damaged record is counted, and named with where it stands and what is wrong.
+            let shown = file.display().to_string();
+            let pages = std::iter::from_fn(|| loop {
+                match reader.try_next_page(&mut stats)? {
+                    Ok((url, fetched)) => return Some(Source::Fetched(Location::Url(url), fetched)),
+                    Err(e) => eprintln!("forest: skipped a record of {shown}: {}", explain(&e)),
+                }
             });
             total += rules.articles(pages, jobs, &fetcher, &budget, fields, &mut put)?;
         }
