@@ -73,7 +73,7 @@ pub enum Error {
         message: String,
     },
     /// An XPath that does not parse or evaluate.
-    #[error("XPath {xpath:?} cannot be used: {message}")]
+    #[error("XPath {:?} cannot be used: {message}", shortened(xpath))]
     XPath {
         /// The expression.
         xpath: String,
@@ -148,5 +148,13 @@ fn no_rules(host: Option<&str>, store: &std::path::Path) -> String {
     match host {
         Some(h) => format!("no stored wrapper for {h} in {}: induce one from pages of the site first", store.display()),
         None => "the page names no host (no URL, no feed item, no canonical link), so no stored wrapper can be chosen".into(),
+    }
+}
+
+/// A long text cut for a message: its first 200 characters and how many more there were.
+fn shortened(s: &str) -> String {
+    match s.char_indices().nth(200) {
+        Some((i, _)) => format!("{}… ({} more characters)", &s[..i], s[i..].chars().count()),
+        None => s.to_string(),
     }
 }

@@ -302,8 +302,12 @@ fn part_of_the_work_done_is_exit_code_3_with_each_skip_named() {
     let (a, b) = (tmp.path().join("a.example.txt"), tmp.path().join("b.example.txt"));
     std::fs::write(&a, "body: //article\n").unwrap();
     std::fs::write(&b, "body: //div[\n").unwrap();
-    let o = forest(&store, &["wrappers", "import", p(&a), p(&b)]);
+    // One that parses but that apply could not use (the XPath its strip value makes is too long).
+    let c = tmp.path().join("c.example.txt");
+    std::fs::write(&c, format!("strip_id_or_class: {}\n", "x".repeat(5000))).unwrap();
+    let o = forest(&store, &["wrappers", "import", p(&a), p(&b), p(&c)]);
     assert_eq!(o.status.code(), Some(3), "{}", String::from_utf8_lossy(&o.stderr));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("imported") && err.contains(&format!("skipped {}", b.display())), "{err}");
+    assert!(err.contains(&format!("skipped {}", c.display())) && err.contains("more characters"), "{err}");
 }

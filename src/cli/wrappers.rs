@@ -125,7 +125,9 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
 
 /// Import one site config file into the store (as `host`, else the host its name says).
 fn import_one(store: &forest::store::Store, file: &std::path::Path, host: Option<&str>, force: bool) -> anyhow::Result<()> {
-    read_site_config(file)?;
+    // Checked as `apply` will use it: every XPath it makes compiles (a `strip_id_or_class`
+    // value becomes one), so no config is imported that `apply` would then refuse.
+    forest::ftr::ConfigApplier::new(read_site_config(file)?)?;
     let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     let from_name = name.strip_suffix(".txt").unwrap_or(name).trim_start_matches('.');
     let host = host.unwrap_or(from_name);
