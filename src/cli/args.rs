@@ -306,7 +306,7 @@ pub(crate) struct BenchArgs {
     /// with M one of template, link-text, link-blocks, split, headline, alternatives, anchored,
     /// cross-check, in-block, templates, and the cross-check's signals site-cuts, containment, template-share; forest-paper (all off); single-page-no-M with M one of classes, panels,
     /// teasers, landmarks, hidden, siblings, prune, link-blocks, header, tail, headline,
-    /// stories, listing.
+    /// stories, listing, sections.
     #[arg(long = "method", value_delimiter = ',')]
     pub(crate) methods: Vec<String>,
     /// Protocol: samples (fit and evaluate on the same pages), unseen (leave one page out), both.

@@ -41,6 +41,9 @@
 //!   text: a page of linked cards) has no article (a product list, an index); the selection
 //!   is then the deepest element holding most of the page's text outside boilerplate, links
 //!   kept.
+//! - **sections**: a page whose best block holds under half of its paragraphs (a service or
+//!   landing page, its text spread over sections) gives the nearest element above it that
+//!   holds most of them.
 
 mod classes;
 mod score;
@@ -95,6 +98,8 @@ pub struct Options {
     pub stories: bool,
     /// A page without an article gives the deepest element holding most of its text.
     pub listing: bool,
+    /// A page whose paragraphs are spread over sections gives the element holding most.
+    pub sections: bool,
 }
 
 impl Default for Options {
@@ -113,13 +118,14 @@ impl Default for Options {
             headline: true,
             stories: true,
             listing: true,
+            sections: true,
         }
     }
 }
 
 /// The mechanisms `single-page-no-<name>` turns off (ablation).
 pub const MECHANISMS: &[&str] =
-    &["classes", "teasers", "landmarks", "hidden", "panels", "siblings", "prune", "link-blocks", "header", "tail", "headline", "stories", "listing"];
+    &["classes", "teasers", "landmarks", "hidden", "panels", "siblings", "prune", "link-blocks", "header", "tail", "headline", "stories", "listing", "sections"];
 
 impl Options {
     /// These options with mechanism `name` (one of [`MECHANISMS`]) turned off.
@@ -141,6 +147,7 @@ impl Options {
             "headline" => self.headline = false,
             "stories" => self.stories = false,
             "listing" => self.listing = false,
+            "sections" => self.sections = false,
             _ => return Err(Error::Invalid(format!("unknown mechanism {name:?}; known: {}", MECHANISMS.join(", ")))),
         }
         Ok(self)
@@ -264,6 +271,15 @@ fn select(doc: &Doc, opts: &Options, f: &Facts) -> Draft {
         let l = listing(doc, f);
         if !l.is_empty() {
             return finish(doc, opts, f, l, true);
+        }
+    }
+    // A page whose paragraphs are spread over sections (a service or landing page), the best
+    // of which holds under half of them, gives the nearest element above the selection that
+    // holds most of them.
+    let good = f.good.get(doc.body as usize).copied().unwrap_or(0.0);
+    if opts.sections && sel_good < MOST_OF_PAGE * good {
+        if let Some(wide) = nodes.first().and_then(|&n| doc.ancestors(n).find(|&a| f.good[a as usize] > MOST_OF_PAGE * good)) {
+            return finish(doc, opts, f, vec![wide], false);
         }
     }
     finish(doc, opts, f, nodes, false)
@@ -463,6 +479,33 @@ mod tests {
         assert!(text.contains("Storm number 3") && text.contains("Storm number 11"), "{text}");
         let off = extract_with(&crate::clean::page(&html), &Options::default().without("listing").unwrap()).text;
         assert!(off.starts_with("Copyright"), "{off}");
+    }
+
+    #[test]
+    fn a_page_of_sections_gives_them_all() {
+        // A landing page: a hero section, then rows of sections among lists of links (which
+        // weigh against the blocks that hold them), so the best block is the hero, with under
+        // half of the page's paragraphs.
+        let section = |words: &str, n: usize| {
+            let text: String = (0..n).map(|i| format!("{words} helps team number {i} ship its work on time. ")).collect();
+            format!("<section><h2>{words}</h2><p>{text}</p></section>")
+        };
+        let links: String = (0..80).map(|i| format!("<li><a href=/l{i}>Our service number {i}</a></li>")).collect();
+        let html = format!(
+            "<html><head><title>Services</title></head><body><main><div class=hero>{}</div>\
+             <div class=rows><div class=row>{}</div><ul>{links}</ul><div class=row>{}</div><div class=row>{}</div></div></main></body></html>",
+            section("Planning", 12),
+            section("Hosting", 6),
+            section("Support", 6),
+            section("Training", 6)
+        );
+        let doc = crate::clean::page(&html);
+        let words = ["Planning", "Hosting", "Support", "Training"];
+        let found = |text: &str| words.iter().filter(|w| text.contains(&format!("{w} helps team number 1 "))).count();
+        let text = extract(&doc).text;
+        assert_eq!(found(&text), 4, "{text}");
+        let one = extract_with(&doc, &Options::default().without("sections").unwrap()).text;
+        assert_eq!(found(&one), 1, "{one}");
     }
 
     #[test]
