@@ -537,7 +537,9 @@ fn holds_h1(tree: &Tree, headed: &mut Option<Vec<bool>>, n: usize) -> bool {
 /// as markup when the page is read without scripts).
 fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
     let mut noscript_text = 0usize;
-    let discussion = discussion_is_content(tree);
+    // Whether the page declares itself a forum thread: looked for once, at its first comment
+    // region (most pages have none, and pay nothing).
+    let mut discussion: Option<bool> = None;
     let mut doc = Doc { nodes: Vec::with_capacity(tree.nodes.len()), by_dfs: Vec::with_capacity(tree.nodes.len() / 2), ..Doc::default() };
     let mut title: Option<String> = None;
     let mut in_head = false;
@@ -568,9 +570,9 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
                 let shown_noscript = scripts == Scripts::Off && local == "noscript" && !in_head;
                 let dropped = (is_dropped(&name.local) && !shown_noscript)
                     || (in_head && local != "title")
-                    || (!discussion
-                        && is_comment_region(local, attr(&html5ever::local_name!("id")), attr(&html5ever::local_name!("class")))
-                        && !holds_h1(tree, &mut headed, cur))
+                    || (is_comment_region(local, attr(&html5ever::local_name!("id")), attr(&html5ever::local_name!("class")))
+                        && !holds_h1(tree, &mut headed, cur)
+                        && !*discussion.get_or_insert_with(|| discussion_is_content(tree)))
                     || (open.is_empty() && seen_root);
                 if dropped {
                     if local == "noscript" && !in_head {

@@ -114,10 +114,6 @@ pub struct Evidence {
     pub page: usize,
     /// The page's text on the site's template lines.
     pub page_template: usize,
-    /// The wrapper's text inside links.
-    pub wrapper_links: usize,
-    /// The single-page article's text inside links.
-    pub single_links: usize,
     /// The wrapper's article.
     pub wrapper: usize,
     /// The single-page article.
@@ -140,35 +136,27 @@ impl Evidence {
         // page and both articles.
         let tpl = template.mask_within(doc, &[doc.body]);
         let mut e = Evidence::default();
-        let mut in_link = vec![false; doc.nodes.len()];
         let body = doc.body as usize..doc.end(doc.body) as usize;
         for (i, node) in doc.nodes.iter().enumerate() {
-            let above = node.parent.is_some_and(|p| in_link.get(p as usize).copied().unwrap_or(false));
-            let t = match &node.data {
-                NodeData::Element(el) => {
-                    in_link[i] = above || el.name == "a";
-                    continue;
-                }
-                NodeData::Text(t) => t,
-            };
-            in_link[i] = above;
-            if !(w[i] || s[i] || body.contains(&i)) {
+            let NodeData::Text(t) = &node.data else { continue };
+            let in_body = body.contains(&i);
+            if !(w[i] || s[i] || in_body) {
                 continue;
             }
             let n = non_space_chars(t);
-            e.page += if body.contains(&i) { n } else { 0 };
-            e.page_template += if tpl[i] { n } else { 0 };
-            let link = if above { n } else { 0 };
+            let on_template = if tpl[i] { n } else { 0 };
+            if in_body {
+                e.page += n;
+                e.page_template += on_template;
+            }
             if w[i] {
                 e.wrapper += n;
-                e.wrapper_template += if tpl[i] { n } else { 0 };
-                e.wrapper_links += link;
+                e.wrapper_template += on_template;
             }
             if s[i] {
                 e.single += n;
-                e.single_template += if tpl[i] { n } else { 0 };
-                e.single_extra_template += if tpl[i] && !w[i] { n } else { 0 };
-                e.single_links += link;
+                e.single_template += on_template;
+                e.single_extra_template += if w[i] { 0 } else { on_template };
             }
             e.both += if w[i] && s[i] { n } else { 0 };
         }

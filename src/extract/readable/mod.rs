@@ -258,9 +258,12 @@ fn select(doc: &Doc, opts: &Options, f: &Facts) -> Draft {
     let sel_good: f32 = nodes.iter().map(|&n| f.good[n as usize]).sum();
     let page_good = f.good0.get(doc.body as usize).copied().unwrap_or(0.0);
     let page_text = f.width.get(doc.body as usize).copied().unwrap_or(0) as f32;
-    let few = sel_good < MOST_OF_PAGE * page_good
-        || (!nodes.is_empty() && sel_good * 10.0 < page_text && (!opts.headline || headline(doc, f, &nodes).is_none()));
-    if opts.listing && sel_good < ARTICLE_MIN && few {
+    // (The headline is looked for only when the rest of the test holds.)
+    let few = || {
+        sel_good < MOST_OF_PAGE * page_good
+            || (!nodes.is_empty() && sel_good * 10.0 < page_text && (!opts.headline || headline(doc, f, &nodes).is_none()))
+    };
+    if opts.listing && sel_good < ARTICLE_MIN && few() {
         let plain;
         let f = if opts.teasers {
             plain = Facts::new(doc, &Options { teasers: false, ..*opts });
