@@ -112,6 +112,7 @@ impl Article {
             },
         };
         let host = parsed.and_then(|u| u.host_str().map(str::to_string));
+        let page_type = crate::metadata::page_type(&meta, url.as_deref());
         let byline = if declared.authors.is_empty() { meta.byline.clone() } else { Some(declared.authors.join(", ")) };
         let published = declared.date.or_else(|| meta.published.clone());
         let title = match fields {
@@ -121,7 +122,6 @@ impl Article {
         let lang = meta.lang.or_else(|| (fields == Fields::All).then(|| detect_lang(&extraction.text)).flatten());
         let rule = extraction.rule;
         let confidence = extraction.confidence(doc);
-        let page_type = crate::metadata::page_type(doc, url.as_deref());
         let (text, extracted) = match fields {
             Fields::All => (extraction.text.clone(), Some(Box::new(Extracted { page, extraction }))),
             Fields::Text => (extraction.text, None),

@@ -30,6 +30,8 @@ pub struct Metadata {
     pub site_name: Option<String>,
     /// The headline declared in JSON-LD or `og:title`.
     pub headline: Option<String>,
+    /// The kind of page its schema.org types or `og:type` declare ([`declared_type`]).
+    pub declared_type: Option<PageType>,
 }
 
 /// JSON-LD types whose fields describe the page's article.
@@ -55,7 +57,9 @@ const ARTICLE_TYPES: &[&str] = &[
 /// ```
 pub fn read(doc: &Doc) -> Metadata {
     let head = &doc.head;
-    let ld = article_ld(&doc.head.json_ld);
+    // Each JSON-LD script is parsed once, for the article's fields and the page's types.
+    let values = parse_all(&doc.head.json_ld);
+    let ld = article_ld(&values);
     let ld_str = |key: &str| ld.as_ref().and_then(|a| a.get(key)).and_then(text_of);
     let first_meta = |keys: &[&str]| keys.iter().find_map(|k| head.meta(k)).map(clean_value);
     let url = url_of(doc, ld.as_ref());
@@ -105,13 +109,14 @@ pub fn read(doc: &Doc) -> Metadata {
     let site_name = first_meta(&["og:site_name", "application-name"])
         .or_else(|| ld.as_ref().and_then(|a| a.get("publisher")).and_then(|p| p.get("name")).and_then(text_of));
     let headline = ld_str("headline").or_else(|| first_meta(&["og:title"]));
-    Metadata { url, byline, published, lang, site_name, headline }
+    let declared_type = declared_type(doc, &values);
+    Metadata { url, byline, published, lang, site_name, headline, declared_type }
 }
 
 /// The URL a page declares for itself: its canonical link, else `og:url`, else its JSON-LD
 /// article's `url` or `mainEntityOfPage` (as written: it may be relative).
 pub fn declared_url(doc: &Doc) -> Option<String> {
-    url_of(doc, article_ld(&doc.head.json_ld).as_ref())
+    url_of(doc, article_ld(&parse_all(&doc.head.json_ld)).as_ref())
 }
 
 fn url_of(doc: &Doc, ld: Option<&serde_json::Map<String, Value>>) -> Option<String> {
@@ -165,11 +170,10 @@ fn names(v: &Value) -> Option<String> {
 
 /// The first JSON-LD object typed as an article, searched through top-level arrays and
 /// `@graph` (breadth-first, bounded); else the first `WebPage`.
-fn article_ld(scripts: &[String]) -> Option<serde_json::Map<String, Value>> {
+fn article_ld(values: &[Value]) -> Option<serde_json::Map<String, Value>> {
     let mut fallback = None;
-    for script in scripts {
-        let Some(value) = parse_ld(script) else { continue };
-        for o in ld_objects(&value, false) {
+    for value in values {
+        for o in ld_objects(value, false) {
             let types = type_names(o);
             if types.iter().any(|t| t != "WebPage" && ARTICLE_TYPES.contains(&t.as_str())) {
                 return Some(o.clone());
@@ -269,24 +273,40 @@ const SEVERAL: usize = 3;
 /// Path segments of documentation (`/docs/…`, `/reference/…`).
 const DOCUMENTATION_PATHS: &[&str] = &["docs", "doc", "documentation", "reference", "manual", "api-reference"];
 
-/// The kind of page `doc` (at `url`, when known) is, from what it declares: a schema.org type
-/// (JSON-LD `@type` anywhere in its scripts, or microdata `itemtype`; [`DECLARED_TYPES`],
-/// several products being a collection) or `og:type` product, else a documentation path in
-/// its URL, else a schema.org article type; `None` when nothing says. A page that declares
-/// nothing may still be an article, a listing or a service page: forum threads, products and
-/// collections are nearly always declared by the software that serves them.
+/// The kind of page at `url` (when known) whose metadata is `meta` ([`read`]): what it
+/// declares ([`declared_type`]) but an article, else a documentation path in its URL, else a
+/// declared article; `None` when nothing says. A page that declares nothing may still be an
+/// article, a listing or a service page: forum threads, products and collections are nearly
+/// always declared by the software that serves them.
 ///
 /// # Example
 /// ```
-/// use forest::metadata::{page_type, PageType};
+/// use forest::metadata::{page_type, read, PageType};
 /// let doc = forest::clean::page(r#"<script type="application/ld+json">{"@type":"Product","offers":{"@type":"Offer"}}</script><h1>Lamp</h1>"#);
-/// assert_eq!(page_type(&doc, None), Some(PageType::Product));
+/// assert_eq!(page_type(&read(&doc), None), Some(PageType::Product));
 /// let doc = forest::clean::page("<h1>Install</h1><pre>cargo install forest</pre>");
-/// assert_eq!(page_type(&doc, Some("https://example.org/docs/install")), Some(PageType::Documentation));
-/// assert_eq!(page_type(&doc, Some("https://example.org/install")), None);
+/// assert_eq!(page_type(&read(&doc), Some("https://example.org/docs/install")), Some(PageType::Documentation));
+/// assert_eq!(page_type(&read(&doc), Some("https://example.org/install")), None);
 /// ```
-pub fn page_type(doc: &Doc, url: Option<&str>) -> Option<PageType> {
-    let mut declared = ld_types(&doc.head.json_ld);
+pub fn page_type(meta: &Metadata, url: Option<&str>) -> Option<PageType> {
+    if let Some(kind) = meta.declared_type.filter(|&k| k != PageType::Article) {
+        return Some(kind);
+    }
+    let documentation = url
+        .and_then(|u| url::Url::parse(u).ok())
+        .is_some_and(|u| u.path_segments().is_some_and(|mut s| s.any(|seg| DOCUMENTATION_PATHS.contains(&seg.to_ascii_lowercase().as_str()))));
+    if documentation {
+        return Some(PageType::Documentation);
+    }
+    meta.declared_type
+}
+
+/// The kind of page `doc` declares: a schema.org type (JSON-LD `@type` anywhere in its parsed
+/// scripts `values`, or microdata `itemtype`; [`DECLARED_TYPES`], several products being a
+/// collection) or `og:type` product, else a schema.org article type (`og:type` article is no
+/// evidence: many sites give it to every page).
+fn declared_type(doc: &Doc, values: &[Value]) -> Option<PageType> {
+    let mut declared: Vec<String> = values.iter().flat_map(|v| ld_objects(v, true)).flat_map(type_names).collect();
     for n in &doc.nodes {
         if let NodeData::Element(e) = &n.data {
             if let Some(t) = e.attr("itemtype") {
@@ -304,25 +324,12 @@ pub fn page_type(doc: &Doc, url: Option<&str>) -> Option<PageType> {
         Some(t) if t == "product.group" => return Some(PageType::Collection),
         _ => {}
     }
-    let documentation = url
-        .and_then(|u| url::Url::parse(u).ok())
-        .is_some_and(|u| u.path_segments().is_some_and(|mut s| s.any(|seg| DOCUMENTATION_PATHS.contains(&seg.to_ascii_lowercase().as_str()))));
-    if documentation {
-        return Some(PageType::Documentation);
-    }
-    // (`og:type` article is no evidence: many sites give it to every page.)
-    let article = declared.iter().any(|d| d != "WebPage" && ARTICLE_TYPES.contains(&d.as_str()));
-    article.then_some(PageType::Article)
+    declared.iter().any(|d| d != "WebPage" && ARTICLE_TYPES.contains(&d.as_str())).then_some(PageType::Article)
 }
 
-/// Every `@type` of the JSON-LD `scripts`, searched through arrays, objects and `@graph`
-/// (breadth-first, bounded), each as its last path segment.
-fn ld_types(scripts: &[String]) -> Vec<String> {
-    let mut out = Vec::new();
-    for value in scripts.iter().filter_map(|s| parse_ld(s)) {
-        out.extend(ld_objects(&value, true).into_iter().flat_map(type_names));
-    }
-    out
+/// Every JSON-LD script of the page that parses.
+fn parse_all(scripts: &[String]) -> Vec<Value> {
+    scripts.iter().filter_map(|s| parse_ld(s)).collect()
 }
 
 /// A JSON-LD script parsed (pages often wrap it in HTML comments or CDATA).
@@ -367,7 +374,7 @@ mod tests {
 
     #[test]
     fn page_types_come_from_what_pages_declare() {
-        let kind = |html: &str| page_type(&crate::clean::page(html), None);
+        let kind = |html: &str| page_type(&read(&crate::clean::page(html)), None);
         let ld = |json: &str| format!("<script type='application/ld+json'>{json}</script><p>x</p>");
         assert_eq!(kind("<div itemscope itemtype='https://schema.org/DiscussionForumPosting'><p>q</p></div>"), Some(PageType::Forum));
         assert_eq!(kind(&ld(r#"{"@context":"https://schema.org","@type":"QAPage","mainEntity":{"@type":"Question"}}"#)), Some(PageType::Forum));
