@@ -29,8 +29,8 @@ pub struct Rewritten {
 /// # Errors
 /// [`Error::Feed`] when the feed is neither XML nor a JSON Feed.
 pub fn rewrite(feed: &[u8], what: &str, articles: &HashMap<String, String>) -> Result<Rewritten> {
-    let start = feed.iter().position(|b| !b.is_ascii_whitespace() && *b != 0xEF && *b != 0xBB && *b != 0xBF);
-    if start.is_some_and(|i| feed[i] == b'{') {
+    // A JSON Feed is a JSON object (after a byte order mark and white space, if any).
+    if feed.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(feed).trim_ascii_start().starts_with(b"{") {
         return rewrite_json(feed, what, articles);
     }
     let bad = |e: String| Error::Feed { what: what.to_string(), message: e };

@@ -168,8 +168,6 @@ impl Rule {
 pub struct Robots {
     /// The rules of the group that applies to forest.
     rules: Vec<Rule>,
-    /// Nothing may be fetched (the `robots.txt` could not be reached).
-    none: bool,
     /// The sitemaps it names.
     pub sitemaps: Vec<Url>,
 }
@@ -214,19 +212,17 @@ impl Robots {
         let ours = groups.iter().position(|g| g.0.iter().any(|a| a.contains("forest")));
         let any = groups.iter().position(|g| g.0.iter().any(|a| a == "*"));
         let rules = ours.or(any).map(|i| groups.swap_remove(i).1).unwrap_or_default();
-        Robots { rules, none: false, sitemaps }
+        Robots { rules, sitemaps }
     }
 
-    /// A `robots.txt` that allows nothing: what an unreachable one means (RFC 9309, 2.3.1.4).
+    /// A `robots.txt` that allows nothing (`Disallow: /`): what an unreachable one means
+    /// (RFC 9309, 2.3.1.4).
     pub fn disallow_all() -> Robots {
-        Robots { none: true, ..Robots::default() }
+        Robots { rules: vec![Rule::new(false, "/")], sitemaps: Vec::new() }
     }
 
     /// May forest fetch this URL's path (with its query)?
     pub fn allows(&self, url: &Url) -> bool {
-        if self.none {
-            return false;
-        }
         let mut path = url.path().to_string();
         if let Some(q) = url.query() {
             path.push('?');

@@ -225,9 +225,10 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     // Records of an archive that were truncated, malformed or over the size cap: skipped
     // inputs, so the run says so in its exit code (a shard workflow retries those).
     let mut damaged = 0u64;
+    // Archives that could not be opened: skipped inputs too.
+    let mut unread = 0usize;
     if warc {
         let mut stats = forest::warc::Stats::default();
-        let mut unread = 0usize;
         for file in &a.warc {
             // An archive that cannot be opened is skipped with its reason; the others go on.
             let mut reader = match forest::warc::Reader::open(file) {
@@ -252,7 +253,7 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
         if unread == a.warc.len() {
             bail!("no archive could be read ({unread} skipped)");
         }
-        damaged = stats.skipped_bad + stats.skipped_too_large + unread as u64;
+        damaged = stats.skipped_bad + stats.skipped_too_large;
     } else {
         total = rules.articles(sources, jobs, &fetcher, &budget, fields, &mut put)?;
     }
@@ -278,7 +279,7 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     if let (Rules::Store(store, missing), false) = (&rules, outcomes.is_empty()) {
         keep_health(store, missing, outcomes, a.relearn, &budget);
     }
-    Ok(if skipped > 0 || damaged > 0 { ExitCode::from(3) } else { ExitCode::SUCCESS })
+    Ok(if skipped > 0 || damaged > 0 || unread > 0 { ExitCode::from(3) } else { ExitCode::SUCCESS })
 }
 
 /// A file name from an untrusted stem: safe characters only, never a path, never reused.

@@ -164,29 +164,24 @@ impl Extractor for Applier {
         if !sp.has_text(doc) {
             return Ok(x); // the single-page extractor finds nothing
         }
-        // An article with nodes is weighed by the characters each selects; one without
-        // (text only), by its words.
-        if !x.nodes.is_empty() {
+        // An article with nodes is weighed by the arbiter, on the characters each selects; one
+        // without (text only) is compared by its words once the single-page text is written.
+        let evidence = (!x.nodes.is_empty()).then(|| {
             let wrapper = Chosen { nodes: &x.nodes, skip: &x.skip, headline: x.headline };
             let single = Chosen { nodes: &sp.nodes, skip: &sp.skip, headline: sp.headline };
-            let evidence = Evidence::measure(doc, wrapper, single, &self.template);
-            if evidence.verdict(self.signals) == Verdict::Wrapper {
-                return Ok(Extraction { evidence: Some(evidence), ..x });
-            }
-            if self.signals.site_cuts {
-                self.cut_template(doc, &mut sp);
-            }
-            let sp = SinglePage::extraction(doc, sp.readable(doc), Rule::SinglePagePreferred);
-            return Ok(Extraction { evidence: Some(evidence), ..sp });
+            Evidence::measure(doc, wrapper, single, &self.template)
+        });
+        if evidence.is_some_and(|e| e.verdict(self.signals) == Verdict::Wrapper) {
+            return Ok(Extraction { evidence, ..x });
         }
         if self.signals.site_cuts {
             self.cut_template(doc, &mut sp);
         }
         let sp = SinglePage::extraction(doc, sp.readable(doc), Rule::SinglePagePreferred);
-        if agreement(&x.text, &sp.text) >= AGREEMENT {
+        if evidence.is_none() && agreement(&x.text, &sp.text) >= AGREEMENT {
             return Ok(x);
         }
-        Ok(sp)
+        Ok(Extraction { evidence, ..sp })
     }
 }
 

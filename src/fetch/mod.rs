@@ -499,11 +499,9 @@ enum BodyError {
     Io(std::io::Error),
 }
 
-/// Read `body` to its end, or to `max + 1` bytes (the caller tells "over the cap" from that),
-/// giving up once `deadline` has passed: a body trickled a byte at a time ends at the
-/// deadline, not when the server is done with it.
-/// Read a body, at most `cap` bytes (a caller that refuses a body over its limit asks for one
-/// byte more than the limit, to tell), by `deadline`.
+/// Read `body` to its end, or to `cap` bytes (a caller that refuses a body over its limit asks
+/// for one byte more than the limit, to tell), giving up once `deadline` has passed: a body
+/// trickled a byte at a time ends at the deadline, not when the server is done with it.
 fn read_body(mut body: impl std::io::Read, cap: u64, deadline: Instant) -> std::result::Result<Vec<u8>, BodyError> {
     let cap = usize::try_from(cap).unwrap_or(usize::MAX);
     let mut bytes = Vec::new();
