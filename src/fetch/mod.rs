@@ -646,10 +646,12 @@ pub fn sniff_html(head: &[u8]) -> bool {
 
 /// Decode page or feed bytes to text.
 ///
-/// Order: BOM; `charset=` of the `content_type`; a `<meta charset>` or `http-equiv`
-/// declaration (or an XML declaration's `encoding`) in the first 4 KiB; else UTF-8 when the
-/// bytes are valid UTF-8, else a guess by chardetng, fed only the lines with non-ASCII bytes
-/// (at most 64 KiB). Undecodable bytes become U+FFFD, never an error.
+/// Order: a BOM; else UTF-8 when the bytes are valid UTF-8, whatever they declare (a legacy
+/// declaration is often stale: bytes of another encoding almost never read as valid UTF-8, and
+/// ASCII reads the same in all of them); else the `charset=` of the `content_type`, a `<meta
+/// charset>` or `http-equiv` declaration (or an XML declaration's `encoding`) in the first 4
+/// KiB; else a guess by chardetng, fed only the lines with non-ASCII bytes (at most 64 KiB).
+/// Undecodable bytes become U+FFFD, never an error.
 ///
 /// # Example
 /// ```
@@ -662,40 +664,38 @@ pub fn decode(bytes: &[u8], content_type: Option<&str>) -> String {
 }
 
 /// [`decode`], taking the bytes: a page in UTF-8 without a BOM becomes its text as it is,
-/// without a copy, and an undeclared page's bytes are checked as UTF-8 only once.
+/// without a copy, and its bytes are checked as UTF-8 only once.
 pub fn decode_owned(bytes: Vec<u8>, content_type: Option<&str>) -> String {
-    match declared(&bytes, content_type) {
-        Some(enc) if enc != encoding_rs::UTF_8 || bytes.starts_with(b"\xEF\xBB\xBF") => enc.decode(&bytes).0.into_owned(),
-        // Declared UTF-8: its invalid bytes become U+FFFD.
-        Some(_) => String::from_utf8(bytes).unwrap_or_else(|e| encoding_rs::UTF_8.decode_without_bom_handling(e.as_bytes()).0.into_owned()),
-        // Undeclared: UTF-8 when the bytes are (checked once), else the detector's guess.
-        None => String::from_utf8(bytes).unwrap_or_else(|e| {
-            let bytes = e.into_bytes();
-            guess(&bytes).decode(&bytes).0.into_owned()
-        }),
+    if let Some((enc, _)) = encoding_rs::Encoding::for_bom(&bytes) {
+        return enc.decode(&bytes).0.into_owned();
     }
+    String::from_utf8(bytes).unwrap_or_else(|e| {
+        let bytes = e.into_bytes();
+        not_utf8(&bytes, content_type).decode(&bytes).0.into_owned()
+    })
 }
 
 /// The encoding [`decode`] reads `bytes` in.
 fn encoding(bytes: &[u8], content_type: Option<&str>) -> &'static encoding_rs::Encoding {
-    declared(bytes, content_type).unwrap_or_else(|| {
-        // Valid UTF-8 is what the detector would say too (it allows UTF-8), at a fraction of
-        // its cost; pure ASCII reads the same in either.
-        if std::str::from_utf8(bytes).is_ok() {
-            encoding_rs::UTF_8
-        } else {
-            guess(bytes)
-        }
-    })
+    if let Some((enc, _)) = encoding_rs::Encoding::for_bom(bytes) {
+        enc
+    } else if std::str::from_utf8(bytes).is_ok() {
+        encoding_rs::UTF_8
+    } else {
+        not_utf8(bytes, content_type)
+    }
 }
 
-/// The encoding `bytes` declare: a BOM, the `charset=` of `content_type`, or a declaration in
-/// the first 4 KiB.
+/// The encoding of bytes without a BOM that are not valid UTF-8: the one they declare (UTF-8
+/// included: its invalid bytes become U+FFFD), else the detector's guess.
+fn not_utf8(bytes: &[u8], content_type: Option<&str>) -> &'static encoding_rs::Encoding {
+    declared(bytes, content_type).unwrap_or_else(|| guess(bytes))
+}
+
+/// The encoding `bytes` declare: the `charset=` of `content_type`, or a declaration in the
+/// first 4 KiB.
 fn declared(bytes: &[u8], content_type: Option<&str>) -> Option<&'static encoding_rs::Encoding> {
-    encoding_rs::Encoding::for_bom(bytes)
-        .map(|(e, _)| e)
-        .or_else(|| content_type.and_then(charset_param).and_then(label))
-        .or_else(|| sniff_declared(&bytes[..bytes.len().min(4096)]))
+    content_type.and_then(charset_param).and_then(label).or_else(|| sniff_declared(&bytes[..bytes.len().min(4096)]))
 }
 
 /// chardetng's guess for undeclared bytes that are not UTF-8 (see [`detector_input`]).
@@ -735,14 +735,20 @@ fn charset_param(content_type: &str) -> Option<&str> {
     })
 }
 
-/// Find `charset=…` (in `<meta>`) or `encoding="…"` (in `<?xml …?>`) in the page's head.
+/// Find `charset=…` (in `<meta>`) or `encoding="…"` (in `<?xml …?>`) in the page's head. A
+/// `charset` of another element (a `<script charset=utf-8>` an archive injects) declares
+/// nothing, as in the HTML standard's prescan.
 fn sniff_declared(head: &[u8]) -> Option<&'static encoding_rs::Encoding> {
     let lower: Vec<u8> = head.iter().map(u8::to_ascii_lowercase).collect();
-    for key in [&b"charset"[..], &b"encoding"[..]] {
+    for (key, tag) in [(&b"charset"[..], &b"<meta"[..]), (&b"encoding"[..], &b"<?xml"[..])] {
         let mut from = 0;
         while let Some(pos) = find(&lower[from..], key) {
-            let mut i = from + pos + key.len();
+            let at = from + pos;
+            let mut i = at + key.len();
             from = i;
+            if !inside_tag(&lower[..at], tag) {
+                continue;
+            }
             while i < lower.len() && lower[i].is_ascii_whitespace() {
                 i += 1;
             }
@@ -767,6 +773,15 @@ fn sniff_declared(head: &[u8]) -> Option<&'static encoding_rs::Encoding> {
     None
 }
 
+/// Whether the end of `before` is inside a tag that starts with `tag` (its last `<` opens it,
+/// and no `>` closes it since).
+fn inside_tag(before: &[u8], tag: &[u8]) -> bool {
+    match before.iter().rposition(|&b| b == b'<') {
+        Some(open) => before[open..].starts_with(tag) && !before[open..].contains(&b'>'),
+        None => false,
+    }
+}
+
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
@@ -782,6 +797,12 @@ mod tests {
         assert!(decode(b"<meta http-equiv=Content-Type content='text/html; charset=windows-1252'>\x93q\x94", None)
             .contains("\u{201c}q\u{201d}"));
         assert!(decode("<?xml version='1.0' encoding='UTF-8'?><a>é</a>".as_bytes(), None).contains('é'));
+        // A script's charset declares nothing; the meta after it does.
+        let archived = b"<head><script src=/wb.js charset=\"utf-8\"></script><meta http-equiv=content-type content=\"text/html; charset=iso-8859-1\"></head>Grauman\x92s";
+        assert!(decode(archived, None).ends_with("Grauman\u{2019}s"));
+        // Valid UTF-8 is UTF-8 whatever it declares (an archived page keeps a stale meta).
+        let stale = "<meta http-equiv=content-type content='text/html; charset=iso-8859-1'>caf\u{e9} \u{2014}";
+        assert!(decode(stale.as_bytes(), Some("text/html; charset=iso-8859-1")).ends_with("caf\u{e9} \u{2014}"));
         // No declaration: chardetng recognizes Shift_JIS.
         let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("日本語のテキストです。これは長い文章のサンプルです。");
         assert!(decode(&sjis, None).contains("日本語"));
