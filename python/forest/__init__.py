@@ -11,7 +11,7 @@ single-page extractor. This package is the Rust library (PyO3): the same output 
 >>> wrapper.apply(html, url).text                                      # doctest: +SKIP
 
 Functions: :func:`extract`, :func:`extract_many` (all cores, the GIL released),
-:func:`induce`, :func:`read_warc`. Classes: :class:`Article`, :class:`Wrapper`,
+:func:`induce`, :func:`read_warc`, :func:`host_of`. In datatrove pipelines: :mod:`forest.datatrove`. Classes: :class:`Article`, :class:`Wrapper`,
 :class:`Store`, :class:`WarcRecord`, :class:`Index`. Errors: :class:`ForestError` and its subclasses.
 """
 
@@ -41,6 +41,7 @@ from ._forest import (
     __version__,
     extract,
     extract_many,
+    host_of,
     induce,
     read_warc,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "__version__",
     "extract",
     "extract_many",
+    "host_of",
     "induce",
     "read_warc",
 ]

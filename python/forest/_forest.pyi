@@ -83,7 +83,7 @@ class Wrapper:
     @property
     def pages(self) -> list[str]:
         """The sample pages it was learned from."""
-    def apply(self, page: Page, url: Optional[str] = None, *, format: Format = "text") -> Article:
+    def apply(self, page: Page, url: Optional[str] = None, *, format: Format = "text", timeout: Optional[float] = None) -> Article:
         """The article of ``page`` by this wrapper, as ``forest apply --wrapper FILE``."""
     @staticmethod
     def load(path: Union[str, "os.PathLike[str]"]) -> "Wrapper":
@@ -133,6 +133,9 @@ class WarcRecord:
     @property
     def content(self) -> bytes:
         """The response body."""
+    @property
+    def text(self) -> str:
+        """The body decoded as forest decodes a page (a BOM; valid UTF-8; the declared charset; a guess)."""
 
 class WarcReader(Iterator[WarcRecord]):
     """The HTML pages of a WARC file, one record at a time."""
@@ -172,9 +175,11 @@ def extract(
     format: Format = "text",
     store: Optional[Store] = None,
     wrapper: Optional[Wrapper] = None,
+    timeout: Optional[float] = None,
 ) -> Article:
     """The main article of one page (the store's wrapper of its host, a wrapper, else the
-    single-page extractor). Raises :class:`NotHtmlError` for bytes that are not a page."""
+    single-page extractor). Raises :class:`NotHtmlError` for bytes that are not a page, and
+    :class:`OverBudgetError` past ``timeout`` seconds (default 10, as ``forest apply``)."""
 
 def extract_many(
     pages: Iterable[Page],
@@ -184,6 +189,7 @@ def extract_many(
     wrapper: Optional[Wrapper] = None,
     jobs: Optional[int] = None,
     return_exceptions: bool = False,
+    timeout: Optional[float] = None,
 ) -> list[Union[Article, "ForestError"]]:
     """The articles of many pages, in order, on ``jobs`` threads (default all cores), the GIL
     released. A failing page raises, or is its error in the list with ``return_exceptions``."""
@@ -196,6 +202,9 @@ def induce(
 ) -> Wrapper:
     """A site's wrapper from a feed or folder (as ``forest induce``) or from pages. Raises
     :class:`InductionError` with fewer than 2 usable pages."""
+
+def host_of(url: str) -> Optional[str]:
+    """The host key of ``url`` (lower case, without ``www.``), as the store names hosts."""
 
 def read_warc(path: Union[str, "os.PathLike[str]"], *, errors: Literal["raise", "skip"] = "raise") -> WarcReader:
     """The HTML pages of a WARC file. A damaged record raises :class:`WarcError` (``raise``)

@@ -35,6 +35,16 @@ fn budget() -> Budget {
     Budget { max_time: std::time::Duration::try_from_secs_f64(forest::budget::MAX_SECONDS).ok(), ..Budget::default() }
 }
 
+/// The budget of each page with `timeout` seconds, when given, in place of the default time
+/// limit; a timeout that is not a positive number of seconds (at most a day) is refused.
+pub(crate) fn budget_within(timeout: Option<f64>) -> PyResult<Budget> {
+    let Some(t) = timeout else { return Ok(budget()) };
+    if !(t > 0.0 && t <= 86_400.0) {
+        return Err(to_py(forest::Error::Invalid(format!("timeout must be a number of seconds above 0 and at most a day (86400), not {t}"))));
+    }
+    Ok(Budget { max_time: Some(std::time::Duration::from_secs_f64(t)), ..budget() })
+}
+
 /// The fetcher for pages named by path (and, for `induce`, feeds named by URL): made once.
 fn fetcher() -> forest::Result<&'static Fetcher> {
     static FETCHER: OnceLock<Fetcher> = OnceLock::new();
@@ -83,14 +93,14 @@ fn rules_of(store: Option<&Store>, wrapper: Option<&Wrapper>) -> PyResult<Rules>
 }
 
 /// The article of one page by `rules`, the GIL released while forest works.
-pub(crate) fn extract_one(py: Python<'_>, rules: Rules, page: &Bound<'_, PyAny>, url: Option<String>, format: &str) -> PyResult<Article> {
+pub(crate) fn extract_one(py: Python<'_>, rules: Rules, page: &Bound<'_, PyAny>, url: Option<String>, format: &str, budget: &Budget) -> PyResult<Article> {
     let format = Format::named(format).map_err(to_py)?;
     let source = input::source(page, url)?;
     let inner = py
         .detach(|| {
             guarded(|| {
                 let loc = source.location().clone();
-                let page = source.page(fetcher()?, &budget())?;
+                let page = source.page(fetcher()?, budget)?;
                 article(&rules, page, &loc)
             })
         })
@@ -105,8 +115,10 @@ pub(crate) fn extract_one(py: Python<'_>, rules: Rules, page: &Bound<'_, PyAny>,
 /// a `WarcRecord`. With a `store`, the page gets the stored wrapper of its host (else the
 /// single-page extractor); with a `wrapper`, that wrapper; else the single-page extractor.
 /// `format` chooses `str(article)` (`article.output`): what `forest apply --format` prints.
+/// `timeout` (seconds) replaces the page's time limit (`forest apply --max-seconds`, 10 by
+/// default): past it the page raises `OverBudgetError`.
 #[pyfunction]
-#[pyo3(signature = (page, url = None, *, format = "text", store = None, wrapper = None))]
+#[pyo3(signature = (page, url = None, *, format = "text", store = None, wrapper = None, timeout = None))]
 fn extract(
     py: Python<'_>,
     page: &Bound<'_, PyAny>,
@@ -114,16 +126,19 @@ fn extract(
     format: &str,
     store: Option<PyRef<'_, Store>>,
     wrapper: Option<PyRef<'_, Wrapper>>,
+    timeout: Option<f64>,
 ) -> PyResult<Article> {
-    extract_one(py, rules_of(store.as_deref(), wrapper.as_deref())?, page, url, format)
+    let budget = budget_within(timeout)?;
+    extract_one(py, rules_of(store.as_deref(), wrapper.as_deref())?, page, url, format, &budget)
 }
 
 /// The articles of many pages, in order, on `jobs` threads (default: all cores) with the GIL
 /// released: `forest apply --jobs N`'s runner. Pages are as for `extract` (a folder stands for
 /// its pages). A page that fails raises its error once all are done, or, with
-/// `return_exceptions=True`, is its `ForestError` in the list.
+/// `return_exceptions=True`, is its `ForestError` in the list. `timeout` is each page's, as
+/// for `extract`.
 #[pyfunction]
-#[pyo3(signature = (pages, *, format = "text", store = None, wrapper = None, jobs = None, return_exceptions = false))]
+#[pyo3(signature = (pages, *, format = "text", store = None, wrapper = None, jobs = None, return_exceptions = false, timeout = None))]
 #[allow(clippy::too_many_arguments)]
 fn extract_many<'py>(
     py: Python<'py>,
@@ -133,7 +148,9 @@ fn extract_many<'py>(
     wrapper: Option<PyRef<'_, Wrapper>>,
     jobs: Option<usize>,
     return_exceptions: bool,
+    timeout: Option<f64>,
 ) -> PyResult<Bound<'py, PyList>> {
+    let budget = budget_within(timeout)?;
     let format = Format::named(format).map_err(to_py)?;
     let rules = rules_of(store.as_deref(), wrapper.as_deref())?;
     let sources: Vec<Source> = input::all_sources(pages)?;
@@ -142,7 +159,7 @@ fn extract_many<'py>(
         guarded(|| {
             rules.resolver()?;
             let mut results = Vec::with_capacity(sources.len());
-            rules.articles(sources, jobs, fetcher()?, &budget(), forest::article::Fields::All, |_, r| {
+            rules.articles(sources, jobs, fetcher()?, &budget, forest::article::Fields::All, |_, r| {
                 results.push(r);
                 Ok::<(), forest::Error>(())
             })?;
@@ -224,6 +241,13 @@ fn induce(py: Python<'_>, pages: &Bound<'_, PyAny>, host: Option<String>, max_pa
     Ok(Wrapper::new(inner))
 }
 
+/// The host key of a URL (lower case, without `www.`), as the wrapper store names hosts; None
+/// for what is not an http(s) URL with a host.
+#[pyfunction]
+fn host_of(url: &str) -> Option<String> {
+    forest::host::of_url(url)
+}
+
 /// The extension module: functions, classes and exceptions (see the `forest` package).
 #[pymodule]
 fn _forest(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -231,6 +255,7 @@ fn _forest(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(extract_many, m)?)?;
     m.add_function(wrap_pyfunction!(induce, m)?)?;
+    m.add_function(wrap_pyfunction!(host_of, m)?)?;
     m.add_function(wrap_pyfunction!(warc::read_warc, m)?)?;
     m.add_class::<Article>()?;
     m.add_class::<Wrapper>()?;

@@ -72,6 +72,13 @@ impl WarcRecord {
         PyBytes::new(py, &self.fetched.bytes)
     }
 
+    /// The response body as text, decoded as forest decodes a page: a BOM, else UTF-8 when it
+    /// is valid UTF-8, else the declared charset (`Content-Type`, `<meta>`), else a guess.
+    #[getter]
+    fn text(&self, py: Python<'_>) -> String {
+        py.detach(|| forest::fetch::decode(&self.fetched.bytes, self.fetched.content_type.as_deref()))
+    }
+
     fn __repr__(&self) -> String {
         format!("WarcRecord(url={:?}, {} bytes)", self.url.as_str(), self.fetched.bytes.len())
     }

@@ -61,10 +61,11 @@ impl Wrapper {
     }
 
     /// The article of `page` by this wrapper (with its fallbacks), as
-    /// `forest apply --wrapper FILE`; see `forest.extract` for what a page can be.
-    #[pyo3(signature = (page, url = None, *, format = "text"))]
-    fn apply(&self, py: Python<'_>, page: &Bound<'_, PyAny>, url: Option<String>, format: &str) -> PyResult<Article> {
-        crate::extract_one(py, self.rules()?, page, url, format)
+    /// `forest apply --wrapper FILE`; see `forest.extract` for what a page can be and for
+    /// `timeout`.
+    #[pyo3(signature = (page, url = None, *, format = "text", timeout = None))]
+    fn apply(&self, py: Python<'_>, page: &Bound<'_, PyAny>, url: Option<String>, format: &str, timeout: Option<f64>) -> PyResult<Article> {
+        crate::extract_one(py, self.rules()?, page, url, format, &crate::budget_within(timeout)?)
     }
 
     /// The wrapper in the file at `path` (written by `save` or `forest induce --out`).

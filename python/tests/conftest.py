@@ -13,6 +13,8 @@ DEMO = REPO / "feeds" / "demo-news"
 DEMO_HOST = "riverside-gazette.example"
 #: The shared corpus beside the checkout (real pages; never copied into the repository).
 CORPUS = REPO.parent / "shared" / "corpus"
+#: The shared blogs (77 sites of 2012), beside the corpus.
+BLOGS = REPO.parent / "shared" / "blogs"
 
 
 def demo_pages():
@@ -24,7 +26,8 @@ def demo_pages():
 
 
 def write_warc(path, pages, compress=True):
-    """A WARC file of `response` records, one per (url, html bytes[, content type])."""
+    """A WARC file of `response` records, one per (url, html bytes[, content type]), one gzip
+    member each when `compress`."""
     records = []
     for page in pages:
         url, body = page[0], page[1]
@@ -36,6 +39,8 @@ def write_warc(path, pages, compress=True):
         head = (
             "WARC/1.0\r\nWARC-Type: response\r\n"
             f"WARC-Target-URI: {url}\r\nWARC-Date: 2024-03-01T00:00:00Z\r\n"
+            # As Common Crawl names the type it found (datatrove's reader reads it).
+            f"WARC-Identified-Payload-Type: {ctype.split(';')[0].strip()}\r\n"
             f"WARC-Record-ID: <urn:uuid:{len(records):08d}-0000-0000-0000-000000000000>\r\n"
             "Content-Type: application/http; msgtype=response\r\n"
             f"Content-Length: {len(http)}\r\n\r\n"
@@ -44,6 +49,20 @@ def write_warc(path, pages, compress=True):
     data = b"".join(records)
     Path(path).write_bytes(b"".join(gzip.compress(r) for r in records) if compress else data)
     return Path(path)
+
+
+def site_pages(root, sites=None):
+    """The pages of the site folders of a shared set as (url, html bytes, content type), each
+    page given the URL https://<site folder>.example/<page>.html; `sites` spread over the set
+    when given, else all."""
+    folders = sorted(p for p in root.iterdir() if p.is_dir())
+    if sites:
+        folders = folders[:: max(1, len(folders) // sites)][:sites]
+    return [
+        (f"https://{site.name.lower()}.example/{page.name}", page.read_bytes(), "text/html")
+        for site in folders
+        for page in sorted(site.glob("*.html"))
+    ]
 
 
 def find_forest_bin():

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import forest
-from conftest import CORPUS, REPO, demo_pages, write_warc
+from conftest import CORPUS, REPO, demo_pages, site_pages, write_warc
 
 JOB = REPO / "python" / "jobs" / "spark_extract.py"
 
@@ -57,13 +57,8 @@ def test_spark_job_on_demo_warcs(cli, tmp_path):
 
 
 def corpus_warcs(tmp_path, sites=8, files=3):
-    """WARC files made from corpus pages: `sites` sites, each page given the URL
-    https://<site folder>.example/<page>.html, dealt round-robin into `files` shards."""
-    folders = sorted(p for p in CORPUS.iterdir() if p.is_dir())[:: max(1, len(list(CORPUS.iterdir())) // sites)][:sites]
-    pages = []
-    for site in folders:
-        for page in sorted(site.glob("*.html")):
-            pages.append((f"https://{site.name.lower()}.example/{page.name}", page.read_bytes(), "text/html"))
+    """WARC files of corpus pages (`sites` sites) dealt round-robin into `files` shards."""
+    pages = site_pages(CORPUS, sites)
     return [write_warc(tmp_path / f"c-{i}.warc.gz", pages[i::files]) for i in range(files)]
 
 
