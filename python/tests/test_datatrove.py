@@ -161,3 +161,28 @@ def test_both_passes_on_shared_warcs(cli, tmp_path, root):
     docs, stats = extract(warcs, tmp_path, "site", store)
     lines = check_against_cli(cli, warcs, docs, stats, store=store)
     assert sum(line["rule"] != "single-page" for line in lines) > len(lines) // 2
+
+
+def test_the_example_job_on_demo_warcs(cli, tmp_path):
+    """python/jobs/datatrove_extract.py (the README's example): sample, learn and extract
+    pipelines chained; its articles are `forest apply --warc`'s with the store it learned."""
+    import gzip
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    warcs = warc_folder(tmp_path, demo_pages())
+    out = tmp_path / "out"
+    job = REPO / "python" / "jobs" / "datatrove_extract.py"
+    p = subprocess.run([sys.executable, str(job), str(out), str(warcs), "--tasks", "2", "--sample", "2"], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert forest.Store(out / "wrappers").hosts() == [DEMO_HOST]
+    docs = {}
+    for f in sorted((out / "articles").glob("*.jsonl.gz")):
+        for line in gzip.decompress(f.read_bytes()).decode().splitlines():
+            d = json.loads(line)
+            docs[d["metadata"]["url"]] = d
+    stats = step_stats(json.loads((out / "logs" / "extract" / "stats.json").read_text()), "🌲 forest")
+    lines = check_against_cli(cli, warcs, docs, stats, store=out / "wrappers")
+    assert {line["rule"] for line in lines} == {"exact"}
