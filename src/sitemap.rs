@@ -346,6 +346,9 @@ pub fn sample(entries: Vec<Entry>, n: usize, robots: &Robots) -> Vec<Entry> {
 /// The shape of a URL's path: its segments, each with runs of digits as `0`, the last one's
 /// name part as `*` when it has an extension or a word (`/2024/06/budget.html` →
 /// `0/0/*.html`, `/products/blue-chair` → `products/*`). Pages of one template share a shape.
+/// A lone segment is a name of many pages too when it has an extension or words joined by
+/// hyphens, as posts at the root are (`/my-post/` → `*`, `/climate-1.html` → `*.html`), and
+/// stays itself when it is one word (`/about`, `/contact`).
 pub fn shape(url: &Url) -> String {
     let segments: Vec<&str> = url.path().split('/').filter(|s| !s.is_empty()).collect();
     let mut out = Vec::with_capacity(segments.len());
@@ -363,11 +366,12 @@ pub fn shape(url: &Url) -> String {
                 digit = false;
             }
         }
-        if k + 1 == segments.len() && k > 0 {
+        if k + 1 == segments.len() {
             norm = match seg.rsplit_once('.') {
                 Some((_, ext)) if !ext.is_empty() && ext.len() <= 5 => format!("*.{ext}"),
                 _ if norm.chars().all(|c| c == '0') => norm,
-                _ => "*".to_string(),
+                _ if k > 0 || seg.split('-').filter(|w| !w.is_empty()).count() > 1 => "*".to_string(),
+                _ => norm,
             };
         }
         out.push(norm);
@@ -473,5 +477,10 @@ mod tests {
         assert_eq!(s("https://a.test/products/blue-chair"), "products/*");
         assert_ne!(s("https://a.test/products/blue-chair"), s("https://a.test/collections/chairs/blue"));
         assert_eq!(s("https://a.test/"), "");
+        // Posts at the root of a site: a slug or a file name; a one-word page stays itself.
+        assert_eq!(s("https://a.test/my-post/"), s("https://a.test/another-longer-post"));
+        assert_eq!(s("https://a.test/climate-0.html"), s("https://a.test/flood-1.html"));
+        assert_ne!(s("https://a.test/about"), s("https://a.test/my-post/"));
+        assert_ne!(s("https://a.test/about"), s("https://a.test/contact"));
     }
 }

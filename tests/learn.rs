@@ -85,6 +85,40 @@ fn a_url_of_an_unknown_site_is_learned_from_its_sitemap_and_robots_is_honoured()
 }
 
 #[test]
+fn posts_at_the_root_of_a_site_find_their_siblings() {
+    // The demo pages as a blog puts them: each at the root, as a file (`/bridge-repair.html`)
+    // or a slug (`/bridge-repair/`), in a sitemap beside one-word pages of the site.
+    let (dir, names) = demo_pages();
+    for slug in [false, true] {
+        let (listener, base) = common::listener();
+        let mut site = Site::new();
+        let mut urls = String::new();
+        let path = |n: &str| if slug { format!("/{}/", n.trim_end_matches(".html")) } else { format!("/{n}") };
+        for n in &names {
+            site = site.at(&path(n), Reply::ok("text/html; charset=utf-8", std::fs::read(dir.join(n)).unwrap()));
+            urls.push_str(&format!("<url><loc>{base}{}</loc></url>", path(n)));
+        }
+        for one in ["/about", "/contact"] {
+            urls.push_str(&format!("<url><loc>{base}{one}</loc></url>"));
+            site = site.at(one, Reply::ok("text/html", "<html><body><p>About us</p></body></html>"));
+        }
+        site = site.at("/sitemap.xml", Reply::ok("application/xml", format!("<urlset>{urls}</urlset>")));
+        let server = site.serve_on(listener, 200);
+        let store = tempfile::tempdir().unwrap();
+        let page = format!("{base}{}", path(&names[0]));
+        let o = forest(store.path(), &["apply", &page, "--format", "json", "--no-cache", "--delay", "0"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{err}");
+        assert!(err.contains("learned 127.0.0.1 from"), "slug {slug}: {err}");
+        let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(json["rule"], "exact", "slug {slug}: {json}");
+        // The one-word pages are of another shape: never fetched.
+        assert_eq!(server.hits("/about") + server.hits("/contact"), 0);
+        server.stop();
+    }
+}
+
+#[test]
 fn a_site_with_nothing_to_learn_from_gets_the_single_page_path_and_says_why() {
     let site = Site::new().at("/only.html", Reply::ok("text/html", std::fs::read(root().join("feeds/demo-news/bridge-repair.html")).unwrap()));
     let server = site.serve(50);
