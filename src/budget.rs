@@ -23,6 +23,15 @@ pub const MAX_ELEMENTS: usize = 1_000_000;
 /// unattended (the library's [`Budget::default`] sets none).
 pub const MAX_SECONDS: f64 = 10.0;
 
+/// Most seconds a time limit may be (a day): a deadline past it is no deadline, and the clock
+/// cannot add a time without end to the present.
+pub const MAX_LIMIT_SECONDS: f64 = 86_400.0;
+
+/// Whether `secs` can be a time limit: finite, from 0 to [`MAX_LIMIT_SECONDS`].
+pub fn is_time_limit(secs: f64) -> bool {
+    secs.is_finite() && (0.0..=MAX_LIMIT_SECONDS).contains(&secs)
+}
+
 /// Which budget a page went over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Limit {

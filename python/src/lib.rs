@@ -36,11 +36,13 @@ fn budget() -> Budget {
 }
 
 /// The budget of each page with `timeout` seconds, when given, in place of the default time
-/// limit; a timeout that is not a positive number of seconds (at most a day) is refused.
+/// limit; a timeout that is not a time limit ([`forest::budget::is_time_limit`]) or is 0 (no
+/// page could finish) is refused.
 pub(crate) fn budget_within(timeout: Option<f64>) -> PyResult<Budget> {
     let Some(t) = timeout else { return Ok(budget()) };
-    if !(t > 0.0 && t <= 86_400.0) {
-        return Err(to_py(forest::Error::Invalid(format!("timeout must be a number of seconds above 0 and at most a day (86400), not {t}"))));
+    if t == 0.0 || !forest::budget::is_time_limit(t) {
+        let max = forest::budget::MAX_LIMIT_SECONDS;
+        return Err(to_py(forest::Error::Invalid(format!("timeout must be a number of seconds above 0 and at most a day ({max}), not {t}"))));
     }
     Ok(Budget { max_time: Some(std::time::Duration::from_secs_f64(t)), ..budget() })
 }

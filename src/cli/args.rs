@@ -28,15 +28,11 @@ pub(crate) struct BudgetArgs {
     pub(crate) learn_seconds: f64,
 }
 
-/// Most seconds a time option takes (a day): a deadline past it is no deadline, and the clock
-/// cannot add a time without end to the present.
-const MAX_OPTION_SECONDS: f64 = 86_400.0;
-
-/// A number of seconds: finite, from 0 to [`MAX_OPTION_SECONDS`].
+/// A number of seconds that can be a time limit ([`forest::budget::is_time_limit`]).
 fn seconds(s: &str) -> Result<f64, String> {
     let v: f64 = s.trim().parse().map_err(|_| format!("{s:?} is not a number of seconds"))?;
-    if !(v.is_finite() && (0.0..=MAX_OPTION_SECONDS).contains(&v)) {
-        return Err(format!("{s} seconds: give a number from 0 to {MAX_OPTION_SECONDS} (a day)"));
+    if !forest::budget::is_time_limit(v) {
+        return Err(format!("{s} seconds: give a number from 0 to {} (a day)", forest::budget::MAX_LIMIT_SECONDS));
     }
     Ok(v)
 }
