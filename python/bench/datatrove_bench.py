@@ -31,7 +31,7 @@ REPO = HERE.parents[2]
 SHARED = REPO.parent / "shared"
 sys.path.insert(0, str(REPO / "python" / "tests"))
 sys.path.insert(0, str(SHARED / "tools"))
-from conftest import site_pages, write_warc  # noqa: E402
+from conftest import site_files, write_warc  # noqa: E402
 
 
 def run(pipeline, logs):
@@ -93,11 +93,9 @@ def main(argv=None):
         root = SHARED / name
         if not root.is_dir():
             sys.exit(f"{root} is absent (the shared sets beside the checkout)")
-        for url, body, ctype in site_pages(root):
-            site, page = url.split("://", 1)[1].split(".example/", 1)
-            folder = next(p for p in root.iterdir() if p.name.lower() == site)
-            gold[url] = (name, (folder / page.replace(".html", ".txt")).read_text(encoding="utf-8", errors="replace"))
-            pages.append((url, body, ctype))
+        for url, path in site_files(root):
+            gold[url] = (name, path.with_suffix(".txt").read_text(encoding="utf-8", errors="replace"))
+            pages.append((url, path.read_bytes(), "text/html"))
     warcs = tmp / "warcs"
     warcs.mkdir()
     write_warc(warcs / "bench.warc.gz", pages)

@@ -34,10 +34,10 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import tempfile
 import zlib
 from collections import defaultdict
+from functools import cached_property
 
 try:
     from datatrove.io import DataFolderLike, get_datafolder
@@ -66,7 +66,7 @@ METADATA = {
 }
 
 
-def local_store(store: DataFolderLike | None) -> forest.Store | None:
+def open_store(store: DataFolderLike | None) -> forest.Store | None:
     """The wrapper store of a folder: read in place when local, else copied once to a local
     temporary folder (the store's files are small JSON files)."""
     if store is None:
@@ -76,8 +76,7 @@ def local_store(store: DataFolderLike | None) -> forest.Store | None:
         return forest.Store(folder.path)
     local = tempfile.mkdtemp(prefix="forest-store-")
     for name in folder.list_files(recursive=False):
-        with folder.open(name, "rb") as src, open(os.path.join(local, os.path.basename(name)), "wb") as dst:
-            dst.write(src.read())
+        folder.get_file(name, os.path.join(local, os.path.basename(name)))
     return forest.Store(local)
 
 
@@ -112,17 +111,15 @@ class Forest(BaseExtractor):
         self.store = store
         self.output_format = output_format
         self.url_key = url_key
-        self._store = None
-        self._store_read = False
 
-    def _rules(self) -> forest.Store | None:
-        if not self._store_read:
-            self._store, self._store_read = local_store(self.store), True
-        return self._store
+    @cached_property
+    def local_store(self) -> forest.Store | None:
+        """The store, read once per task (copied once when remote)."""
+        return open_store(self.store)
 
     def article(self, html: str, url: str | None = None) -> forest.Article:
         """The article of one page (its HTML and URL) by this step's rules."""
-        return forest.extract(html, url, store=self._rules(), timeout=self.timeout)
+        return forest.extract(html, url, store=self.local_store, timeout=self.timeout)
 
     def output(self, article: forest.Article) -> str:
         """What becomes a document's text: the article's text, Markdown or HTML."""
@@ -171,9 +168,7 @@ class WarcReader(DatatroveWarcReader):
             local = self.data_folder.resolve_paths(filepath)
         else:
             tmp = tempfile.NamedTemporaryFile(prefix="forest-", suffix=os.path.basename(filepath))
-            with self.data_folder.open(filepath, "rb") as src:
-                shutil.copyfileobj(src, tmp)
-            tmp.flush()
+            self.data_folder.get_file(filepath, tmp.name)
             local = tmp.name
         try:
             reader = forest.read_warc(local, errors="skip")
@@ -294,6 +289,5 @@ class ForestLearner(PipelineStep):
                     continue
                 written = store.save(wrapper, host)
             if not self.store_folder.is_local():
-                with open(written, "rb") as src, self.store_folder.open(os.path.basename(written), "wb") as dst:
-                    dst.write(src.read())
+                self.store_folder.put_file(written, os.path.basename(written))
             self.stat_update("wrappers")

@@ -51,18 +51,19 @@ def write_warc(path, pages, compress=True):
     return Path(path)
 
 
-def site_pages(root, sites=None):
-    """The pages of the site folders of a shared set as (url, html bytes, content type), each
-    page given the URL https://<site folder>.example/<page>.html; `sites` spread over the set
-    when given, else all."""
+def site_files(root, sites=None):
+    """The page files of the site folders of a shared set as (url, path), each page given the
+    URL https://<site folder>.example/<page>.html; `sites` spread over the set when given, else
+    all."""
     folders = sorted(p for p in root.iterdir() if p.is_dir())
     if sites:
         folders = folders[:: max(1, len(folders) // sites)][:sites]
-    return [
-        (f"https://{site.name.lower()}.example/{page.name}", page.read_bytes(), "text/html")
-        for site in folders
-        for page in sorted(site.glob("*.html"))
-    ]
+    return [(f"https://{site.name.lower()}.example/{page.name}", page) for site in folders for page in sorted(site.glob("*.html"))]
+
+
+def site_pages(root, sites=None):
+    """The pages of `site_files` as (url, html bytes, content type), as `write_warc` takes them."""
+    return [(url, path.read_bytes(), "text/html") for url, path in site_files(root, sites)]
 
 
 def find_forest_bin():

@@ -63,7 +63,7 @@ def reader(warcs, which):
 
 def extract(warcs, tmp, name, store=None, read="forest"):
     """datatrove: a WARC reader -> forest.datatrove.Forest -> JsonlWriter, 2 tasks; the
-    documents by URL and the extractor's stats (the reader's in `extract.last_reader_stats`)."""
+    documents by URL, the extractor's stats and the reader's."""
     from datatrove.pipeline.writers import JsonlWriter
 
     from forest.datatrove import Forest
@@ -78,18 +78,18 @@ def extract(warcs, tmp, name, store=None, read="forest"):
         2,
         tmp / f"{name}-logs",
     )
-    extract.last_reader_stats = step_stats(stats, reader(warcs, read).name)
-    return documents(out), step_stats(stats, Forest.name)
+    return documents(out), step_stats(stats, Forest.name), step_stats(stats, reader(warcs, read).name)
 
 
-def learn(warcs, tmp, buckets=3):
-    """datatrove: the site-level steps (sampler on 2 tasks, learner on one task per bucket); the
-    store folder and the learner's stats."""
+def learn(warcs, tmp, buckets=3, folder=None):
+    """datatrove: the site-level steps (sampler on 2 tasks, learner on one task per bucket),
+    their samples and store in `folder` (default `tmp`); the store folder and the learner's
+    stats."""
     from forest.datatrove import ForestLearner, ForestSampler
 
-    samples, store = tmp / "samples", tmp / "wrappers"
-    run([reader(warcs, "forest"), ForestSampler(str(samples), buckets=buckets)], 2, tmp / "sample-logs")
-    stats = run([ForestLearner(str(samples), str(store))], buckets, tmp / "learn-logs")
+    samples, store = f"{folder or tmp}/samples", f"{folder or tmp}/wrappers"
+    run([reader(warcs, "forest"), ForestSampler(samples, buckets=buckets)], 2, tmp / "sample-logs")
+    stats = run([ForestLearner(samples, store)], buckets, tmp / "learn-logs")
     return store, step_stats(stats, ForestLearner.name)
 
 
@@ -119,7 +119,7 @@ def warc_folder(tmp, pages, files=3):
 @pytest.mark.parametrize("read", ["forest", "datatrove"])
 def test_single_page_pass_on_demo_warcs(cli, tmp_path, read):
     warcs = warc_folder(tmp_path, demo_pages())
-    docs, stats = extract(warcs, tmp_path, "single", read=read)
+    docs, stats, _ = extract(warcs, tmp_path, "single", read=read)
     lines = check_against_cli(cli, warcs, docs, stats)
     assert {line["rule"] for line in lines} == {"single-page"}
     assert count(stats, "single_page") == len(docs) == len(demo_pages())
@@ -130,10 +130,33 @@ def test_site_level_pass_on_demo_warcs(cli, tmp_path):
     store, learned = learn(warcs, tmp_path)
     assert forest.Store(store).hosts() == [DEMO_HOST]
     assert count(learned, "wrappers") == 1
-    docs, stats = extract(warcs, tmp_path, "site", store)
+    docs, stats, _ = extract(warcs, tmp_path, "site", store)
     lines = check_against_cli(cli, warcs, docs, stats, store=store)
     assert {line["rule"] for line in lines} == {"exact"}
     assert count(stats, "site") == len(docs)
+
+
+def test_site_level_pass_on_remote_folders(cli, tmp_path):
+    """WARC files, samples and store in a file system that is not local (fsspec's memory://):
+    the reader copies each WARC file to a local one, the learner uploads its wrappers, and the
+    extractor copies the store once; the documents are those of local folders."""
+    import fsspec
+
+    warcs = warc_folder(tmp_path, demo_pages())
+    fs, remote = fsspec.filesystem("memory"), "memory://forest-datatrove-test"
+    for f in sorted(warcs.iterdir()):
+        fs.put_file(str(f), f"{remote}/warcs/{f.name}")
+    store, learned = learn(f"{remote}/warcs", tmp_path, folder=remote)
+    assert count(learned, "wrappers") == 1
+    copy = tmp_path / "store-copy"
+    copy.mkdir()
+    for name in fs.ls(store, detail=False):
+        fs.get_file(name, str(copy / name.rsplit("/", 1)[1]))
+    assert forest.Store(copy).hosts() == [DEMO_HOST]
+    docs, stats, _ = extract(f"{remote}/warcs", tmp_path, "remote", store)
+    lines = check_against_cli(cli, warcs, docs, stats, store=copy)
+    assert {line["rule"] for line in lines} == {"exact"}
+    fs.rm(remote, recursive=True)
 
 
 def test_timeout_and_bad_options(tmp_path):
@@ -153,12 +176,12 @@ def test_both_passes_on_shared_warcs(cli, tmp_path, root):
     warcs = warc_folder(tmp_path, site_pages(root))
     # A record forest's reader skips (not a page, a damaged record) is counted, not lost.
     (warcs / "s-0.warc.gz").open("ab").write(b"WARC/1.0\r\nWARC-Type: response\r\nContent-Length: 99\r\n\r\ncut")
-    docs, stats = extract(warcs, tmp_path, "single")
-    assert count(extract.last_reader_stats, "skipped_bad") == 1
+    docs, stats, read = extract(warcs, tmp_path, "single")
+    assert count(read, "skipped_bad") == 1
     check_against_cli(cli, warcs, docs, stats)
     store, learned = learn(warcs, tmp_path)
     assert count(learned, "wrappers") > len(list(root.iterdir())) // 2
-    docs, stats = extract(warcs, tmp_path, "site", store)
+    docs, stats, _ = extract(warcs, tmp_path, "site", store)
     lines = check_against_cli(cli, warcs, docs, stats, store=store)
     assert sum(line["rule"] != "single-page" for line in lines) > len(lines) // 2
 
