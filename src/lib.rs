@@ -48,8 +48,9 @@
 //! | | FiveFilters site configs, read, applied and written | [`ftr`] | [`ftr::SiteConfig`], [`ftr::ConfigApplier`] |
 //! | output | which rules each page gets; the page's article | [`rules`], [`article`] | [`rules::Rules::resolver`], [`Article`] |
 //! | | a site learned on the fly for a page of a host without rules | [`learn`] | [`learn::Learner`] |
+//! | | a whole site: its pages found, listings told from articles, templates learned, every article; a resumable output folder | [`crawl`] | [`crawl::Crawler`], [`crawl::output::Output`] |
 //! | | the article as Markdown, HTML or XML; a feed with full articles | [`render`], [`fulltext`] | [`Article::markdown`], [`fulltext::rewrite`] |
-//! | | wrappers kept by host; an archive of articles | [`store`], [`index`] | [`store::Store`], [`index::ArticleIndex`] |
+//! | | wrappers kept by host, with their health; an archive of articles | [`store`], [`index`] | [`store::Store`], [`store::Outcomes`], [`index::ArticleIndex`] |
 //! | | many pages in parallel, in order | [`run`] | [`rules::Rules::articles`] |
 //! | top | evaluation: the paper's 2-gram F1, Table 1, figures | [`bench`](mod@bench) | [`bench::run`] |
 //!
@@ -100,6 +101,7 @@ pub mod ftr;
 
 // output
 pub mod article;
+pub mod crawl;
 pub mod index;
 pub mod fulltext;
 pub mod learn;

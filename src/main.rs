@@ -15,6 +15,8 @@ mod apply;
 mod args;
 #[path = "cli/bench.rs"]
 mod bench;
+#[path = "cli/crawl.rs"]
+mod crawl;
 #[path = "cli/induce.rs"]
 mod induce;
 #[path = "cli/wrappers.rs"]
@@ -123,6 +125,12 @@ enum Command {
         #[arg(required = true)]
         shards: Vec<PathBuf>,
     },
+    /// Crawl a site: find its pages (feed, sitemaps, links), learn its templates from its
+    /// articles, and write every article (listings, tag and author pages passed over).
+    #[command(after_help = "Examples:\n  forest crawl https://example.org/ --out-dir example/ --max-pages 500\n  \
+        forest crawl https://example.org/blog/ --out-dir blog/ --warc --index archive/   # a re-run continues\n  \
+        forest crawl https://example.org/ --max-pages 50 > articles.jsonl")]
+    Crawl(Deferred<CrawlArgs>),
     /// Evaluate methods on a gold set: the paper's Table 1 and Figures 4–7.
     #[command(after_help = "Examples:\n  forest bench gold/\n  \
         forest bench ../shared/corpus --json bench.json --out bench-out/\n  \
@@ -313,6 +321,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Apply(Deferred(a)) => apply(a),
         Command::Feed(Deferred(a)) => apply::feed(a),
         Command::Bench(Deferred(a)) => bench(a),
+        Command::Crawl(Deferred(a)) => crawl::crawl(a),
         Command::Wrappers(Deferred(a)) => wrappers(a),
         Command::Search(Deferred(a)) => search(a),
         Command::MergeIndex { into, shards } => {

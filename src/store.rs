@@ -74,6 +74,67 @@ impl Health {
     }
 }
 
+/// How a store's rules did on the pages a run extracted with them, per host, until
+/// [`Outcomes::record`] adds them to the store's health records: whoever extracts with a store
+/// (the command line, Python, Spark) keeps its wrappers' health the same way.
+#[derive(Debug, Default)]
+pub struct Outcomes {
+    /// Per host: whether its rules held on each page, in order, and the last page they failed on.
+    hosts: std::collections::HashMap<String, (Vec<bool>, Option<String>)>,
+}
+
+/// A site whose wrapper failed on most of its last [`DRIFT_PAGES`] pages ([`Health::drifted`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Drift {
+    /// The store's host key.
+    pub host: String,
+    /// Pages of the last [`DRIFT_PAGES`] its rules failed on.
+    pub failed: usize,
+    /// The last page they failed on in this run (the page to learn the site again from).
+    pub last_failure: Option<String>,
+}
+
+impl Outcomes {
+    /// Count `article`'s outcome when a site's rules were applied to it ([`crate::Rule::rules_held`]).
+    pub fn add(&mut self, article: &crate::Article) {
+        let (Some(host), Some(held)) = (&article.host, article.rule.rules_held()) else { return };
+        let entry = self.hosts.entry(host.clone()).or_default();
+        entry.0.push(held);
+        if !held {
+            entry.1 = Some(article.key().to_string());
+        }
+    }
+
+    /// No page was extracted with a site's rules.
+    pub fn is_empty(&self) -> bool {
+        self.hosts.is_empty()
+    }
+
+    /// Add the outcomes to the health records of `store`'s wrappers (site configs keep none);
+    /// returns the sites that drifted from their wrapper, and the hosts whose record could not
+    /// be written, with why.
+    pub fn record(self, store: &Store) -> (Vec<Drift>, Vec<(String, Error)>) {
+        let mut hosts: Vec<_> = self.hosts.into_iter().collect();
+        hosts.sort_by(|a, b| a.0.cmp(&b.0));
+        let (mut drifted, mut failed) = (Vec::new(), Vec::new());
+        for (host, (held, last_failure)) in hosts {
+            let Ok(Some(entry)) = store.find(&host) else { continue };
+            if entry.kind != Kind::Wrapper {
+                continue;
+            }
+            match store.record(&entry.host, &held) {
+                Ok(health) if health.drifted() => {
+                    let failed = health.recent.iter().rev().take(DRIFT_PAGES).filter(|&&ok| !ok).count();
+                    drifted.push(Drift { host: entry.host, failed, last_failure });
+                }
+                Ok(_) => {}
+                Err(e) => failed.push((entry.host, e)),
+            }
+        }
+        (drifted, failed)
+    }
+}
+
 /// A folder of wrappers by host.
 #[derive(Debug, Clone)]
 pub struct Store {

@@ -335,3 +335,51 @@ fn a_slow_site_does_not_cost_the_page_asked_for() {
     assert!(json["text"].as_str().unwrap().contains("Elm Street"), "{json}");
     server.stop();
 }
+
+#[test]
+fn six_corpus_sites_with_their_pages_at_the_root_are_learned_on_the_fly() {
+    // Six sites of ../shared/corpus, spread over it, each served on loopback with its pages at
+    // the root (`/climate-1.html`), a feed and a sitemap of them, and a robots.txt naming the
+    // sitemap: two pages of each, asked for with `forest apply`, get a learned wrapper, and their
+    // articles score as the gold says.
+    let corpus = root().join("../shared/corpus");
+    let Ok(entries) = std::fs::read_dir(&corpus) else {
+        eprintln!("skipped: {} is absent", corpus.display());
+        return;
+    };
+    let mut sites: Vec<std::path::PathBuf> = entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    sites.sort();
+    let step = (sites.len() / 6).max(1);
+    let mut f1 = Vec::new();
+    for site_dir in sites.iter().step_by(step).take(6) {
+        let mut names: Vec<String> = std::fs::read_dir(site_dir).unwrap().flatten().filter_map(|e| e.file_name().into_string().ok()).filter(|n| n.ends_with(".html")).collect();
+        names.sort();
+        let (listener, base) = common::listener();
+        let mut site = Site::new();
+        let (mut urls, mut items) = (String::new(), String::new());
+        for n in &names {
+            site = site.at(&format!("/{n}"), Reply::ok("text/html", std::fs::read(site_dir.join(n)).unwrap()));
+            urls.push_str(&format!("<url><loc>{base}/{n}</loc></url>"));
+            items.push_str(&format!("<item><title>{n}</title><link>{base}/{n}</link></item>"));
+        }
+        site = site
+            .at("/sitemap.xml", Reply::ok("application/xml", format!("<urlset>{urls}</urlset>")))
+            .at("/feed.xml", Reply::ok("application/rss+xml", format!("<rss version=\"2.0\"><channel><title>s</title><link>{base}/</link>{items}</channel></rss>")))
+            .at("/robots.txt", Reply::ok("text/plain", format!("User-agent: *\nSitemap: {base}/sitemap.xml\n")));
+        let server = site.serve_on(listener, 500);
+        let store = tempfile::tempdir().unwrap();
+        for n in names.iter().take(2) {
+            let o = forest(store.path(), &["apply", &format!("{base}/{n}"), "--format", "json", "--no-cache", "--retries", "0"]);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(o.status.success(), "{err}");
+            let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            assert_ne!(json["rule"], "single-page", "{}/{n}: {err}", site_dir.display());
+            let gold = std::fs::read_to_string(site_dir.join(n.replace(".html", ".txt"))).unwrap();
+            f1.push(forest::bench::score::score(&gold, json["text"].as_str().unwrap()).f1);
+        }
+        server.stop();
+    }
+    let mean = f1.iter().sum::<f64>() / f1.len() as f64;
+    eprintln!("12 pages of six sites, site-level F1 {mean:.4}");
+    assert!(mean >= 0.95, "{f1:?}");
+}

@@ -11,7 +11,7 @@ single-page extractor. This package is the Rust library (PyO3): the same output 
 >>> wrapper.apply(html, url).text                                      # doctest: +SKIP
 
 Functions: :func:`extract`, :func:`extract_many` (all cores, the GIL released),
-:func:`induce`, :func:`read_warc`, :func:`host_of`. In datatrove pipelines: :mod:`forest.datatrove`. Classes: :class:`Article`, :class:`Wrapper`,
+:func:`induce`, :func:`crawl` (a whole site), :func:`read_warc`, :func:`host_of`. In datatrove pipelines: :mod:`forest.datatrove`. Classes: :class:`Article`, :class:`Wrapper`,
 :class:`Store`, :class:`WarcRecord`, :class:`Index`. Errors: :class:`ForestError` and its subclasses.
 """
 
@@ -39,6 +39,7 @@ from ._forest import (
     WrapperError,
     XPathError,
     __version__,
+    crawl,
     extract,
     extract_many,
     host_of,
@@ -70,6 +71,7 @@ __all__ = [
     "WrapperError",
     "XPathError",
     "__version__",
+    "crawl",
     "extract",
     "extract_many",
     "host_of",

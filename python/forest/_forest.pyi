@@ -203,6 +203,26 @@ def induce(
     """A site's wrapper from a feed or folder (as ``forest induce``) or from pages. Raises
     :class:`InductionError` with fewer than 2 usable pages."""
 
+def crawl(
+    url: str,
+    *,
+    max_pages: int = 1000,
+    max_depth: int = 10,
+    store: Optional[Store] = None,
+    out_dir: Optional[Union[str, "os.PathLike[str]"]] = None,
+    format: Format = "jsonl",
+    warc: bool = False,
+    cache: Optional[Union[str, "os.PathLike[str]"]] = None,
+    delay: float = 0.0,
+    jobs: int = 4,
+    timeout: Optional[float] = None,
+    summary: Optional[dict[str, object]] = None,
+) -> list[Article]:
+    """Every article of the site of ``url``, as ``forest crawl`` gives them: its pages found
+    (feed, sitemaps, links; robots.txt obeyed), listings passed over, its templates learned
+    into ``store``. With ``out_dir``, written there too, and a call run again continues where a
+    killed one stopped. ``summary`` (a dict) is filled with what the crawl did."""
+
 def host_of(url: str) -> Optional[str]:
     """The host key of ``url`` (lower case, without ``www.``), as the store names hosts."""
 

@@ -5,9 +5,11 @@
 //! - `errors`: the library's errors as a `forest.ForestError` hierarchy; panics caught;
 //! - `input`: Python pages (str, bytes, (url, html), paths, WARC records) into sources;
 //! - `article`, `wrapper` (and the store), `warc`: the classes;
+//! - `crawl`: a whole site's articles;
 //! - here: `extract`, `extract_many` (all cores, the GIL released), `induce`.
 
 mod article;
+mod crawl;
 mod errors;
 mod index;
 mod input;
@@ -131,7 +133,33 @@ fn extract(
     timeout: Option<f64>,
 ) -> PyResult<Article> {
     let budget = budget_within(timeout)?;
-    extract_one(py, rules_of(store.as_deref(), wrapper.as_deref())?, page, url, format, &budget)
+    let article = extract_one(py, rules_of(store.as_deref(), wrapper.as_deref())?, page, url, format, &budget)?;
+    if let (Some(store), None) = (&store, &wrapper) {
+        keep_health(py, &store.inner, [&article.inner]);
+    }
+    Ok(article)
+}
+
+/// Add how `store`'s wrappers did on `articles` to its health records, as `forest apply`
+/// does (`forest wrappers list` shows them); a drifted site is said as a Python warning.
+fn keep_health<'a>(py: Python<'_>, store: &forest::store::Store, articles: impl IntoIterator<Item = &'a forest::Article>) {
+    let mut outcomes = forest::store::Outcomes::default();
+    articles.into_iter().for_each(|a| outcomes.add(a));
+    if outcomes.is_empty() {
+        return;
+    }
+    let (drifted, _unrecorded) = py.detach(|| outcomes.record(store));
+    for d in drifted {
+        let message = format!(
+            "the wrapper of {} failed on {} of its last {} pages: the site may have changed (learn it again)",
+            d.host,
+            d.failed,
+            forest::store::DRIFT_PAGES
+        );
+        if let Ok(c) = std::ffi::CString::new(message) {
+            let _ = PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &c, 1);
+        }
+    }
 }
 
 /// The articles of many pages, in order, on `jobs` threads (default: all cores) with the GIL
@@ -168,8 +196,12 @@ fn extract_many<'py>(
             Ok(results)
         })
     });
+    let results = results.map_err(to_py)?;
+    if let (Some(store), None) = (&store, &wrapper) {
+        keep_health(py, &store.inner, results.iter().filter_map(|r| r.as_ref().ok()));
+    }
     let out = PyList::empty(py);
-    for r in results.map_err(to_py)? {
+    for r in results {
         match r {
             Ok(inner) => out.append(Article { inner, format })?,
             Err(e) if return_exceptions => out.append(to_py(e).into_value(py))?,
@@ -258,6 +290,7 @@ fn _forest(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extract_many, m)?)?;
     m.add_function(wrap_pyfunction!(induce, m)?)?;
     m.add_function(wrap_pyfunction!(host_of, m)?)?;
+    m.add_function(wrap_pyfunction!(crawl::crawl, m)?)?;
     m.add_function(wrap_pyfunction!(warc::read_warc, m)?)?;
     m.add_class::<Article>()?;
     m.add_class::<Wrapper>()?;

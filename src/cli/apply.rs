@@ -38,9 +38,8 @@ struct Sink {
     warc: bool,
     /// Sites already told how to get the site-level result.
     hinted: std::collections::HashSet<String>,
-    /// Per host with rules: whether its rules held on each page, in order, and the last page
-    /// they failed on (for the health record and re-learning).
-    outcomes: std::collections::HashMap<String, (Vec<bool>, Option<Location>)>,
+    /// How the stored rules did, per host (for the health record and re-learning).
+    outcomes: forest::store::Outcomes,
     index: Option<(forest::index::ArticleWriter, PathBuf)>,
 }
 
@@ -54,19 +53,7 @@ impl Sink {
                 return Ok(());
             }
         };
-        if let (Some(host), false) = (&article.host, article.rule == forest::Rule::SinglePage) {
-            // The site's rules held when their own pattern, its type or an alternative selected
-            // the article, and the single-page extractor agreed.
-            let held = matches!(
-                article.rule,
-                forest::Rule::Exact | forest::Rule::SameTypeSameLevel | forest::Rule::SameType | forest::Rule::Alternative(_)
-            );
-            let entry = self.outcomes.entry(host.clone()).or_default();
-            entry.0.push(held);
-            if !held {
-                entry.1 = Some(loc.clone());
-            }
-        }
+        self.outcomes.add(&article);
         match article.rule {
             forest::Rule::Exact => {}
             // Said once per site: a crawl of many unknown sites does not repeat it per page.
@@ -309,48 +296,30 @@ fn unique_name(used: &mut std::collections::HashSet<String>, stem: &str, ext: &s
 
 /// Record how each stored wrapper did on this run's pages; say which sites drifted from their
 /// wrapper, and learn those again when asked (from the page it last failed on).
-fn keep_health(
-    store: &forest::store::Store,
-    missing: &Missing,
-    outcomes: std::collections::HashMap<String, (Vec<bool>, Option<Location>)>,
-    relearn: bool,
-    budget: &forest::budget::Budget,
-) {
-    let mut hosts: Vec<_> = outcomes.into_iter().collect();
-    hosts.sort_by(|a, b| a.0.cmp(&b.0));
-    for (host, (held, failed_at)) in hosts {
-        let Ok(Some(entry)) = store.find(&host) else { continue };
-        if entry.kind != forest::store::Kind::Wrapper {
-            continue;
-        }
-        let health = match store.record(&entry.host, &held) {
-            Ok(h) => h,
-            Err(e) => {
-                eprintln!("forest: the health of {}'s wrapper was not recorded: {e}", entry.host);
-                continue;
-            }
-        };
-        if !health.drifted() {
-            continue;
-        }
-        let failed = health.recent.iter().rev().take(forest::store::DRIFT_PAGES).filter(|&&ok| !ok).count();
-        let (Missing::Learn(learner), true, Some(Location::Url(url))) = (missing, relearn, failed_at) else {
+fn keep_health(store: &forest::store::Store, missing: &Missing, outcomes: forest::store::Outcomes, relearn: bool, budget: &forest::budget::Budget) {
+    let (drifted, unrecorded) = outcomes.record(store);
+    for (host, e) in unrecorded {
+        eprintln!("forest: the health of {host}'s wrapper was not recorded: {e}");
+    }
+    for drift in drifted {
+        let host = &drift.host;
+        let at = drift.last_failure.as_deref().map(Location::parse);
+        let (Missing::Learn(learner), true, Some(Location::Url(url))) = (missing, relearn, at) else {
             eprintln!(
-                "forest: the wrapper of {} failed on {failed} of its last {} pages: the site may have changed \
+                "forest: the wrapper of {host} failed on {} of its last {} pages: the site may have changed \
                  (learn it again with `forest apply --relearn` on a recent page, or `forest induce`)",
-                entry.host,
+                drift.failed,
                 forest::store::DRIFT_PAGES
             );
             continue;
         };
         match forest::page::Page::read(&Location::Url(url.clone()), budget) {
             Ok(page) => {
-                let learned = learner.relearn(&page);
-                if learned.outcome.is_ok() {
-                    eprintln!("forest: {} drifted from its wrapper and was learned again (undo: `forest wrappers undo {}`)", entry.host, entry.host);
+                if learner.relearn(&page).outcome.is_ok() {
+                    eprintln!("forest: {host} drifted from its wrapper and was learned again (undo: `forest wrappers undo {host}`)");
                 }
             }
-            Err(e) => eprintln!("forest: {} drifted, but {url} could not be read to learn it again: {e}", entry.host),
+            Err(e) => eprintln!("forest: {host} drifted, but {url} could not be read to learn it again: {e}"),
         }
     }
 }

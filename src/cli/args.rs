@@ -444,4 +444,57 @@ fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
     let names = clap::builder::PossibleValuesParser::new(values);
     clap::builder::TypedValueParser::map(names, |name: String| Format::named(&name).expect("clap let only a format's name through"))
 }
+#[derive(clap::Args)]
+pub(crate) struct CrawlArgs {
+    /// The site's start page (its home page, or a section's): its site's pages are crawled.
+    pub(crate) url: String,
+    /// Pages fetched at most; those found past it are counted, not fetched.
+    #[arg(long, default_value_t = forest::crawl::MAX_PAGES as u64, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub(crate) max_pages: u64,
+    /// Links followed from the start page at most (pages a feed or sitemap lists count as one
+    /// link away).
+    #[arg(long, default_value_t = forest::crawl::MAX_DEPTH as u64, value_parser = clap::value_parser!(u64).range(0..=1000))]
+    pub(crate) max_depth: u64,
+    /// The crawl's folder: the articles (articles.jsonl, or a file per article in other
+    /// formats), the journal that makes a re-run continue where a killed run stopped, and the
+    /// WARC files. Without it, articles go to stdout.
+    #[arg(long, short = 'o', help_heading = "Output")]
+    pub(crate) out_dir: Option<PathBuf>,
+    /// Output format (JSON Lines: one article per line).
+    #[arg(long, short, value_parser = format_parser(), default_value = "jsonl", help_heading = "Output")]
+    pub(crate) format: Format,
+    /// Add every article to the search index at DIR (a URL added again replaces its article).
+    #[arg(long, value_name = "DIR", requires = "out_dir", help_heading = "Output")]
+    pub(crate) index: Option<PathBuf>,
+    /// Write every response as a WARC record to OUT_DIR/responses-<n>.warc.gz (a file per
+    /// run; a response an earlier run's files hold is not written again).
+    #[arg(long, requires = "out_dir", help_heading = "Output")]
+    pub(crate) warc: bool,
+    /// Pages fetched and read at once (the per-host limit applies too; default: 4).
+    #[arg(long, short, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub(crate) jobs: u64,
+    /// Also write the summary as JSON to this file.
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    pub(crate) summary: Option<PathBuf>,
+    /// Most elements in one page.
+    #[arg(long, default_value_t = forest::budget::MAX_ELEMENTS, help_heading = "Budgets (per page)")]
+    pub(crate) max_elements: usize,
+    /// Most seconds spent on one page once read.
+    #[arg(long, default_value_t = forest::budget::MAX_SECONDS, value_parser = seconds, help_heading = "Budgets (per page)")]
+    pub(crate) max_seconds: f64,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+    #[command(flatten)]
+    pub(crate) fetch: FetchArgs,
+}
 
+impl CrawlArgs {
+    /// Each page's budget (`--max-depth` is the crawl's: its tree depth is the default).
+    pub(crate) fn page_budget(&self) -> forest::budget::Budget {
+        forest::budget::Budget {
+            max_elements: self.max_elements,
+            max_time: std::time::Duration::try_from_secs_f64(self.max_seconds).ok(),
+            ..forest::budget::Budget::default()
+        }
+    }
+}

@@ -83,6 +83,18 @@ impl Rule {
     pub fn is_fallback(&self) -> bool {
         *self != Rule::Exact
     }
+
+    /// Did a site's rules hold on the page? `None` when none were applied (the single-page
+    /// extractor alone); `Some(true)` when their own pattern, its type or an alternative
+    /// selected the article; `Some(false)` when a fallback or the single-page extractor took
+    /// over (the health a store keeps of its wrappers: [`crate::store::Outcomes`]).
+    pub fn rules_held(&self) -> Option<bool> {
+        match self {
+            Rule::SinglePage => None,
+            Rule::Exact | Rule::SameTypeSameLevel | Rule::SameType | Rule::Alternative(_) => Some(true),
+            Rule::Candidate(_) | Rule::WholePage | Rule::SinglePageFallback | Rule::SinglePagePreferred => Some(false),
+        }
+    }
 }
 
 /// What an extractor took from one page.

@@ -303,6 +303,13 @@ impl Fetcher {
         }
     }
 
+    /// The copy of `url` in the cache, without asking the server (`None` with no cache, or
+    /// none cached): a crawl reads again the pages it fetched a moment ago.
+    pub fn cached(&self, url: &url::Url) -> Option<Fetched> {
+        let cache = cache::Cache::new(self.opts.cache.as_deref()?);
+        cache.load(url.as_str()).map(|entry| entry.into_fetched(url))
+    }
+
     /// The `robots.txt` at `url`: its first [`ROBOTS_BYTES`] bytes, or whether the server
     /// says there is none (4xx) or failed (5xx, network), as RFC 9309 tells them apart.
     pub fn get_robots(&self, url: &url::Url) -> RobotsTxt {
@@ -327,6 +334,9 @@ impl Fetcher {
             }
         }
         let retries = if host_down { 0 } else { self.opts.retries };
+        // The client is set up before the host's turn is taken: the delay between two requests
+        // is kept as the server sees them, the first one included.
+        self.client()?;
         let mut attempt = 0u32;
         loop {
             self.acquire(&host);
