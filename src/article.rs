@@ -30,7 +30,8 @@ pub struct Article {
     pub title: String,
     /// The author(s), when the page (or its site config) declares them.
     pub byline: Option<String>,
-    /// The publication date, as declared.
+    /// The publication date, as declared, in ISO 8601 when it reads as a date
+    /// ([`crate::metadata::iso_date`]).
     pub published: Option<String>,
     /// The language code, as declared (`en`, `fr-CA`), else detected from the text.
     pub lang: Option<String>,
@@ -48,6 +49,8 @@ pub struct Article {
     pub confidence: f64,
     /// When it was extracted, in unix seconds.
     pub extracted_at: i64,
+    /// What else the page declares about it ([`crate::metadata`]).
+    pub meta: Meta,
     /// The page and what was selected in it (none for an article read back from an index).
     pub extracted: Option<Box<Extracted>>,
 }
@@ -60,7 +63,31 @@ impl PartialEq for Article {
             && (&self.text, &self.xpath, self.rule, self.extracted_at) == (&o.text, &o.xpath, o.rule, o.extracted_at)
             && self.confidence.to_bits() == o.confidence.to_bits()
             && self.page_type == o.page_type
+            && self.meta == o.meta
     }
+}
+
+/// What a page declares about its article beyond the headline, byline, date and language
+/// ([`crate::metadata::read`]); empty for an article read back from an index.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Meta {
+    /// Each author, in order.
+    pub authors: Vec<String>,
+    /// When it was last changed, in ISO 8601 when it reads as a date.
+    pub modified: Option<String>,
+    /// The site's name.
+    pub site_name: Option<String>,
+    /// Its summary (the page's description).
+    pub description: Option<String>,
+    /// Its lead image, as an absolute URL when the page's URL is known.
+    pub image: Option<String>,
+    /// Its tags (keywords).
+    pub tags: Vec<String>,
+    /// Its sections or categories.
+    pub categories: Vec<String>,
+    /// The canonical URL the page declares, absolute when the page's URL is known.
+    pub canonical_url: Option<String>,
 }
 
 /// The page an article was extracted from, and what was selected in it.
@@ -111,10 +138,24 @@ impl Article {
                 _ => (None, None),
             },
         };
-        let host = parsed.and_then(|u| u.host_str().map(str::to_string));
+        let host = parsed.as_ref().and_then(|u| u.host_str().map(str::to_string));
         let page_type = crate::metadata::page_type(&meta, url.as_deref());
         let byline = if declared.authors.is_empty() { meta.byline.clone() } else { Some(declared.authors.join(", ")) };
-        let published = declared.date.or_else(|| meta.published.clone());
+        let published = declared.date.clone().or_else(|| meta.published.clone()).map(|d| crate::metadata::iso_date(&d).unwrap_or(d));
+        // URLs the page declares, made absolute against where it was read.
+        let absolute = |u: &Option<String>| {
+            u.as_deref().map(|u| parsed.as_ref().and_then(|base| base.join(u.trim()).ok()).map_or_else(|| u.to_string(), String::from))
+        };
+        let extra = Meta {
+            authors: if declared.authors.is_empty() { meta.authors.clone() } else { declared.authors.clone() },
+            modified: meta.modified.clone().map(|d| crate::metadata::iso_date(&d).unwrap_or(d)),
+            site_name: meta.site_name.clone(),
+            description: meta.description.clone(),
+            image: absolute(&meta.image),
+            tags: meta.tags.clone(),
+            categories: meta.categories.clone(),
+            canonical_url: absolute(&meta.url),
+        };
         let title = match fields {
             Fields::All => title_of(doc, &extraction, &meta),
             Fields::Text => doc.title.clone(),
@@ -142,6 +183,7 @@ impl Article {
             page_type,
             confidence,
             extracted_at,
+            meta: extra,
             extracted,
         }
     }
@@ -217,7 +259,9 @@ impl Article {
 
     /// The article as a JSON object (pretty: indented on several lines), fields in this
     /// order: `url`, `source`, `host`, `title`, `byline`, `published`, `lang`, `text`, `html`,
-    /// `xpath`, `rule`, `confidence`, `page_type`.
+    /// `xpath`, `rule`, `confidence`, `page_type`, then what else the page declares
+    /// ([`Meta`]): `authors`, `modified`, `site_name`, `description`, `image`, `tags`,
+    /// `categories`, `canonical_url`.
     pub fn to_json(&self, pretty: bool) -> String {
         #[derive(serde::Serialize)]
         struct Json<'a> {
@@ -234,6 +278,8 @@ impl Article {
             rule: String,
             confidence: f64,
             page_type: Option<&'static str>,
+            #[serde(flatten)]
+            meta: &'a Meta,
         }
         let json = Json {
             url: self.url.as_deref(),
@@ -249,6 +295,7 @@ impl Article {
             rule: self.rule.name(),
             confidence: (self.confidence * 1000.0).round() / 1000.0,
             page_type: self.page_type.map(crate::metadata::PageType::name),
+            meta: &self.meta,
         };
         let written = if pretty { serde_json::to_string_pretty(&json) } else { serde_json::to_string(&json) };
         written.expect("a struct of strings always serializes")

@@ -44,3 +44,21 @@ fn lists_table_code_html_and_xml_parse() {
     sxd_document::parser::parse(&xml).expect("well-formed XML");
     assert!(xml.starts_with("<article><div class=\"article\" dfs=\""), "{xml}");
 }
+
+#[test]
+fn json_gives_what_the_page_declares_with_dates_in_iso_8601_and_urls_made_absolute() {
+    let html = r#"<html><head><title>Bridge closes</title><link rel="canonical" href="/2024/05/bridge">
+        <meta property="og:image" content="/img/bridge.jpg"><meta property="og:site_name" content="The Gazette">
+        <meta name="description" content="The bridge closes for six weeks."><meta property="article:tag" content="roads">
+        <meta property="article:published_time" content="May 1, 2024"><meta name="author" content="Ada Byron"></head>
+        <body><article><h1>Bridge closes</h1><p>The old bridge over the river closes for repairs on Monday, the council said.</p>
+        <p>Drivers should use the ferry until the end of June, when the work is due to end.</p></article></body></html>"#;
+    let page = Page::from_bytes(html.as_bytes(), "https://news.example/a?x=1").unwrap();
+    let article = forest::rules::Rules::SinglePage.resolver().unwrap().article(page).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&article.to_json(false)).unwrap();
+    assert_eq!(json["published"], "2024-05-01");
+    assert_eq!(json["canonical_url"], "https://news.example/2024/05/bridge");
+    assert_eq!(json["image"], "https://news.example/img/bridge.jpg");
+    assert_eq!((json["site_name"].as_str(), json["description"].as_str()), (Some("The Gazette"), Some("The bridge closes for six weeks.")));
+    assert_eq!((json["authors"][0].as_str(), json["tags"][0].as_str(), json["byline"].as_str()), (Some("Ada Byron"), Some("roads"), Some("Ada Byron")));
+}

@@ -30,7 +30,31 @@ class Article:
         """The author(s), when the page declares them."""
     @property
     def published(self) -> Optional[str]:
-        """The publication date, as declared."""
+        """The publication date, in ISO 8601 when it reads as a date."""
+    @property
+    def authors(self) -> list[str]:
+        """Each author, in order (``byline`` names them on one line)."""
+    @property
+    def modified(self) -> Optional[str]:
+        """When it was last changed, in ISO 8601 when it reads as a date."""
+    @property
+    def site_name(self) -> Optional[str]:
+        """The site's name, as the page declares it."""
+    @property
+    def description(self) -> Optional[str]:
+        """Its summary, as the page declares it."""
+    @property
+    def image(self) -> Optional[str]:
+        """Its lead image's URL."""
+    @property
+    def tags(self) -> list[str]:
+        """Its tags (keywords)."""
+    @property
+    def categories(self) -> list[str]:
+        """Its sections or categories."""
+    @property
+    def canonical_url(self) -> Optional[str]:
+        """The canonical URL the page declares (absolute)."""
     @property
     def lang(self) -> Optional[str]:
         """The language code, as declared, else detected from the text."""
@@ -158,6 +182,8 @@ class Index:
         """Add ``articles`` (committing every ``batch``); how many were added."""
     def merge(self, shards: list[Union[str, "os.PathLike[str]"]]) -> int:
         """Add every article of the indexes ``shards`` (as ``forest merge-index``)."""
+    def get(self, url: str) -> Optional[Article]:
+        """The archived article of ``url`` (its text and metadata, as added), else None."""
     def search(self, query: str, limit: int = 10, *, host: Optional[str] = None) -> list[dict[str, Any]]:
         """The best ``limit`` articles for ``query`` (tantivy's syntax, as ``forest search``), only
         those of ``host`` when given: dicts with ``score``, ``url``, ``host``, ``title``,

@@ -80,6 +80,46 @@ impl Article {
     fn page_type(&self) -> Option<&'static str> {
         self.inner.page_type.map(forest::metadata::PageType::name)
     }
+    /// Each author, in order (`byline` names them on one line).
+    #[getter]
+    fn authors(&self) -> Vec<String> {
+        self.inner.meta.authors.clone()
+    }
+    /// When it was last changed, in ISO 8601 when it reads as a date.
+    #[getter]
+    fn modified(&self) -> Option<&str> {
+        self.inner.meta.modified.as_deref()
+    }
+    /// The site's name, as the page declares it.
+    #[getter]
+    fn site_name(&self) -> Option<&str> {
+        self.inner.meta.site_name.as_deref()
+    }
+    /// Its summary, as the page declares it (its description).
+    #[getter]
+    fn description(&self) -> Option<&str> {
+        self.inner.meta.description.as_deref()
+    }
+    /// Its lead image's URL.
+    #[getter]
+    fn image(&self) -> Option<&str> {
+        self.inner.meta.image.as_deref()
+    }
+    /// Its tags (keywords).
+    #[getter]
+    fn tags(&self) -> Vec<String> {
+        self.inner.meta.tags.clone()
+    }
+    /// Its sections or categories.
+    #[getter]
+    fn categories(&self) -> Vec<String> {
+        self.inner.meta.categories.clone()
+    }
+    /// The canonical URL the page declares (absolute).
+    #[getter]
+    fn canonical_url(&self) -> Option<&str> {
+        self.inner.meta.canonical_url.as_deref()
+    }
     /// An estimate of its F1 against the page's true article, in [0, 1]: below 0.5, the
     /// article may be wrong or partial.
     #[getter]
@@ -111,8 +151,9 @@ impl Article {
     }
 
     /// The fields of the JSON output as a dict (`url`, `source`, `host`, `title`, `byline`,
-    /// `published`, `lang`, `text`, `html`, `xpath`, `rule`, `confidence`, `page_type`), plus
-    /// `markdown`.
+    /// `published`, `lang`, `text`, `html`, `xpath`, `rule`, `confidence`, `page_type`,
+    /// `authors`, `modified`, `site_name`, `description`, `image`, `tags`, `categories`,
+    /// `canonical_url`), plus `markdown`.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let json = py.import("json")?;
         let d = json.call_method1("loads", (self.inner.to_json(false),))?.cast_into::<PyDict>()?;

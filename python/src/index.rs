@@ -69,6 +69,17 @@ impl Index {
         hits.into_iter().map(|h| hit_dict(py, h)).collect()
     }
 
+    /// The archived article of `url` (its text and metadata, as added), else None.
+    fn get(&self, py: Python<'_>, url: &str) -> PyResult<Option<Article>> {
+        let found = py.detach(|| {
+            self.with(|index| {
+                index.refresh()?;
+                index.get(url)
+            })
+        })?;
+        Ok(found.map(|inner| Article { inner, format: forest::article::Format::Text }))
+    }
+
     /// The folder.
     #[getter]
     fn path(&self) -> PyResult<PathBuf> {

@@ -33,7 +33,8 @@ def test_str_and_bytes_give_the_same_article():
 def test_to_dict_has_the_json_fields():
     a = forest.extract(BRIDGE.read_bytes(), BRIDGE_URL, format="json")
     d = a.to_dict()
-    fields = ["url", "source", "host", "title", "byline", "published", "lang", "text", "html", "xpath", "rule", "confidence", "page_type"]
+    fields = ["url", "source", "host", "title", "byline", "published", "lang", "text", "html", "xpath", "rule", "confidence", "page_type",
+              "authors", "modified", "site_name", "description", "image", "tags", "categories", "canonical_url"]
     assert list(d) == fields + ["markdown"]
     assert json.loads(str(a)) == {k: d[k] for k in fields}
     assert str(a) == a.to_json(pretty=True) + "\n"
@@ -108,6 +109,13 @@ def test_warc_round_trip(tmp_path):
     assert (copy.url, copy.content, copy.content_type) == (records[0].url, records[0].content, records[0].content_type)
 
 
+def test_metadata_fields():
+    a = forest.extract(BRIDGE.read_bytes(), BRIDGE_URL)
+    assert (a.byline, a.authors, a.site_name) == ("Dana Whitfield", ["Dana Whitfield"], "Riverside Gazette")
+    assert a.published == "2024-03-04T08:00:00-05:00" and a.canonical_url == BRIDGE_URL
+    assert a.description.startswith("Riverside's busiest river crossing") and (a.tags, a.categories, a.image, a.modified) == ([], [], None, None)
+
+
 def test_index(tmp_path):
     arts = forest.extract_many(demo_pages())
     a, b = forest.Index(tmp_path / "a"), forest.Index(tmp_path / "b")
@@ -123,6 +131,9 @@ def test_index(tmp_path):
     for start, end in first["highlighted"]:
         assert first["fragment"][start:end].lower().startswith(("bridge", "repair"))
     assert merged.search("bridge", host="elsewhere.example") == []
+    back = merged.get(arts[0].url)
+    assert (back.title, back.byline, back.authors, back.site_name) == (arts[0].title, arts[0].byline, arts[0].authors, arts[0].site_name)
+    assert merged.get("https://nowhere.example/") is None
     assert merged.search("   ") == []
 
 

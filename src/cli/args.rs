@@ -258,7 +258,8 @@ pub(crate) struct ApplyArgs {
     #[arg(long, short = 'o', help_heading = "Output")]
     pub(crate) out_dir: Option<PathBuf>,
     /// Output format. JSON fields: url, source, host, title, byline, published, lang, text,
-    /// html, xpath, rule, confidence.
+    /// html, xpath, rule, confidence, page_type, authors, modified, site_name, description,
+    /// image, tags, categories, canonical_url.
     #[arg(long, short, value_parser = format_parser(), default_value = "text", help_heading = "Output")]
     pub(crate) format: Format,
     /// Leave the headline out of the text (text and JSON `text`; the title stays in JSON

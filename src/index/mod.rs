@@ -26,6 +26,7 @@
 //! | `published`, `lang` | raw string, stored | as declared |
 //! | `analyzed_as` | raw string, stored | the language whose fields hold the article |
 //! | `xpath` | stored | the wrapper that extracted it |
+//! | `meta` | stored JSON | byline, page type, and what else the page declares ([`crate::article::Meta`]); absent from indexes made before it, which open as they are |
 //! | `extracted_at` | i64, stored, fast | unix seconds |
 
 pub mod analyzer;
@@ -68,6 +69,8 @@ struct Fields {
     analyzed_as: Field,
     xpath: Field,
     extracted_at: Field,
+    /// The article's other metadata, as JSON (`None` in an index made before the field).
+    meta: Option<Field>,
     /// (language code, title field, text field), in [`analyzer::LANGUAGES`] order.
     by_language: Vec<(&'static str, Field, Field)>,
 }
@@ -92,6 +95,7 @@ impl Fields {
         let xpath = b.add_text_field("xpath", STORED);
         let extracted_at =
             b.add_i64_field("extracted_at", NumericOptions::default().set_stored().set_fast().set_indexed());
+        let meta = Some(b.add_text_field("meta", STORED));
         let by_language = analyzer::LANGUAGES
             .iter()
             .map(|&code| {
@@ -100,8 +104,31 @@ impl Fields {
                 (code, t, x)
             })
             .collect();
-        let fields = Fields { url, host, title, text, published, lang, analyzed_as, xpath, extracted_at, by_language };
+        let fields = Fields { url, host, title, text, published, lang, analyzed_as, xpath, extracted_at, meta, by_language };
         (b.build(), fields)
+    }
+
+    /// The fields of an index's own `schema`, found by name (an index made before a field was
+    /// added lacks it); `None` when one the index needs is missing.
+    fn of(schema: &Schema) -> Option<Fields> {
+        let f = |name: &str| schema.get_field(name).ok();
+        let by_language = analyzer::LANGUAGES
+            .iter()
+            .map(|&code| Some((code, f(&format!("title_{code}"))?, f(&format!("text_{code}"))?)))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Fields {
+            url: f("url")?,
+            host: f("host")?,
+            title: f("title")?,
+            text: f("text")?,
+            published: f("published")?,
+            lang: f("lang")?,
+            analyzed_as: f("analyzed_as")?,
+            xpath: f("xpath")?,
+            extracted_at: f("extracted_at")?,
+            meta: f("meta"),
+            by_language,
+        })
     }
 
     /// The (title, text) fields of a language code of [`analyzer::LANGUAGES`] (English's else).
@@ -132,6 +159,10 @@ impl Fields {
         d.add_text(self.analyzed_as, code);
         d.add_text(self.xpath, &a.xpath);
         d.add_i64(self.extracted_at, a.extracted_at);
+        if let Some(meta) = self.meta {
+            let json = serde_json::json!({"byline": a.byline, "page_type": a.page_type, "meta": a.meta});
+            d.add_text(meta, json.to_string());
+        }
         if let Some((title, text)) = self.of_language(code) {
             d.add_text(title, &a.title);
             d.add_text(text, &a.text);
@@ -142,6 +173,15 @@ impl Fields {
     /// The article of a stored document.
     fn article(&self, d: &TantivyDocument) -> Article {
         let text = |f: Field| d.get_first(f).and_then(|v| v.as_str()).map(str::to_string);
+        /// What the `meta` field keeps.
+        #[derive(serde::Deserialize)]
+        struct Stored {
+            byline: Option<String>,
+            page_type: Option<crate::metadata::PageType>,
+            #[serde(default)]
+            meta: crate::article::Meta,
+        }
+        let stored: Option<Stored> = self.meta.and_then(text).and_then(|j| serde_json::from_str(&j).ok());
         Article {
             url: text(self.url),
             host: text(self.host),
@@ -151,6 +191,9 @@ impl Fields {
             lang: text(self.lang),
             xpath: text(self.xpath).unwrap_or_default(),
             extracted_at: d.get_first(self.extracted_at).and_then(|v| v.as_i64()).unwrap_or_default(),
+            byline: stored.as_ref().and_then(|m| m.byline.clone()),
+            page_type: stored.as_ref().and_then(|m| m.page_type),
+            meta: stored.map(|m| m.meta).unwrap_or_default(),
             ..Article::default()
         }
     }
@@ -320,14 +363,23 @@ impl ArticleIndex {
     }
 
     fn from_directory(dir: &Path, directory: MmapDirectory) -> Result<ArticleIndex> {
-        let (schema, fields) = Fields::schema();
+        let (schema, _) = Fields::schema();
         let tokenizers = TokenizerManager::default();
         analyzer::register(&tokenizers);
-        let index = Index::builder()
-            .schema(schema)
-            .tokenizers(tokenizers)
-            .open_or_create(directory)
-            .map_err(|e| tantivy_error(dir, e))?;
+        let index = match Index::builder().schema(schema).tokenizers(tokenizers.clone()).open_or_create(directory.clone()) {
+            Ok(index) => index,
+            // An index made before a field was added opens with its own fields.
+            Err(TantivyError::SchemaError(m)) => {
+                let mut index = Index::open(directory).map_err(|e| tantivy_error(dir, e))?;
+                if Fields::of(&index.schema()).is_none() {
+                    return Err(tantivy_error(dir, TantivyError::SchemaError(m)));
+                }
+                index.set_tokenizers(tokenizers);
+                index
+            }
+            Err(e) => return Err(tantivy_error(dir, e)),
+        };
+        let fields = Fields::of(&index.schema()).ok_or_else(|| tantivy_error(dir, TantivyError::SchemaError("fields are missing".into())))?;
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
@@ -479,6 +531,39 @@ mod tests {
         let mut arts = arts;
         arts.sort_by(|a, b| a.url.cmp(&b.url));
         assert_eq!(back, arts);
+    }
+
+    #[test]
+    fn metadata_round_trips_and_an_index_made_before_it_still_opens() {
+        let mut a = article("https://news.example/en/bridge", Some("en"), "Bridge", "The bridge closes for repairs on Monday.");
+        a.byline = Some("Ada Byron, Alan T.".into());
+        a.page_type = Some(crate::metadata::PageType::Article);
+        a.meta.authors = vec!["Ada Byron".into(), "Alan T.".into()];
+        a.meta.tags = vec!["bridges".into()];
+        a.meta.site_name = Some("The News".into());
+        let (dir, index) = built(std::slice::from_ref(&a));
+        let back = index.get("https://news.example/en/bridge").expect("read").expect("archived");
+        assert_eq!((back.byline.as_deref(), back.page_type, &back.meta), (a.byline.as_deref(), a.page_type, &a.meta));
+        drop(index);
+
+        // An index with the fields of before `meta` was added: it opens, reads and takes articles.
+        let old = tempfile::tempdir().expect("temp dir");
+        let (schema, _) = Fields::schema();
+        let mut b = Schema::builder();
+        for (_, entry) in schema.fields().filter(|(_, e)| e.name() != "meta") {
+            b.add_field(entry.clone());
+        }
+        let tokenizers = TokenizerManager::default();
+        analyzer::register(&tokenizers);
+        Index::builder().schema(b.build()).tokenizers(tokenizers).create_in_dir(old.path()).expect("an older index");
+        let index = ArticleIndex::open(old.path()).expect("opens");
+        let mut w = index.writer(0).expect("writer");
+        w.add(&a).expect("add");
+        w.finish().expect("commit");
+        let back = index.get("https://news.example/en/bridge").expect("read").expect("archived");
+        assert_eq!((back.title.as_str(), back.byline.as_deref()), ("Bridge", None));
+        assert_eq!(index.search("bridge", 5, None).expect("search").len(), 1);
+        drop(dir);
     }
 
     #[test]

@@ -1,5 +1,7 @@
-//! Metadata: what a page declares about its article — canonical URL, host, byline, published
-//! date, language, site name — read from its meta tags, `<link>`s and JSON-LD `Article`.
+//! Metadata: what a page declares about its article — canonical URL, host, authors, published
+//! and modified dates, language, site name, description, lead image, tags and categories —
+//! read from its meta tags (Open Graph, Twitter cards, Dublin Core, …), `<link>`s, JSON-LD
+//! `Article`, microdata and `<time>`.
 //!
 //! Only declared facts: nothing is guessed from the text. Sources, first match wins:
 //!
@@ -9,8 +11,21 @@
 //! | byline | `author` (name, or names joined with `, `) | `author`, `article:author` (not a URL), `byl`, `dc.creator`, `parsely-author`, `sailthru.author`, `itemprop=author` |
 //! | published | `datePublished`, else `dateCreated` | `article:published_time`, `datePublished`, `pubdate`, `publishdate`, `date`, `dc.date`, `dcterms.created`, `parsely-pub-date`, `sailthru.date`, `<time pubdate>` / `itemprop=datePublished` |
 //! | lang | `inLanguage` | `<html lang>`, `content-language`, `og:locale` |
+//! | authors | `author` names, in order | the byline's sources, each author tag, `<a rel=author>` |
+//! | modified | `dateModified` | `article:modified_time`, `og:updated_time`, `dcterms.modified`, `last-modified`, `itemprop=dateModified` |
+//! | site_name | `publisher.name` | `og:site_name`, `application-name` |
+//! | description | `description` | `og:description`, `description`, `twitter:description`, `dc.description` |
+//! | image | `image` (a URL, an `ImageObject`'s `url`, the first of a list) | `og:image`, `og:image:url`, `og:image:secure_url`, `twitter:image`, `<link rel=image_src>` |
+//! | tags | `keywords` (a list, or words between commas) | every `article:tag`, `parsely-tags`, `news_keywords`, `keywords` |
+//! | categories | `articleSection` | every `article:section`, `parsely-section` |
+//!
+//! Dates are given in ISO 8601 where they can be read as dates ([`iso_date`]).
 //!
 //! The `<html lang>` attribute wins over JSON-LD for the language: it is what the page renders.
+
+mod date;
+
+pub use date::iso_date;
 
 use crate::clean::{Doc, NodeData};
 use serde_json::Value;
@@ -32,6 +47,18 @@ pub struct Metadata {
     pub headline: Option<String>,
     /// The kind of page its schema.org types or `og:type` declare ([`declared_type`]).
     pub declared_type: Option<PageType>,
+    /// Each author, in order (the byline names them on one line).
+    pub authors: Vec<String>,
+    /// The date it was last changed, as declared.
+    pub modified: Option<String>,
+    /// Its summary, as the page gives it to link previews.
+    pub description: Option<String>,
+    /// Its lead image's URL, as declared (may be relative to the page).
+    pub image: Option<String>,
+    /// Its tags (keywords), in order, without repeats.
+    pub tags: Vec<String>,
+    /// Its sections or categories, in order, without repeats.
+    pub categories: Vec<String>,
 }
 
 /// JSON-LD types whose fields describe the page's article.
@@ -110,7 +137,114 @@ pub fn read(doc: &Doc) -> Metadata {
         .or_else(|| ld.as_ref().and_then(|a| a.get("publisher")).and_then(|p| p.get("name")).and_then(text_of));
     let headline = ld_str("headline").or_else(|| first_meta(&["og:title"]));
     let declared_type = declared_type(doc, &values);
-    Metadata { url, byline, published, lang, site_name, headline, declared_type }
+    let authors = authors(doc, ld.as_ref(), byline.as_deref());
+    let modified = ld_str("dateModified")
+        .or_else(|| first_meta(&["article:modified_time", "og:updated_time", "datemodified", "dcterms.modified", "last-modified", "modified"]))
+        .or_else(|| itemprop_value(doc, "dateModified"));
+    let description =
+        first_meta(&["og:description", "description", "twitter:description", "dc.description", "dcterms.description"]).or_else(|| ld_str("description"));
+    let image = first_meta(&["og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"])
+        .or_else(|| ld.as_ref().and_then(|a| a.get("image")).and_then(image_url))
+        .or_else(|| head.link("image_src").map(str::to_string));
+    let mut tags: Vec<String> = all_meta(head, &["article:tag"]);
+    if let Some(k) = ld.as_ref().and_then(|a| a.get("keywords")) {
+        tags.extend(list_of(k));
+    }
+    for key in ["parsely-tags", "news_keywords", "keywords"] {
+        if tags.is_empty() {
+            tags.extend(head.meta(key).into_iter().flat_map(|v| v.split(',')).map(clean_value));
+        }
+    }
+    let mut categories: Vec<String> = ld.as_ref().and_then(|a| a.get("articleSection")).map(list_of).unwrap_or_default();
+    categories.extend(all_meta(head, &["article:section", "parsely-section"]));
+    Metadata {
+        url,
+        byline,
+        published,
+        lang,
+        site_name,
+        headline,
+        declared_type,
+        authors,
+        modified,
+        description,
+        image,
+        tags: distinct(tags),
+        categories: distinct(categories),
+    }
+}
+
+/// Each author: the JSON-LD article's author names, else every author meta tag's value (not a
+/// URL), else the names of `<a rel=author>` links, else the byline.
+fn authors(doc: &Doc, ld: Option<&serde_json::Map<String, Value>>, byline: Option<&str>) -> Vec<String> {
+    let from_ld: Vec<String> = ld.and_then(|a| a.get("author")).map(name_list).unwrap_or_default();
+    if !from_ld.is_empty() {
+        return from_ld;
+    }
+    let from_meta = all_meta(&doc.head, &["author", "article:author", "dc.creator", "dcterms.creator", "parsely-author", "sailthru.author"]);
+    let from_meta: Vec<String> = from_meta.into_iter().filter(|v| !v.starts_with("http://") && !v.starts_with("https://")).collect();
+    if !from_meta.is_empty() {
+        return distinct(from_meta);
+    }
+    let linked: Vec<String> = doc
+        .nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| match &n.data {
+            NodeData::Element(e) if e.name == "a" && e.attr("rel").is_some_and(|r| r.split_ascii_whitespace().any(|w| w == "author")) => {
+                Some(clean_value(&doc.text(i as u32)))
+            }
+            _ => None,
+        })
+        .filter(|t| !t.is_empty() && t.len() <= 100)
+        .collect();
+    if !linked.is_empty() {
+        return distinct(linked);
+    }
+    byline.map(|b| vec![b.to_string()]).unwrap_or_default()
+}
+
+/// Every value of the meta tags with these keys, in page order, whitespace collapsed.
+fn all_meta(head: &crate::clean::Head, keys: &[&str]) -> Vec<String> {
+    head.meta.iter().filter(|(k, _)| keys.contains(&k.as_str())).map(|(_, v)| clean_value(v)).filter(|v| !v.is_empty()).collect()
+}
+
+/// `values` in order without repeats (compared ignoring case), at most 100.
+fn distinct(values: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    values.into_iter().filter(|v| !v.is_empty() && seen.insert(v.to_lowercase())).take(100).collect()
+}
+
+/// A JSON-LD list of words: an array of strings, or one string of words between commas.
+fn list_of(v: &Value) -> Vec<String> {
+    match v {
+        Value::Array(a) => a.iter().filter_map(text_of).collect(),
+        Value::String(s) => s.split(',').map(clean_value).filter(|w| !w.is_empty()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// An image's URL in JSON-LD: a string, an `ImageObject`'s `url` (or `contentUrl`), the first
+/// of a list.
+fn image_url(v: &Value) -> Option<String> {
+    match v {
+        Value::String(_) => text_of(v),
+        Value::Object(o) => o.get("url").or_else(|| o.get("contentUrl")).and_then(text_of),
+        Value::Array(a) => a.iter().find_map(image_url),
+        _ => None,
+    }
+}
+
+/// The `content` or `datetime` of the first element with this `itemprop`.
+fn itemprop_value(doc: &Doc, prop: &str) -> Option<String> {
+    doc.nodes.iter().find_map(|n| {
+        let NodeData::Element(e) = &n.data else { return None };
+        e.attr("itemprop")
+            .is_some_and(|v| v.split_ascii_whitespace().any(|w| w == prop))
+            .then(|| e.attr("datetime").or_else(|| e.attr("content")).map(clean_value))
+            .flatten()
+            .filter(|s| !s.is_empty())
+    })
 }
 
 /// The URL a page declares for itself: its canonical link, else `og:url`, else its JSON-LD
@@ -147,8 +281,15 @@ fn text_of(v: &Value) -> Option<String> {
     }
 }
 
-/// Author names from a JSON-LD `author`: a string, a `Person`/`Organization`, or a list of them.
+/// Author names from a JSON-LD `author` (a string, a `Person`/`Organization`, or a list of
+/// them), joined with `, `.
 fn names(v: &Value) -> Option<String> {
+    let out = name_list(v);
+    (!out.is_empty()).then(|| out.join(", "))
+}
+
+/// Author names of a JSON-LD `author`, in order, without repeats; URLs left out.
+fn name_list(v: &Value) -> Vec<String> {
     let list: Vec<&Value> = match v {
         Value::Array(a) => a.iter().collect(),
         other => vec![other],
@@ -165,7 +306,7 @@ fn names(v: &Value) -> Option<String> {
             }
         }
     }
-    (!out.is_empty()).then(|| out.join(", "))
+    out
 }
 
 /// The first JSON-LD object typed as an article, searched through top-level arrays and
@@ -225,7 +366,7 @@ fn type_names(o: &serde_json::Map<String, Value>) -> Vec<String> {
 }
 
 /// The kind of a page: what its readers come for, and so what its main content is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PageType {
     /// A story, a post, a report: one text.
@@ -370,6 +511,32 @@ mod tests {
 
     fn meta(html: &str) -> Metadata {
         read(&crate::clean::page(html))
+    }
+
+    #[test]
+    fn authors_dates_description_image_tags_and_sections_are_read() {
+        let m = meta(r#"<html><head>
+            <meta property="og:site_name" content="The Gazette"><meta property="og:description" content="A bridge closes.">
+            <meta property="og:image" content="/img/bridge.jpg"><meta property="article:tag" content="Bridges">
+            <meta property="article:tag" content="Roads"><meta property="article:tag" content="bridges">
+            <meta property="article:section" content="Local"><meta property="article:modified_time" content="2024-05-02T09:00:00Z">
+            <meta name="author" content="Ada Byron"><meta name="author" content="Alan T."></head>
+            <body><p>x</p></body></html>"#);
+        assert_eq!(m.authors, ["Ada Byron", "Alan T."]);
+        assert_eq!(m.byline.as_deref(), Some("Ada Byron"));
+        assert_eq!((m.site_name.as_deref(), m.description.as_deref(), m.image.as_deref()), (Some("The Gazette"), Some("A bridge closes."), Some("/img/bridge.jpg")));
+        assert_eq!((m.tags.as_slice(), m.categories.as_slice()), (&["Bridges".to_string(), "Roads".into()][..], &["Local".to_string()][..]));
+        assert_eq!(m.modified.as_deref(), Some("2024-05-02T09:00:00Z"));
+        // JSON-LD: a list of authors, keywords between commas, an ImageObject, a section.
+        let m = meta(r#"<script type="application/ld+json">{"@type":"NewsArticle","author":[{"name":"Cora Vale"},{"name":"Dev Patel"}],
+            "keywords":"floods, rivers","image":{"@type":"ImageObject","url":"https://x.example/a.jpg"},"articleSection":["Weather"],
+            "dateModified":"2024-06-01","description":"Rivers rise."}</script><p>x</p>"#);
+        assert_eq!(m.authors, ["Cora Vale", "Dev Patel"]);
+        assert_eq!((m.tags.len(), m.categories[0].as_str(), m.image.as_deref()), (2, "Weather", Some("https://x.example/a.jpg")));
+        assert_eq!((m.modified.as_deref(), m.description.as_deref()), (Some("2024-06-01"), Some("Rivers rise.")));
+        // A visible byline link.
+        let m = meta(r#"<p>By <a rel="author" href="/people/ada">Ada Byron</a></p>"#);
+        assert_eq!(m.authors, ["Ada Byron"]);
     }
 
     #[test]
