@@ -141,24 +141,30 @@ impl Article {
         let host = parsed.as_ref().and_then(|u| u.host_str().map(str::to_string));
         let page_type = crate::metadata::page_type(&meta, url.as_deref());
         let byline = if declared.authors.is_empty() { meta.byline.clone() } else { Some(declared.authors.join(", ")) };
-        let published = declared.date.clone().or_else(|| meta.published.clone()).map(|d| crate::metadata::iso_date(&d).unwrap_or(d));
+        let published = declared
+            .date
+            .as_deref()
+            .and_then(crate::metadata::normalized_date)
+            .or_else(|| meta.published.as_deref().and_then(crate::metadata::normalized_date))
+            .or_else(|| url.as_deref().and_then(crate::metadata::url_date))
+            .or_else(|| crate::metadata::visible_date(doc));
+        let title = match fields {
+            Fields::All => title_of(doc, &extraction, &meta),
+            Fields::Text => doc.title.clone(),
+        };
         // URLs the page declares, made absolute against where it was read.
         let absolute = |u: &Option<String>| {
             u.as_deref().map(|u| parsed.as_ref().and_then(|base| base.join(u.trim()).ok()).map_or_else(|| u.to_string(), String::from))
         };
         let extra = Meta {
             authors: if declared.authors.is_empty() { meta.authors.clone() } else { declared.authors.clone() },
-            modified: meta.modified.clone().map(|d| crate::metadata::iso_date(&d).unwrap_or(d)),
-            site_name: meta.site_name.clone(),
+            modified: meta.modified.as_deref().and_then(crate::metadata::normalized_date),
+            site_name: meta.site_name.clone().or_else(|| crate::metadata::site_from_title(&doc.title, &title)),
             description: meta.description.clone(),
             image: absolute(&meta.image),
             tags: meta.tags.clone(),
             categories: meta.categories.clone(),
             canonical_url: absolute(&meta.url),
-        };
-        let title = match fields {
-            Fields::All => title_of(doc, &extraction, &meta),
-            Fields::Text => doc.title.clone(),
         };
         let lang = meta.lang.or_else(|| (fields == Fields::All).then(|| detect_lang(&extraction.text)).flatten());
         let rule = extraction.rule;

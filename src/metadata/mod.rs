@@ -102,6 +102,7 @@ pub fn read(doc: &Doc) -> Metadata {
                 .find(|v| !v.starts_with("http://") && !v.starts_with("https://"))
         })
         .or_else(|| itemprop_text(doc, "author"))
+        .or_else(|| visible_byline(doc))
         .map(|b| b.strip_prefix("By ").or_else(|| b.strip_prefix("by ")).unwrap_or(&b).trim().to_string())
         .filter(|b| !b.is_empty());
     let published = ld_str("datePublished")
@@ -123,7 +124,8 @@ pub fn read(doc: &Doc) -> Metadata {
                 "og:published_time",
             ])
         })
-        .or_else(|| time_published(doc));
+        .or_else(|| time_published(doc))
+        .or_else(|| first_time(doc));
     let lang = doc
         .lang
         .as_deref()
@@ -493,6 +495,107 @@ fn itemprop_text(doc: &Doc, prop: &str) -> Option<String> {
     e.attr("content").map(clean_value).or_else(|| Some(clean_value(&doc.text(inner)))).filter(|s| !s.is_empty())
 }
 
+/// The `datetime` of the page's first `<time>` element that reads as a date: where a page
+/// marks no date as its publication's, the first date it shows is nearly always it (a
+/// dateline, a post's date above its text).
+fn first_time(doc: &Doc) -> Option<String> {
+    doc.nodes.iter().find_map(|n| {
+        let NodeData::Element(e) = &n.data else { return None };
+        (e.name == "time").then(|| e.attr("datetime").map(clean_value).filter(|d| iso_date(d).is_some())).flatten()
+    })
+}
+
+/// Class or id words of bylines.
+const BYLINE_WORDS: &[&str] = &["byline", "author", "authors", "writer", "byl", "dateline-author"];
+/// Class or id words of author boxes and pictures, not bylines.
+const NOT_BYLINE_WORDS: &[&str] = &["bio", "box", "avatar", "image", "img", "photo", "picture", "description", "about", "follow", "social", "more"];
+
+/// A visible byline: the text of the first element whose class or id names a byline or an
+/// author (not an author's box or picture), without its `By`, when it is a name's length (at
+/// most 8 words and 80 characters, no digits: what follows a date or a `|` is cut).
+fn visible_byline(doc: &Doc) -> Option<String> {
+    let body_end = doc.nodes.get(doc.body as usize).map_or(0, |n| n.end as usize);
+    (doc.body as usize..body_end).find_map(|i| {
+        let e = doc.element(i as u32)?;
+        let [id, class] = e.id_class();
+        let words: Vec<String> = [id, class].into_iter().flatten().flat_map(|v| v.split(|c: char| !c.is_ascii_alphanumeric())).map(str::to_ascii_lowercase).collect();
+        if !words.iter().any(|w| BYLINE_WORDS.contains(&w.as_str())) || words.iter().any(|w| NOT_BYLINE_WORDS.contains(&w.as_str())) {
+            return None;
+        }
+        let text = clean_value(&doc.text(i as u32));
+        let mut line = text.as_str();
+        for prefix in ["Written by ", "written by ", "Posted by ", "posted by ", "By ", "by ", "BY "] {
+            line = line.strip_prefix(prefix).unwrap_or(line);
+        }
+        let line = line.split(['|', '•', '·', '\n']).next().unwrap_or("");
+        // A date after the name: cut at the first part holding a digit.
+        let name = line.split(", ").take_while(|part| !part.chars().any(|c| c.is_ascii_digit())).collect::<Vec<_>>().join(", ");
+        let name = name.trim().trim_end_matches([',', ':', '-', '–']).trim();
+        let ok = !name.is_empty() && name.len() <= 80 && name.split_whitespace().count() <= 8 && !name.chars().any(|c| c.is_ascii_digit());
+        ok.then(|| name.to_string())
+    })
+}
+
+/// Class or id words of elements that show a page's date.
+const DATE_WORDS: &[&str] = &["date", "dateline", "published", "timestamp", "time", "pubdate", "posted", "datetime", "byline"];
+
+/// The date a page shows: the first element whose class or id names a date (or a byline, which
+/// often carries it) and whose text, at most 120 characters, reads as one ([`iso_date`]).
+pub fn visible_date(doc: &Doc) -> Option<String> {
+    let body_end = doc.nodes.get(doc.body as usize).map_or(0, |n| n.end as usize);
+    (doc.body as usize..body_end).find_map(|i| {
+        let e = doc.element(i as u32)?;
+        let [id, class] = e.id_class();
+        let named = [id, class].into_iter().flatten().flat_map(|v| v.split(|c: char| !c.is_ascii_alphanumeric())).any(|w| DATE_WORDS.contains(&w.to_ascii_lowercase().as_str()));
+        if !named {
+            return None;
+        }
+        let text = clean_value(&doc.text(i as u32));
+        (text.len() <= 120).then(|| iso_date(&text)).flatten()
+    })
+}
+
+/// A declared date as ISO 8601 ([`iso_date`]); as declared when it does not read as a date but
+/// holds a year; `None` when it holds none (an unfilled template's `{{date}}`).
+pub fn normalized_date(raw: &str) -> Option<String> {
+    iso_date(raw).or_else(|| {
+        let year = raw.split(|c: char| !c.is_ascii_digit()).any(|w| w.len() == 4 && (w.starts_with("19") || w.starts_with("20")));
+        year.then(|| raw.to_string())
+    })
+}
+
+/// The date in a URL's path (`/2024/05/01/`, `/2024-05-01-title`), as ISO 8601.
+pub fn url_date(url: &str) -> Option<String> {
+    let path = url::Url::parse(url).ok()?.path().to_string();
+    let parts: Vec<&str> = path.split(['/', '-', '_']).collect();
+    parts.windows(3).find_map(|w| {
+        let (y, m, d) = (w[0], w[1], w[2]);
+        (y.len() == 4 && m.len() == 2 && d.len() == 2).then(|| iso_date(&format!("{y}-{m}-{d}"))).flatten()
+    })
+}
+
+/// The site's name a `<title>` gives beside the headline (`Bridge closes | The Gazette`,
+/// `The Gazette - Bridge closes`): the other side of a ` | `, ` - `, ` – `, ` — ` or ` :: `,
+/// when one side is the `headline` and the other a name's length (at most 6 words).
+pub fn site_from_title(title: &str, headline: &str) -> Option<String> {
+    let (title, headline) = (crate::clean::collapse_ws(title), crate::clean::collapse_ws(headline));
+    [" | ", " - ", " – ", " — ", " :: ", " · "].iter().find_map(|sep| {
+        let parts: Vec<&str> = title.split(sep).map(str::trim).collect();
+        if parts.len() < 2 {
+            return None;
+        }
+        let (first, last) = (parts[0], parts[parts.len() - 1]);
+        let name = if title.starts_with(&headline) && !headline.is_empty() {
+            last
+        } else if title.ends_with(&headline) && !headline.is_empty() {
+            first
+        } else {
+            return None;
+        };
+        (!name.is_empty() && name.split_whitespace().count() <= 6 && name != headline).then(|| name.to_string())
+    })
+}
+
 /// `datetime` of a `<time pubdate>` or of an element with `itemprop=datePublished`.
 fn time_published(doc: &Doc) -> Option<String> {
     doc.nodes.iter().find_map(|n| {
@@ -537,6 +640,25 @@ mod tests {
         // A visible byline link.
         let m = meta(r#"<p>By <a rel="author" href="/people/ada">Ada Byron</a></p>"#);
         assert_eq!(m.authors, ["Ada Byron"]);
+    }
+
+    #[test]
+    fn what_a_page_shows_when_it_declares_nothing() {
+        let page = |body: &str| crate::clean::page(&format!("<html><head><title>Bridge closes | The Gazette</title></head><body>{body}</body></html>"));
+        // A byline's name, without its `By` and the date after it; an author's box is not one.
+        let m = read(&page("<div class=author-bio>Ada writes about rivers.</div><p class=byline>By Ada Byron, May 1, 2024</p>"));
+        assert_eq!(m.byline.as_deref(), Some("Ada Byron"));
+        // The first <time> that reads as a date.
+        let m = read(&page("<time datetime='soon'>x</time><time datetime='2024-05-01T08:00:00Z'>May 1</time>"));
+        assert_eq!(m.published.as_deref(), Some("2024-05-01T08:00:00Z"));
+        assert_eq!(visible_date(&page("<span class=post-date>Updated 10:05 AM, Sun September 11, 2005</span>")).as_deref(), Some("2005-09-11"));
+        assert_eq!(url_date("https://a.example/2024/05/01/bridge/").as_deref(), Some("2024-05-01"));
+        assert_eq!(url_date("https://a.example/news/2024-05-01-bridge.html").as_deref(), Some("2024-05-01"));
+        assert_eq!(url_date("https://a.example/2024/05/bridge/"), None);
+        assert_eq!(site_from_title("Bridge closes | The Gazette", "Bridge closes").as_deref(), Some("The Gazette"));
+        assert_eq!(site_from_title("The Gazette - Bridge closes", "Bridge closes").as_deref(), Some("The Gazette"));
+        assert_eq!(site_from_title("Bridge closes", "Bridge closes"), None);
+        assert_eq!((normalized_date("{{article.date}}"), normalized_date("Spring 2024").as_deref()), (None, Some("Spring 2024")));
     }
 
     #[test]
