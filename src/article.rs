@@ -140,14 +140,19 @@ impl Article {
         };
         let host = parsed.as_ref().and_then(|u| u.host_str().map(str::to_string));
         let page_type = crate::metadata::page_type(&meta, url.as_deref());
-        let byline = if declared.authors.is_empty() { meta.byline.clone() } else { Some(declared.authors.join(", ")) };
+        // What the page shows, where it declares no byline or date (read for every field only).
+        let shown = match fields {
+            Fields::All if meta.byline.is_none() || meta.published.is_none() => crate::metadata::shown(doc),
+            _ => (None, None),
+        };
+        let byline = if declared.authors.is_empty() { meta.byline.clone().or(shown.0) } else { Some(declared.authors.join(", ")) };
         let published = declared
             .date
             .as_deref()
             .and_then(crate::metadata::normalized_date)
             .or_else(|| meta.published.as_deref().and_then(crate::metadata::normalized_date))
             .or_else(|| url.as_deref().and_then(crate::metadata::url_date))
-            .or_else(|| crate::metadata::visible_date(doc));
+            .or(shown.1);
         let title = match fields {
             Fields::All => title_of(doc, &extraction, &meta),
             Fields::Text => doc.title.clone(),
@@ -157,7 +162,11 @@ impl Article {
             u.as_deref().map(|u| parsed.as_ref().and_then(|base| base.join(u.trim()).ok()).map_or_else(|| u.to_string(), String::from))
         };
         let extra = Meta {
-            authors: if declared.authors.is_empty() { meta.authors.clone() } else { declared.authors.clone() },
+            authors: match (&declared.authors, &byline) {
+                (d, _) if !d.is_empty() => d.clone(),
+                (_, Some(b)) if meta.authors.is_empty() => vec![b.clone()],
+                _ => meta.authors.clone(),
+            },
             modified: meta.modified.as_deref().and_then(crate::metadata::normalized_date),
             site_name: meta.site_name.clone().or_else(|| crate::metadata::site_from_title(&doc.title, &title)),
             description: meta.description.clone(),

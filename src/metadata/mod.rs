@@ -102,7 +102,6 @@ pub fn read(doc: &Doc) -> Metadata {
                 .find(|v| !v.starts_with("http://") && !v.starts_with("https://"))
         })
         .or_else(|| itemprop_text(doc, "author"))
-        .or_else(|| visible_byline(doc))
         .map(|b| b.strip_prefix("By ").or_else(|| b.strip_prefix("by ")).unwrap_or(&b).trim().to_string())
         .filter(|b| !b.is_empty());
     let published = ld_str("datePublished")
@@ -506,53 +505,70 @@ fn first_time(doc: &Doc) -> Option<String> {
 }
 
 /// Class or id words of bylines.
-const BYLINE_WORDS: &[&str] = &["byline", "author", "authors", "writer", "byl", "dateline-author"];
+const BYLINE_WORDS: &[&str] = &["byline", "author", "authors", "writer", "byl"];
 /// Class or id words of author boxes and pictures, not bylines.
 const NOT_BYLINE_WORDS: &[&str] = &["bio", "box", "avatar", "image", "img", "photo", "picture", "description", "about", "follow", "social", "more"];
+/// Class or id words of elements that show a page's date (a byline often carries it).
+const DATE_WORDS: &[&str] = &["date", "dateline", "published", "timestamp", "time", "pubdate", "posted", "datetime", "byline"];
+/// Most nodes in an element read as a byline or a date: a larger one is a container.
+const SHOWN_NODES: usize = 40;
 
-/// A visible byline: the text of the first element whose class or id names a byline or an
-/// author (not an author's box or picture), without its `By`, when it is a name's length (at
-/// most 8 words and 80 characters, no digits: what follows a date or a `|` is cut).
-fn visible_byline(doc: &Doc) -> Option<String> {
+/// What a page shows of its byline and date where it declares neither, in one pass over its
+/// body: the text of the first element whose class or id names a byline or an author (not an
+/// author's box or picture) that is a name's length once its `By` and what follows a date or a
+/// `|` are cut (at most 8 words and 80 characters, no digits); and the first element whose class
+/// or id names a date whose text, at most 120 characters, reads as one ([`iso_date`]). Elements
+/// of more than a few nodes are containers, not read.
+pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
+    let (mut byline, mut date) = (None, None);
     let body_end = doc.nodes.get(doc.body as usize).map_or(0, |n| n.end as usize);
-    (doc.body as usize..body_end).find_map(|i| {
-        let e = doc.element(i as u32)?;
-        let [id, class] = e.id_class();
-        let words: Vec<String> = [id, class].into_iter().flatten().flat_map(|v| v.split(|c: char| !c.is_ascii_alphanumeric())).map(str::to_ascii_lowercase).collect();
-        if !words.iter().any(|w| BYLINE_WORDS.contains(&w.as_str())) || words.iter().any(|w| NOT_BYLINE_WORDS.contains(&w.as_str())) {
-            return None;
+    for i in doc.body as usize..body_end {
+        if byline.is_some() && date.is_some() {
+            break;
+        }
+        let Some(e) = doc.element(i as u32) else { continue };
+        if doc.nodes[i].end as usize - i > SHOWN_NODES {
+            continue;
+        }
+        let (mut by, mut not_by, mut dated) = (false, false, false);
+        for w in class_words(e) {
+            let is = |words: &[&str]| words.iter().any(|x| x.eq_ignore_ascii_case(w));
+            by |= is(BYLINE_WORDS);
+            not_by |= is(NOT_BYLINE_WORDS);
+            dated |= is(DATE_WORDS);
+        }
+        if !(by || dated) {
+            continue;
         }
         let text = clean_value(&doc.text(i as u32));
-        let mut line = text.as_str();
-        for prefix in ["Written by ", "written by ", "Posted by ", "posted by ", "By ", "by ", "BY "] {
-            line = line.strip_prefix(prefix).unwrap_or(line);
+        if byline.is_none() && by && !not_by {
+            byline = name_in(&text);
         }
-        let line = line.split(['|', '•', '·', '\n']).next().unwrap_or("");
-        // A date after the name: cut at the first part holding a digit.
-        let name = line.split(", ").take_while(|part| !part.chars().any(|c| c.is_ascii_digit())).collect::<Vec<_>>().join(", ");
-        let name = name.trim().trim_end_matches([',', ':', '-', '–']).trim();
-        let ok = !name.is_empty() && name.len() <= 80 && name.split_whitespace().count() <= 8 && !name.chars().any(|c| c.is_ascii_digit());
-        ok.then(|| name.to_string())
-    })
+        if date.is_none() && dated && text.len() <= 120 {
+            date = iso_date(&text);
+        }
+    }
+    (byline, date)
 }
 
-/// Class or id words of elements that show a page's date.
-const DATE_WORDS: &[&str] = &["date", "dateline", "published", "timestamp", "time", "pubdate", "posted", "datetime", "byline"];
+/// The name a byline's text gives: without its `By`, cut at a `|` or a part holding a digit (a
+/// date); `None` unless a name's length.
+fn name_in(text: &str) -> Option<String> {
+    let mut line = text;
+    for prefix in ["Written by ", "written by ", "Posted by ", "posted by ", "By ", "by ", "BY "] {
+        line = line.strip_prefix(prefix).unwrap_or(line);
+    }
+    let line = line.split(['|', '•', '·', '\n']).next().unwrap_or("");
+    let name = line.split(", ").take_while(|part| !part.chars().any(|c| c.is_ascii_digit())).collect::<Vec<_>>().join(", ");
+    let name = name.trim().trim_end_matches([',', ':', '-', '–']).trim();
+    let ok = !name.is_empty() && name.len() <= 80 && name.split_whitespace().count() <= 8 && !name.chars().any(|c| c.is_ascii_digit());
+    ok.then(|| name.to_string())
+}
 
-/// The date a page shows: the first element whose class or id names a date (or a byline, which
-/// often carries it) and whose text, at most 120 characters, reads as one ([`iso_date`]).
-pub fn visible_date(doc: &Doc) -> Option<String> {
-    let body_end = doc.nodes.get(doc.body as usize).map_or(0, |n| n.end as usize);
-    (doc.body as usize..body_end).find_map(|i| {
-        let e = doc.element(i as u32)?;
-        let [id, class] = e.id_class();
-        let named = [id, class].into_iter().flatten().flat_map(|v| v.split(|c: char| !c.is_ascii_alphanumeric())).any(|w| DATE_WORDS.contains(&w.to_ascii_lowercase().as_str()));
-        if !named {
-            return None;
-        }
-        let text = clean_value(&doc.text(i as u32));
-        (text.len() <= 120).then(|| iso_date(&text)).flatten()
-    })
+/// The words of `e`'s class and id, split on what is not a letter or digit.
+fn class_words(e: &crate::clean::Element) -> impl Iterator<Item = &str> {
+    let [id, class] = e.id_class();
+    [id, class].into_iter().flatten().flat_map(|v| v.split(|c: char| !c.is_ascii_alphanumeric())).filter(|w| !w.is_empty())
 }
 
 /// A declared date as ISO 8601 ([`iso_date`]); as declared when it does not read as a date but
@@ -646,12 +662,12 @@ mod tests {
     fn what_a_page_shows_when_it_declares_nothing() {
         let page = |body: &str| crate::clean::page(&format!("<html><head><title>Bridge closes | The Gazette</title></head><body>{body}</body></html>"));
         // A byline's name, without its `By` and the date after it; an author's box is not one.
-        let m = read(&page("<div class=author-bio>Ada writes about rivers.</div><p class=byline>By Ada Byron, May 1, 2024</p>"));
-        assert_eq!(m.byline.as_deref(), Some("Ada Byron"));
+        let shows = shown(&page("<div class=author-bio>Ada writes about rivers.</div><p class=byline>By Ada Byron, May 1, 2024</p>"));
+        assert_eq!((shows.0.as_deref(), shows.1.as_deref()), (Some("Ada Byron"), Some("2024-05-01")));
         // The first <time> that reads as a date.
         let m = read(&page("<time datetime='soon'>x</time><time datetime='2024-05-01T08:00:00Z'>May 1</time>"));
         assert_eq!(m.published.as_deref(), Some("2024-05-01T08:00:00Z"));
-        assert_eq!(visible_date(&page("<span class=post-date>Updated 10:05 AM, Sun September 11, 2005</span>")).as_deref(), Some("2005-09-11"));
+        assert_eq!(shown(&page("<span class=post-date>Updated 10:05 AM, Sun September 11, 2005</span>")).1.as_deref(), Some("2005-09-11"));
         assert_eq!(url_date("https://a.example/2024/05/01/bridge/").as_deref(), Some("2024-05-01"));
         assert_eq!(url_date("https://a.example/news/2024-05-01-bridge.html").as_deref(), Some("2024-05-01"));
         assert_eq!(url_date("https://a.example/2024/05/bridge/"), None);
