@@ -87,8 +87,28 @@ pub(super) fn html_subtree(doc: &Doc, root: NodeId, skip: &[bool], base: Option<
         }
         out.push('<');
         out.push_str(name);
+        // An image's lazy-loading attributes give its `src` (an `img`'s) and `srcset` (written
+        // first), and go: the fragment shows the image without the page's scripts.
+        let (own_src, own_srcset) = (name == "img", matches!(name, "img" | "source"));
+        let lazy = [(own_src, "src", image_source(e)), (own_srcset, "srcset", image_srcset(e))];
+        for (_, k, v) in lazy.iter().filter(|(ours, _, _)| *ours) {
+            let value = match (*k, v) {
+                ("src", Some(v)) => resolve(base, v, true).map(Cow::Owned),
+                (_, Some(v)) => Some(resolve_srcset(base, v)),
+                _ => None,
+            };
+            if let Some(value) = value {
+                out.push(' ');
+                out.push_str(k);
+                out.push_str("=\"");
+                escape_html(out, &value, true);
+                out.push('"');
+            }
+        }
         for (k, v) in &e.attrs {
-            if k.starts_with("on") {
+            let k_ = k.as_str();
+            let written = (own_src && (k_ == "src" || LAZY_SRC.contains(&k_))) || (own_srcset && (k_ == "srcset" || LAZY_SRCSET.contains(&k_)));
+            if k.starts_with("on") || written {
                 continue;
             }
             let value = match k.as_str() {

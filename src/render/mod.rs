@@ -247,6 +247,39 @@ fn resolve(base: Option<&Url>, raw: &str, data: bool) -> Option<String> {
     })
 }
 
+/// Attributes lazy-loading scripts keep an image's URL in until it scrolls into view, most
+/// used first.
+const LAZY_SRC: &[&str] = &["data-src", "data-lazy-src", "data-original", "data-lazy", "data-url", "data-hi-res-src", "data-full-src"];
+/// Attributes lazy-loading scripts keep an image's `srcset` in.
+const LAZY_SRCSET: &[&str] = &["data-srcset", "data-lazy-srcset"];
+
+/// Is this `src` a stand-in for the real image: missing, a `data:` URL (a blank pixel or a
+/// blurred preview), or nothing but white space?
+fn placeholder(src: Option<&str>) -> bool {
+    src.is_none_or(|s| s.trim().is_empty() || s.trim_start().get(..5).is_some_and(|p| p.eq_ignore_ascii_case("data:")))
+}
+
+/// The URL an image (`img`, `source`) shows once loaded: its `src`, unless that is a stand-in
+/// ([`placeholder`]) and a lazy-loading attribute names the real one ([`LAZY_SRC`]), else the
+/// last (largest) candidate of its `srcset` (or lazy `srcset`).
+fn image_source(e: &Element) -> Option<&str> {
+    let src = e.attr("src");
+    if !placeholder(src) {
+        return src;
+    }
+    let lazy = LAZY_SRC.iter().filter_map(|k| e.attr(k)).find(|v| !placeholder(Some(v)));
+    lazy.or_else(|| {
+        let set = image_srcset(e)?;
+        set.split(',').map(str::trim).rfind(|c| !c.is_empty()).and_then(|c| c.split_whitespace().next())
+    })
+    .or(src)
+}
+
+/// The `srcset` an image shows once loaded: its own, else a lazy one ([`LAZY_SRCSET`]).
+fn image_srcset(e: &Element) -> Option<&str> {
+    e.attr("srcset").filter(|v| !v.trim().is_empty()).or_else(|| LAZY_SRCSET.iter().find_map(|k| e.attr(k)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,6 +305,17 @@ mod tests {
 
     fn base() -> Url {
         Url::parse("https://example.com/blog/post.html").expect("URL")
+    }
+
+    #[test]
+    fn lazy_images_show_their_real_source_in_html() {
+        let doc = page("<div class=x><p>t</p><img src='data:image/gif;base64,R0' data-src='a.jpg' data-srcset='a.jpg 1x, b.jpg 2x' alt=a>\
+            <picture><source data-srcset='c.webp'><img src='d.jpg' alt=d></picture></div>");
+        let out = html(&doc, &select(&doc, "x"), Some(&base()));
+        assert!(out.contains(r#"<img src="https://example.com/blog/a.jpg" srcset="https://example.com/blog/a.jpg 1x, https://example.com/blog/b.jpg 2x" alt="a">"#), "{out}");
+        // (The cleaned tree has no `source`: a picture shows its `img`.)
+        assert!(out.contains(r#"<picture><img src="https://example.com/blog/d.jpg" alt="d"></picture>"#), "{out}");
+        assert!(!out.contains("data:") && !out.contains("data-src"), "{out}");
     }
 
     /// The hand-written page and the Markdown it must give (also checked from `tests/render.rs`).
@@ -301,6 +345,9 @@ mod tests {
         assert_eq!(md("<p>Hi!<a href='u'>t</a></p>"), "Hi\\![t](u)\n");
         assert_eq!(md("<p><a href='u'><img src='i.png' alt='[a]'></a></p>"), "[![\\[a\\]](i.png)](u)\n");
         assert_eq!(md("<p><img src='data:image/png;base64,xx'> <img alt=no></p>"), "");
+        // Lazy images: the real URL, not the stand-in.
+        assert_eq!(md("<p><img src='data:image/gif;base64,R0' data-src='/real.jpg' alt=r></p>"), "![r](/real.jpg)\n");
+        assert_eq!(md("<p><img data-lazy-srcset='/s.jpg 300w, /l.jpg 900w' alt=l></p>"), "![l](/l.jpg)\n");
     }
 
     #[test]

@@ -142,10 +142,7 @@ impl Markdown<'_> {
     }
 
     pub(super) fn image(&mut self, e: &Element) {
-        let src = [e.attr("src"), e.attr("data-src")]
-            .into_iter()
-            .flatten()
-            .find_map(|s| resolve(self.base, s, false));
+        let src = super::super::image_source(e).and_then(|s| resolve(self.base, s, false));
         let Some(src) = src else { return };
         let alt = collapse_ws(e.attr("alt").unwrap_or(""));
         let table = self.table.is_some();
