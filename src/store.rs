@@ -74,6 +74,30 @@ impl Health {
     }
 }
 
+/// What a store knows of one of its entries: its rules, how old they are, how they did.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Report {
+    /// The host key.
+    pub host: String,
+    /// Wrapper or site config.
+    pub kind: Kind,
+    /// The wrapper's XPath (a site config's `body` XPaths, ` | ` between them), or why the file
+    /// could not be read.
+    pub xpath: String,
+    /// The sample pages it was learned from (a site config's test URLs).
+    pub pages: usize,
+    /// Its file.
+    pub path: PathBuf,
+    /// Days since the file was written.
+    pub age_days: Option<u64>,
+    /// Pages its rules were applied to since it was stored.
+    pub applied: u64,
+    /// Of those, pages they failed on.
+    pub failed: u64,
+    /// Did the site drift from it ([`Health::drifted`])?
+    pub drifted: bool,
+}
+
 /// How a store's rules did on the pages a run extracted with them, per host, until
 /// [`Outcomes::record`] adds them to the store's health records: whoever extracts with a store
 /// (the command line, Python, Spark) keeps its wrappers' health the same way.
@@ -259,6 +283,40 @@ impl Store {
         let path = self.dir.join(format!("{key}.health"));
         write_atomic(&path, &json).map_err(|source| Error::Io { path, source })?;
         Ok(h)
+    }
+
+    /// A [`Report`] of every entry, by host.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the folder cannot be read.
+    pub fn reports(&self) -> Result<Vec<Report>> {
+        Ok(self.list()?.into_iter().map(|e| self.report_of(e)).collect())
+    }
+
+    fn report_of(&self, e: Entry) -> Report {
+        let (xpath, pages) = match e.kind {
+            Kind::Wrapper => match Wrapper::load(&e.path) {
+                Ok(w) => (w.xpath, w.pages.len()),
+                Err(err) => (format!("(unreadable: {err})"), 0),
+            },
+            Kind::SiteConfig => match crate::ftr::SiteConfig::load(&e.path) {
+                Ok((c, _)) => (c.body.join(" | "), c.test_url.len()),
+                Err(err) => (format!("(unreadable: {err})"), 0),
+            },
+        };
+        let health = self.health(&e.host).ok().flatten().unwrap_or_default();
+        let age_days = std::fs::metadata(&e.path).and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok()).map(|d| d.as_secs() / 86_400);
+        Report {
+            drifted: health.drifted(),
+            host: e.host,
+            kind: e.kind,
+            xpath,
+            pages,
+            path: e.path,
+            age_days,
+            applied: health.pages,
+            failed: health.failed,
+        }
     }
 
     /// Save a FiveFilters site config's text for `host`; returns its file.

@@ -134,6 +134,9 @@ class Store:
         """Store ``wrapper`` for ``host`` (default its own), replacing; the file written."""
     def get(self, host: str) -> Optional[Wrapper]:
         """The wrapper stored for ``host`` or its parent domain."""
+    def reports(self) -> list[dict[str, Any]]:
+        """Each entry as ``forest wrappers list --json`` gives it: ``host``, ``kind``, ``xpath``,
+        ``pages``, ``path``, ``age_days``, ``applied``, ``failed``, ``drifted``."""
     def hosts(self) -> list[str]:
         """The hosts with stored rules, sorted."""
     def remove(self, host: str) -> list[str]:

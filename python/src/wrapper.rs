@@ -171,6 +171,27 @@ impl Store {
         Ok(self.inner.list().map_err(to_py)?.into_iter().map(|e| e.host).collect())
     }
 
+    /// What the store knows of each entry, as `forest wrappers list --json` gives it: a dict per
+    /// host with `host`, `kind`, `xpath`, `pages`, `path`, `age_days`, `applied`, `failed` and
+    /// `drifted` (its health, recorded by whoever extracted with the store).
+    fn reports<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+        let out = pyo3::types::PyList::empty(py);
+        for r in self.inner.reports().map_err(to_py)? {
+            let d = pyo3::types::PyDict::new(py);
+            d.set_item("host", &r.host)?;
+            d.set_item("kind", if r.kind == forest::store::Kind::Wrapper { "wrapper" } else { "site-config" })?;
+            d.set_item("xpath", &r.xpath)?;
+            d.set_item("pages", r.pages)?;
+            d.set_item("path", r.path.to_string_lossy())?;
+            d.set_item("age_days", r.age_days)?;
+            d.set_item("applied", r.applied)?;
+            d.set_item("failed", r.failed)?;
+            d.set_item("drifted", r.drifted)?;
+            out.append(d)?;
+        }
+        Ok(out)
+    }
+
     /// Remove the rules of `host`; returns the files removed.
     fn remove(&self, host: &str) -> PyResult<Vec<PathBuf>> {
         self.inner.remove(host).map_err(to_py)

@@ -100,3 +100,4 @@ def test_health_recorded_through_python_is_what_the_command_lists(tmp_path, fore
     rows = json.loads(p.stdout)
     row = next(r for r in rows if r["host"] == "riverside-gazette.example")
     assert row["applied"] == len(pages) + 1, row
+    assert [r for r in store.reports() if r["host"] == row["host"]] == [row]

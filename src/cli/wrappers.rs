@@ -34,49 +34,24 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     match a.action {
         WrappersAction::List { json } => {
-            let entries = store.list()?;
-            let rows: Vec<serde_json::Value> = entries
-                .iter()
-                .map(|e| {
-                    let (xpath, pages) = match e.kind {
-                        forest::store::Kind::Wrapper => match Wrapper::load(&e.path) {
-                            Ok(w) => (w.xpath, w.pages.len()),
-                            Err(err) => (format!("(unreadable: {err})"), 0),
-                        },
-                        forest::store::Kind::SiteConfig => match forest::ftr::SiteConfig::load(&e.path) {
-                            Ok((c, _)) => (c.body.join(" | "), c.test_url.len()),
-                            Err(err) => (format!("(unreadable: {err})"), 0),
-                        },
-                    };
-                    let health = store.health(&e.host).ok().flatten().unwrap_or_default();
-                    let age_days = std::fs::metadata(&e.path)
-                        .and_then(|m| m.modified())
-                        .ok()
-                        .and_then(|t| t.elapsed().ok())
-                        .map(|d| d.as_secs() / 86_400);
-                    serde_json::json!({"host": e.host, "kind": e.kind, "xpath": xpath, "pages": pages, "path": e.path,
-                        "age_days": age_days, "applied": health.pages, "failed": health.failed, "drifted": health.drifted()})
-                })
-                .collect();
+            let rows = store.reports()?;
             if json {
                 writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
             } else if rows.is_empty() {
                 eprintln!("forest: no wrapper stored in {}", store.dir().display());
             } else {
                 for r in &rows {
-                    let health = match (r["applied"].as_u64(), r["drifted"].as_bool()) {
-                        (Some(0) | None, _) => "not applied yet".to_string(),
-                        (Some(n), Some(true)) => format!("applied {n}, failed {}, DRIFTED", r["failed"]),
-                        (Some(n), _) => format!("applied {n}, failed {}", r["failed"]),
+                    let health = match (r.applied, r.drifted) {
+                        (0, _) => "not applied yet".to_string(),
+                        (n, true) => format!("applied {n}, failed {}, DRIFTED", r.failed),
+                        (n, false) => format!("applied {n}, failed {}", r.failed),
                     };
-                    writeln!(
-                        out,
-                        "{}\t{}\t{}d\t{health}\t{}",
-                        r["host"].as_str().unwrap_or(""),
-                        r["kind"].as_str().unwrap_or(""),
-                        r["age_days"].as_u64().map_or("?".into(), |d| d.to_string()),
-                        r["xpath"].as_str().unwrap_or("")
-                    )?;
+                    let kind = match r.kind {
+                        forest::store::Kind::Wrapper => "wrapper",
+                        forest::store::Kind::SiteConfig => "site-config",
+                    };
+                    let age = r.age_days.map_or("?".into(), |d| d.to_string());
+                    writeln!(out, "{}\t{kind}\t{age}d\t{health}\t{}", r.host, r.xpath)?;
                 }
             }
         }

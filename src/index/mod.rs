@@ -26,7 +26,7 @@
 //! | `published`, `lang` | raw string, stored | as declared |
 //! | `analyzed_as` | raw string, stored | the language whose fields hold the article |
 //! | `xpath` | stored | the wrapper that extracted it |
-//! | `meta` | stored JSON | byline, page type, and what else the page declares ([`crate::article::Meta`]); absent from indexes made before it, which open as they are |
+//! | `meta` | stored JSON | byline, page type, confidence, and what else the page declares ([`crate::article::Meta`]); absent from indexes made before it, which open as they are |
 //! | `extracted_at` | i64, stored, fast | unix seconds |
 
 pub mod analyzer;
@@ -160,7 +160,7 @@ impl Fields {
         d.add_text(self.xpath, &a.xpath);
         d.add_i64(self.extracted_at, a.extracted_at);
         if let Some(meta) = self.meta {
-            let json = serde_json::json!({"byline": a.byline, "page_type": a.page_type, "meta": a.meta});
+            let json = serde_json::json!({"byline": a.byline, "page_type": a.page_type, "confidence": a.confidence, "meta": a.meta});
             d.add_text(meta, json.to_string());
         }
         if let Some((title, text)) = self.of_language(code) {
@@ -179,6 +179,8 @@ impl Fields {
             byline: Option<String>,
             page_type: Option<crate::metadata::PageType>,
             #[serde(default)]
+            confidence: f64,
+            #[serde(default)]
             meta: crate::article::Meta,
         }
         let stored: Option<Stored> = self.meta.and_then(text).and_then(|j| serde_json::from_str(&j).ok());
@@ -193,6 +195,7 @@ impl Fields {
             extracted_at: d.get_first(self.extracted_at).and_then(|v| v.as_i64()).unwrap_or_default(),
             byline: stored.as_ref().and_then(|m| m.byline.clone()),
             page_type: stored.as_ref().and_then(|m| m.page_type),
+            confidence: stored.as_ref().map_or(0.0, |m| m.confidence),
             meta: stored.map(|m| m.meta).unwrap_or_default(),
             ..Article::default()
         }
@@ -541,9 +544,11 @@ mod tests {
         a.meta.authors = vec!["Ada Byron".into(), "Alan T.".into()];
         a.meta.tags = vec!["bridges".into()];
         a.meta.site_name = Some("The News".into());
+        a.confidence = 0.75;
         let (dir, index) = built(std::slice::from_ref(&a));
         let back = index.get("https://news.example/en/bridge").expect("read").expect("archived");
         assert_eq!((back.byline.as_deref(), back.page_type, &back.meta), (a.byline.as_deref(), a.page_type, &a.meta));
+        assert_eq!(back.confidence, 0.75);
         drop(index);
 
         // An index with the fields of before `meta` was added: it opens, reads and takes articles.
