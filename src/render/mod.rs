@@ -8,8 +8,10 @@
 //!
 //! - [`markdown`]: CommonMark with GFM tables (and `~~strikethrough~~`): headings, paragraphs,
 //!   lists nested to any depth, links and images resolved against the page's URL, emphasis,
-//!   code spans and fenced code blocks, block quotes, pipe tables, rules, hard breaks. Text is
-//!   escaped so that it renders literally; code is written as it is.
+//!   code spans and fenced code blocks, block quotes, pipe tables (a table GFM cannot hold, with
+//!   a cell spanning rows or columns or holding blocks, as an HTML block), rules, hard breaks.
+//!   Text is escaped so that it renders literally; code is written as it is. An image shows its
+//!   real URL where a lazy-loading script keeps it ([`LAZY_SRC`]).
 //! - [`html`]: the elements serialized, links resolved, empty wrappers left out.
 //! - [`xml`]: the cleaned XML of the elements, `dfs` included, under one `<article>`.
 //!
@@ -308,6 +310,15 @@ mod tests {
     }
 
     #[test]
+    fn tables_gfm_cannot_hold_are_html_blocks_in_markdown() {
+        let spans = md("<table><tr><th>Year</th><th colspan=2>Traffic</th></tr><tr><td>2023</td><td>cars</td><td>bikes</td></tr></table>");
+        assert_eq!(spans, "<table><tbody><tr><th>Year</th><th colspan=\"2\">Traffic</th></tr><tr><td>2023</td><td>cars</td><td>bikes</td></tr></tbody></table>\n");
+        let list = md("<ul><li>Routes:<table><tr><th>Route</th><th>Stops</th></tr><tr><td>Ferry</td><td><ul><li>Mill</li><li>Market</li></ul></td></tr></table></li></ul>");
+        assert!(list.starts_with("- Routes:\n\n  <table>") && !list.contains("\n\n  </"), "{list}");
+        assert_eq!(md("<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>"), "| A | B |\n| --- | --- |\n| 1 | 2 |\n");
+    }
+
+    #[test]
     fn lazy_images_show_their_real_source_in_html() {
         let doc = page("<div class=x><p>t</p><img src='data:image/gif;base64,R0' data-src='a.jpg' data-srcset='a.jpg 1x, b.jpg 2x' alt=a>\
             <picture><source data-srcset='c.webp'><img src='d.jpg' alt=d></picture></div>");
@@ -413,7 +424,8 @@ mod tests {
         assert_eq!(
             md("<table><caption>Cap</caption><tr><th colspan=2>A<br>B</th></tr>\
                 <tr><td>1</td><td><ul><li>x</li><li>y</li></ul></td></tr></table>"),
-            "Cap\n\n| A B |  |\n| --- | --- |\n| 1 | x y |\n"
+            // A cell spanning two columns and a list in a cell: GFM cannot hold them.
+            "<table><caption>Cap</caption><tbody><tr><th colspan=\"2\">A<br>B</th></tr><tr><td>1</td><td><ul><li>x</li><li>y</li></ul></td></tr></tbody></table>\n"
         );
         let got = md("<table><tr><td>a</td><td><table><tr><td>b</td><td>c</td></tr></table></td></tr></table>");
         assert_eq!(got, "a\n\n| b | c |\n| --- | --- |\n");

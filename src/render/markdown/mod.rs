@@ -302,6 +302,10 @@ impl<'a> Markdown<'a> {
                 self.space = true;
                 Close::Space
             }
+            "table" if !layout_table(self.doc, id) && !fits_gfm(self.doc, id) => {
+                self.html_table(id);
+                return None;
+            }
             "table" if !layout_table(self.doc, id) => {
                 self.block_break();
                 self.table = Some(Table::default());
@@ -590,6 +594,19 @@ impl<'a> Markdown<'a> {
         self.want_blank();
     }
 
+    /// A table GFM cannot hold, as the HTML block GFM allows: its HTML, each line written
+    /// inside the open containers, with no blank line (which would end the block).
+    fn html_table(&mut self, id: NodeId) {
+        self.block_break();
+        self.flush();
+        let mut html = String::new();
+        super::html_subtree(self.doc, id, self.skip, self.base, &mut html);
+        for line in html.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()) {
+            self.write_line(line);
+        }
+        self.want_blank();
+    }
+
     fn write_table(&mut self, t: Table) {
         if !t.caption.is_empty() {
             self.buf = t.caption;
@@ -691,6 +708,40 @@ fn layout_table(doc: &Doc, id: NodeId) -> bool {
         }
     }
     columns <= 1
+}
+
+/// Does the data table at `id` fit a GFM table: no cell spanning rows or columns, and no
+/// cell holding blocks (a list, a quote, code, a heading, several paragraphs)?
+fn fits_gfm(doc: &Doc, id: NodeId) -> bool {
+    let Some(node) = doc.nodes.get(id as usize) else { return true };
+    let mut i = id + 1;
+    while i < node.end {
+        let Some(e) = doc.element(i) else {
+            i += 1;
+            continue;
+        };
+        if e.name == "td" || e.name == "th" {
+            let spans = ["colspan", "rowspan"].iter().any(|k| e.attr(k).and_then(|v| v.trim().parse::<usize>().ok()).is_some_and(|n| n > 1));
+            let end = doc.nodes[i as usize].end;
+            let blocks = (i + 1..end).filter_map(|c| doc.element(c)).filter(|c| {
+                matches!(c.name.as_str(), "ul" | "ol" | "blockquote" | "pre" | "dl" | "table" | "p") || heading_level(&c.name).is_some()
+            });
+            let mut paragraphs = 0;
+            for b in blocks {
+                paragraphs += 1;
+                if b.name != "p" || paragraphs > 1 {
+                    return false;
+                }
+            }
+            if spans {
+                return false;
+            }
+            i = end.max(i + 1);
+            continue;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// The info string of a `pre`: a `language-x` or `lang-x` class on it or its first `code`.
