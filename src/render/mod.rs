@@ -11,7 +11,7 @@
 //!   code spans and fenced code blocks, block quotes, pipe tables (a table GFM cannot hold, with
 //!   a cell spanning rows or columns or holding blocks, as an HTML block), rules, hard breaks.
 //!   Text is escaped so that it renders literally; code is written as it is. An image shows its
-//!   real URL where a lazy-loading script keeps it ([`LAZY_SRC`]).
+//!   real URL where a lazy-loading script keeps it (`data-src` and its kind).
 //! - [`html`]: the elements serialized, links resolved, empty wrappers left out.
 //! - [`xml`]: the cleaned XML of the elements, `dfs` included, under one `<article>`.
 //!
