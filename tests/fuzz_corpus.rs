@@ -4,8 +4,11 @@
 //! (a seeded mutator, the same inputs on every run): a regression check of the fuzzing itself.
 //! The targets run for real with `cargo +nightly fuzz run` (see fuzz/README.md).
 
+mod common;
 #[path = "../fuzz/src/lib.rs"]
 mod targets;
+
+use common::Rng;
 
 use std::path::Path;
 
@@ -21,21 +24,6 @@ const TOKENS: &[&[u8]] = &[
     b"number(", b"sum(",
 ];
 
-/// A xorshift generator: deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// One to four random edits of `input`: flips, deletions, repeats, tokens, splices of `other`.
 fn mutate(rng: &mut Rng, input: &[u8], other: &[u8]) -> Vec<u8> {
