@@ -4,9 +4,9 @@
 //!
 //! Sample pages come from, in order: the site's feed (the page's `<link rel=alternate>`), its
 //! sitemaps (`robots.txt` `Sitemap:` lines, else `/sitemap.xml`; indexes followed, gzip read),
-//! and the page's own links. Only URLs of the page's host and of its URL shape
-//! ([`crate::sitemap::shape`]) are taken, the most recently modified first, and only those
-//! `robots.txt` allows; they are fetched through the [`Fetcher`] (its per-host limit, delay and
+//! the page's own links, and the links of the site's home page. Only URLs of the page's host
+//! and of its URL shape ([`crate::sitemap::shape`]) are taken, the most recently modified
+//! first, and only those `robots.txt` allows; they are fetched through the [`Fetcher`] (its per-host limit, delay and
 //! cache). Each host is learned once per [`Learner`], however many workers ask.
 
 use crate::budget::Budget;
@@ -183,6 +183,16 @@ impl Learner {
         }
         if chosen.len() < self.samples {
             take("links of the page".to_string(), links(page, url), &mut chosen);
+        }
+        // A site with neither feed nor sitemap, whose page links no sibling, links its recent
+        // pages from its home page: one more page read, its links taken.
+        if chosen.len() < self.samples {
+            if let Some(home) = url.join("/").ok().filter(|h| h != url && robots.allows(h)) {
+                let read = self.fetcher.get(&Location::Url(home.clone())).and_then(|f| Page::from_fetched(&Location::Url(home.clone()), f, &self.budget));
+                if let Ok(home_page) = read {
+                    take(format!("links of {home}"), links(&home_page, &home), &mut chosen);
+                }
+            }
         }
         if chosen.is_empty() {
             return Err(format!("no other page of {host} with this page's URL shape ({want}) in its feed, sitemaps or links"));

@@ -119,6 +119,31 @@ fn posts_at_the_root_of_a_site_find_their_siblings() {
 }
 
 #[test]
+fn a_site_with_neither_feed_nor_sitemap_is_learned_from_the_links_of_its_home_page() {
+    // The demo pages link to no sibling and name no feed; the site has no sitemap; its home
+    // page lists them.
+    let (dir, names) = demo_pages();
+    let mut site = Site::new();
+    let mut list = String::new();
+    for n in &names {
+        let html = std::fs::read_to_string(dir.join(n)).unwrap();
+        let html = html.replace("rel=\"alternate\"", "rel=\"x\"");
+        site = site.at(&format!("/news/2024/{n}"), Reply::ok("text/html; charset=utf-8", html));
+        list.push_str(&format!("<li><a href=\"/news/2024/{n}\">{n}</a></li>"));
+    }
+    site = site.at("/", Reply::ok("text/html", format!("<html><body><h1>Gazette</h1><ul>{list}</ul></body></html>")));
+    let server = site.serve(200);
+    let store = tempfile::tempdir().unwrap();
+    let o = forest(store.path(), &["apply", &server.url(&format!("/news/2024/{}", names[0])), "--format", "json", "--no-cache", "--retries", "0"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("learned 127.0.0.1 from") && err.contains("links of http"), "{err}");
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["rule"], "exact", "{err}");
+    server.stop();
+}
+
+#[test]
 fn a_site_with_nothing_to_learn_from_gets_the_single_page_path_and_says_why() {
     let site = Site::new().at("/only.html", Reply::ok("text/html", std::fs::read(root().join("feeds/demo-news/bridge-repair.html")).unwrap()));
     let server = site.serve(50);
