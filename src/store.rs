@@ -134,6 +134,11 @@ impl Outcomes {
         self.hosts.is_empty()
     }
 
+    /// Pages counted.
+    pub fn pages(&self) -> usize {
+        self.hosts.values().map(|(held, _)| held.len()).sum()
+    }
+
     /// Add the outcomes to the health records of `store`'s wrappers (site configs keep none);
     /// returns the sites that drifted from their wrapper, and the hosts whose record could not
     /// be written, with why.

@@ -42,6 +42,7 @@ from ._forest import (
     crawl,
     extract,
     extract_many,
+    flush_health,
     host_of,
     induce,
     read_warc,
@@ -74,7 +75,13 @@ __all__ = [
     "crawl",
     "extract",
     "extract_many",
+    "flush_health",
     "host_of",
     "induce",
     "read_warc",
 ]
+
+import atexit as _atexit
+
+# Health outcomes of single `extract` calls are recorded in batches: the last ones at exit.
+_atexit.register(flush_health)

@@ -252,6 +252,10 @@ def crawl(
     into ``store``. With ``out_dir``, written there too, and a call run again continues where a
     killed one stopped. ``summary`` (a dict) is filled with what the crawl did."""
 
+def flush_health() -> None:
+    """Record the health outcomes of ``extract(..., store=...)`` calls that still wait: they
+    are written in batches of 64 pages, and at exit."""
+
 def host_of(url: str) -> Optional[str]:
     """The host key of ``url`` (lower case, without ``www.``), as the store names hosts."""
 

@@ -135,19 +135,39 @@ fn extract(
     let budget = budget_within(timeout)?;
     let article = extract_one(py, rules_of(store.as_deref(), wrapper.as_deref())?, page, url, format, &budget)?;
     if let (Some(store), None) = (&store, &wrapper) {
-        keep_health(py, &store.inner, [&article.inner]);
+        keep_health(py, &store.inner, [&article.inner], false);
     }
     Ok(article)
 }
 
+/// Pages whose outcomes wait before a store's health records are written: a record is a
+/// file read and written, which one page's extraction should not pay.
+const HEALTH_BATCH: usize = 64;
+
+/// Outcomes not yet recorded, per store folder.
+fn pending_health() -> &'static Mutex<HashMap<PathBuf, forest::store::Outcomes>> {
+    static PENDING: OnceLock<Mutex<HashMap<PathBuf, forest::store::Outcomes>>> = OnceLock::new();
+    PENDING.get_or_init(Default::default)
+}
+
 /// Add how `store`'s wrappers did on `articles` to its health records, as `forest apply`
-/// does (`forest wrappers list` shows them); a drifted site is said as a Python warning.
-fn keep_health<'a>(py: Python<'_>, store: &forest::store::Store, articles: impl IntoIterator<Item = &'a forest::Article>) {
-    let mut outcomes = forest::store::Outcomes::default();
-    articles.into_iter().for_each(|a| outcomes.add(a));
-    if outcomes.is_empty() {
-        return;
+/// does (`forest wrappers list` shows them): at once with `now` (a batch of pages), else once
+/// [`HEALTH_BATCH`] pages wait (and at exit, or with `flush_health()`). A drifted site is said
+/// as a Python warning.
+fn keep_health<'a>(py: Python<'_>, store: &forest::store::Store, articles: impl IntoIterator<Item = &'a forest::Article>, now: bool) {
+    let ready = {
+        let mut pending = pending_health().lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let outcomes = pending.entry(store.dir().to_path_buf()).or_default();
+        articles.into_iter().for_each(|a| outcomes.add(a));
+        if now || outcomes.pages() >= HEALTH_BATCH { pending.remove(store.dir()) } else { None }
+    };
+    if let Some(outcomes) = ready.filter(|o| !o.is_empty()) {
+        record_health(py, store, outcomes);
     }
+}
+
+/// Write `outcomes` to `store`'s health records; warn of the sites that drifted.
+fn record_health(py: Python<'_>, store: &forest::store::Store, outcomes: forest::store::Outcomes) {
     let (drifted, _unrecorded) = py.detach(|| outcomes.record(store));
     for d in drifted {
         let message = format!(
@@ -159,6 +179,16 @@ fn keep_health<'a>(py: Python<'_>, store: &forest::store::Store, articles: impl 
         if let Ok(c) = std::ffi::CString::new(message) {
             let _ = PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &c, 1);
         }
+    }
+}
+
+/// Record the health outcomes of `extract` calls that still wait (they are written in batches,
+/// and at exit).
+#[pyfunction]
+fn flush_health(py: Python<'_>) {
+    let all: Vec<(PathBuf, forest::store::Outcomes)> = pending_health().lock().unwrap_or_else(std::sync::PoisonError::into_inner).drain().collect();
+    for (dir, outcomes) in all {
+        record_health(py, &forest::store::Store::new(dir), outcomes);
     }
 }
 
@@ -198,7 +228,7 @@ fn extract_many<'py>(
     });
     let results = results.map_err(to_py)?;
     if let (Some(store), None) = (&store, &wrapper) {
-        keep_health(py, &store.inner, results.iter().filter_map(|r| r.as_ref().ok()));
+        keep_health(py, &store.inner, results.iter().filter_map(|r| r.as_ref().ok()), true);
     }
     let out = PyList::empty(py);
     for r in results {
@@ -291,6 +321,7 @@ fn _forest(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(induce, m)?)?;
     m.add_function(wrap_pyfunction!(host_of, m)?)?;
     m.add_function(wrap_pyfunction!(crawl::crawl, m)?)?;
+    m.add_function(wrap_pyfunction!(flush_health, m)?)?;
     m.add_function(wrap_pyfunction!(warc::read_warc, m)?)?;
     m.add_class::<Article>()?;
     m.add_class::<Wrapper>()?;

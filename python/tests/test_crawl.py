@@ -96,6 +96,7 @@ def test_health_recorded_through_python_is_what_the_command_lists(tmp_path, fore
     pages = [(f"https://riverside-gazette.example/2024/03/{p.name}", p.read_bytes()) for p in sorted(DEMO.glob("*.html"))]
     forest.extract_many(pages, store=store)
     forest.extract(pages[0], store=store)
+    forest.flush_health()  # single pages are recorded in batches, and at exit
     p = subprocess.run([str(forest_bin), "wrappers", "list", "--json"], capture_output=True, env=env, check=True)
     rows = json.loads(p.stdout)
     row = next(r for r in rows if r["host"] == "riverside-gazette.example")
