@@ -328,3 +328,15 @@ fn numeric_options_out_of_range_are_usage_errors_not_panics() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).lines().count(), 6);
 }
+
+#[test]
+fn a_page_that_shows_no_text_is_said_to_be_so_not_a_wrapper_failure() {
+    // An application shell: a splash, the content loaded by scripts.
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("shell.html");
+    std::fs::write(&page, "<html><head><title>Thread</title><meta name=description content='A thread'></head><body><section id=splash><div class=dots></div></section><script>load()</script></body></html>").unwrap();
+    let o = forest(&["apply", p(&page), "--no-learn"]);
+    let err = stderr(&o);
+    assert!(err.contains("shows no text (its content may be loaded by scripts)"), "{err}");
+    assert!(!err.contains("wrapper"), "{err}");
+}

@@ -85,6 +85,11 @@ impl Sink {
                     eprintln!("forest: {loc}: found by the wrapper's element type, not its exact XPath (rule {})", rule.name());
                 }
             }
+            // The single-page extractor found no article: the page's whole text is given.
+            forest::Rule::WholePage if article.xpath.is_empty() => {
+                let why = if article.text.trim().is_empty() { "the page shows no text (its content may be loaded by scripts)" } else { "no article found; the page's whole text is given" };
+                eprintln!("forest: {loc}: {why}");
+            }
             rule => eprintln!("forest: {loc}: the wrapper's patterns matched nothing; used fallback rule {}", rule.name()),
         }
         if article.rule.is_fallback() {

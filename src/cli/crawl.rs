@@ -22,6 +22,7 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     let mut outcomes = forest::store::Outcomes::default();
     let started = std::time::Instant::now();
+    let mut printed = 0usize;
     // What the journal says is done is settled before the crawl starts.
     let done = output.as_ref().map(|o| o.done().clone()).unwrap_or_default();
     let summary = crawler.run(&start, &|url| done.contains(url), |event| -> anyhow::Result<()> {
@@ -51,11 +52,17 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
                     match &mut output {
                         Some(o) => o.article(&loc, &article)?,
                         None if a.format == Format::Jsonl => writeln!(stdout, "{}", article.render(a.format).trim_end())?,
+                        // Several articles as one JSON array.
+                        None if a.format == Format::Json => {
+                            stdout.write_all(if printed == 0 { b"[\n" } else { b",\n" })?;
+                            stdout.write_all(article.render(a.format).trim_end().as_bytes())?;
+                        }
                         None => {
                             writeln!(stdout, "==> {loc} <==")?;
                             stdout.write_all(article.render(a.format).as_bytes())?;
                         }
                     }
+                    printed += 1;
                 }
                 Err(e) => eprintln!("forest: skipped {loc}: {}", explain(&e)),
             },
@@ -64,6 +71,9 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
     })?;
     if let Some(b) = bar {
         b.finish_and_clear();
+    }
+    if a.format == Format::Json && a.out_dir.is_none() && printed > 0 {
+        stdout.write_all(b"\n]\n")?;
     }
     let written = match output {
         Some(o) => o.finish()?,
