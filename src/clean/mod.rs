@@ -8,7 +8,8 @@
 //!
 //! What is dropped: comments, doctypes, processing instructions, and the elements in
 //! [`DROPPED`] (scripts, styles, embedded objects, …) with everything inside them; in `<head>`
-//! only `<title>` is kept. What is renamed: element and attribute names that are not XML names
+//! only `<title>` is kept. A dropped formula leaves its TeX as text between dollars (a MathML
+//! `<math>`'s `alttext` or TeX annotation, a MathJax `math/tex` script; `$$…$$` displayed). What is renamed: element and attribute names that are not XML names
 //! (see [`xml_name`]). What is removed: characters XML 1.0 forbids. An attribute named `dfs`
 //! that the page itself carries is dropped, so `@dfs` always means ours.
 //!

@@ -389,6 +389,57 @@ pub fn parse(html: &str, max_depth: usize, max_elements: usize, deadline: Option
     first
 }
 
+/// The TeX of a formula the cleaner drops, between dollars (doubled for a displayed one): a
+/// MathML `<math>`'s `alttext`, else its `annotation` whose encoding names TeX; a MathJax
+/// `<script type="math/tex">`'s text. `None` for any other element, or a formula without TeX.
+fn formula(tree: &Tree, node: usize, local: &str, attrs: &[Attribute]) -> Option<String> {
+    let attr = |k: &str| attrs.iter().find(|a| &*a.name.local == k).map(|a| &*a.value);
+    let text_of = |n: usize| match tree.nodes.get(tree.nodes.get(n)?.first()).map(|c| &c.kind) {
+        Some(Kind::Text(t)) => Some(t.trim().to_string()),
+        _ => None,
+    };
+    let (tex, display) = match local {
+        "math" => {
+            let display = attr("display").is_some_and(|d| d.trim().eq_ignore_ascii_case("block"));
+            let alt = attr("alttext").map(|t| t.trim().to_string()).filter(|t| !t.is_empty());
+            (alt.or_else(|| tex_annotation(tree, node).and_then(text_of)), display)
+        }
+        "script" => {
+            let kind = attr("type").map(|t| t.trim().to_ascii_lowercase()).unwrap_or_default();
+            if !kind.starts_with("math/tex") {
+                return None;
+            }
+            (text_of(node), kind.contains("mode=display"))
+        }
+        _ => return None,
+    };
+    let tex = tex.filter(|t| !t.is_empty() && t.len() <= 10_000)?;
+    Some(if display { format!(" $${tex}$$ ") } else { format!(" ${tex}$ ") })
+}
+
+/// The `annotation` of the MathML formula at `math` whose encoding names TeX (looked for among
+/// at most 10,000 nodes).
+fn tex_annotation(tree: &Tree, math: usize) -> Option<usize> {
+    let mut stack = vec![tree.nodes.get(math)?.first()];
+    let mut seen = 0usize;
+    while let Some(n) = stack.pop() {
+        let Some(node) = tree.nodes.get(n) else { continue };
+        seen += 1;
+        if seen > 10_000 {
+            break;
+        }
+        stack.push(node.next());
+        if let Kind::Element { name, attrs, .. } = &node.kind {
+            let tex = attrs.iter().any(|a| &*a.name.local == "encoding" && a.value.to_ascii_lowercase().contains("tex"));
+            if &*name.local == "annotation" && tex {
+                return Some(n);
+            }
+            stack.push(node.first());
+        }
+    }
+    None
+}
+
 /// Whether the page is read as a browser with scripts reads it (`<noscript>` content is text
 /// that is not shown, and dropped) or as one without (`<noscript>` content is markup, shown).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -575,6 +626,11 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
                         && !*discussion.get_or_insert_with(|| discussion_is_content(tree)))
                     || (open.is_empty() && seen_root);
                 if dropped {
+                    // A formula's TeX stays in the text, between dollars (MathML's `alttext`
+                    // or TeX annotation, MathJax's `math/tex` script).
+                    if let (Some(tex), Some(&(_, parent))) = (formula(tree, cur, local, attrs), open.last()) {
+                        push_text(&mut doc, parent, open.len() as u32 + 1, &tex);
+                    }
                     if local == "noscript" && !in_head {
                         if let Some(Kind::Text(t)) = tree.nodes.get(node.first()).map(|n| &n.kind) {
                             noscript_text += super::non_space_chars(t);

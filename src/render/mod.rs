@@ -310,6 +310,16 @@ mod tests {
     }
 
     #[test]
+    fn formulas_keep_their_tex_in_text_and_markdown() {
+        let doc = page("<div class=x><p>Energy is <math alttext='E=mc^2'><mi>E</mi></math> and <math display=block><semantics><mi>x</mi>\
+            <annotation encoding='application/x-tex'>x_1^2</annotation></semantics></math>, then <script type='math/tex'>a_b</script> for $5 and $10.</p></div>");
+        let x = select(&doc, "x");
+        assert!(x.text.contains("Energy is $E=mc^2$ and $$x_1^2$$ , then $a_b$ for $5 and $10."), "{}", x.text);
+        assert_eq!(markdown(&doc, &x, None), "Energy is $E=mc^2$ and $$x_1^2$$ , then $a_b$ for $5 and $10.\n");
+        assert_eq!(markdown::math_spans("cost $5-$6, and $x$ or $ y$"), vec![(16, 19)]);
+    }
+
+    #[test]
     fn tables_gfm_cannot_hold_are_html_blocks_in_markdown() {
         let spans = md("<table><tr><th>Year</th><th colspan=2>Traffic</th></tr><tr><td>2023</td><td>cars</td><td>bikes</td></tr></table>");
         assert_eq!(spans, "<table><tbody><tr><th>Year</th><th colspan=\"2\">Traffic</th></tr><tr><td>2023</td><td>cars</td><td>bikes</td></tr></tbody></table>\n");

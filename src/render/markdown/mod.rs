@@ -550,6 +550,24 @@ impl<'a> Markdown<'a> {
             c.push_str(t);
             return;
         }
+        // TeX between dollars (a formula the cleaner kept) is written as it is.
+        let mut at = 0;
+        for (start, end) in math_spans(t) {
+            self.words(&t[at..start]);
+            if t[..start].ends_with(char::is_whitespace) || start == 0 {
+                self.space = true;
+            }
+            self.before_content();
+            let tex = &t[start..end];
+            self.buf.push_str(&if self.table.is_some() { tex.replace('|', "\\|") } else { tex.to_string() });
+            self.space = t[end..].starts_with(char::is_whitespace);
+            at = end;
+        }
+        self.words(&t[at..]);
+    }
+
+    /// Text outside formulas: words, escaped, bare URLs as autolinks.
+    fn words(&mut self, t: &str) {
         let table = self.table.is_some();
         for (k, word) in t.split(char::is_whitespace).enumerate() {
             if k > 0 {
@@ -708,6 +726,44 @@ fn layout_table(doc: &Doc, id: NodeId) -> bool {
         }
     }
     columns <= 1
+}
+
+/// The formulas in `t`: `$…$` and `$$…$$` spans (as pandoc reads them: the opening dollar
+/// after a space or the start and before a non-space, the closing one after a non-space and
+/// before no digit; and, so that prices stay text, the opening one before no digit), by byte
+/// range, dollars included.
+pub(super) fn math_spans(t: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let b = t.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let opens = b[i] == b'$' && (i == 0 || b[i - 1].is_ascii_whitespace());
+        if !opens {
+            i += 1;
+            continue;
+        }
+        let fence = if b.get(i + 1) == Some(&b'$') { 2 } else { 1 };
+        let from = i + fence;
+        if b.get(from).is_none_or(|c| c.is_ascii_whitespace() || c.is_ascii_digit() || *c == b'$') {
+            i += fence;
+            continue;
+        }
+        let close = (from + 1..b.len()).find(|&j| {
+            b[j] == b'$'
+                && !b[j - 1].is_ascii_whitespace()
+                && b[j - 1] != b'\\'
+                && (fence == 1 || b.get(j + 1) == Some(&b'$'))
+                && !b.get(j + fence).is_some_and(u8::is_ascii_digit)
+        });
+        match close {
+            Some(j) => {
+                out.push((i, j + fence));
+                i = j + fence;
+            }
+            None => i = from,
+        }
+    }
+    out
 }
 
 /// Does the data table at `id` fit a GFM table: no cell spanning rows or columns, and no
