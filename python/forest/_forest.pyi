@@ -242,6 +242,7 @@ def crawl(
     format: Format = "jsonl",
     warc: bool = False,
     cache: Optional[Union[str, "os.PathLike[str]"]] = None,
+    no_cache: bool = False,
     delay: float = 0.0,
     jobs: int = 4,
     timeout: Optional[float] = None,
@@ -250,7 +251,8 @@ def crawl(
     """Every article of the site of ``url``, as ``forest crawl`` gives them: its pages found
     (feed, sitemaps, links; robots.txt obeyed), listings passed over, its templates learned
     into ``store``. With ``out_dir``, written there too, and a call run again continues where a
-    killed one stopped. ``summary`` (a dict) is filled with what the crawl did."""
+    killed one stopped. ``summary`` (a dict) is filled with what the crawl did. Pages are
+    cached in ``cache`` (default ``~/.cache/forest``, as the command; ``no_cache=True`` for none)."""
 
 def flush_health() -> None:
     """Record the health outcomes of ``extract(..., store=...)`` calls that still wait: they

@@ -18,9 +18,11 @@ use pyo3::types::{PyDict, PyList};
 /// file per article in other formats; `warc=True` adds the responses) and a call run again
 /// continues where a killed one stopped: articles written before are not returned again.
 /// `summary`, a dict, is filled with what the crawl did (pages found, fetched, passed over by
-/// reason). `cache` is a folder for fetched pages (a re-run sends only revalidations).
+/// reason). `cache` is the folder for fetched pages, as `forest crawl --cache` (default: the
+/// user's cache folder, `~/.cache/forest`; a re-run sends only revalidations); with
+/// `no_cache=True` none is used, and the crawl holds its pages' bytes in memory until the end.
 #[pyfunction]
-#[pyo3(signature = (url, *, max_pages = forest::crawl::MAX_PAGES, max_depth = forest::crawl::MAX_DEPTH, store = None, out_dir = None, format = "jsonl", warc = false, cache = None, delay = 0.0, jobs = 4, timeout = None, summary = None))]
+#[pyo3(signature = (url, *, max_pages = forest::crawl::MAX_PAGES, max_depth = forest::crawl::MAX_DEPTH, store = None, out_dir = None, format = "jsonl", warc = false, cache = None, no_cache = false, delay = 0.0, jobs = 4, timeout = None, summary = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn crawl<'py>(
     py: Python<'py>,
@@ -32,6 +34,7 @@ pub(crate) fn crawl<'py>(
     format: &str,
     warc: bool,
     cache: Option<std::path::PathBuf>,
+    no_cache: bool,
     delay: f64,
     jobs: usize,
     timeout: Option<f64>,
@@ -54,6 +57,7 @@ pub(crate) fn crawl<'py>(
     };
     let (articles, report) = py.detach(|| {
         guarded(|| {
+            let cache = if no_cache { None } else { cache.or_else(forest::fetch::default_cache_dir) };
             let opts = FetchOptions { delay: std::time::Duration::from_secs_f64(delay), cache, ..FetchOptions::default() };
             let fetcher = Fetcher::new(opts)?;
             // The URL the caller names is trusted, at its own origin only, as on the command line.

@@ -66,7 +66,7 @@ def site():
 def test_crawl_gives_the_commands_articles(site, tmp_path, forest_bin):
     base, posts, hits = site
     summary = {}
-    articles = forest.crawl(base + "/", store=forest.Store(tmp_path / "py-store"), summary=summary)
+    articles = forest.crawl(base + "/", store=forest.Store(tmp_path / "py-store"), summary=summary, no_cache=True)
     got = {a.source: a.text for a in articles}
     assert sorted(got) == sorted(base + p for p in posts)
     assert all(a.rule != "single-page" for a in articles), [a.rule for a in articles]
@@ -82,10 +82,10 @@ def test_crawl_gives_the_commands_articles(site, tmp_path, forest_bin):
 def test_crawl_continues_in_its_folder(site, tmp_path):
     base, posts, _ = site
     store = forest.Store(tmp_path / "store")
-    first = forest.crawl(base + "/", store=store, out_dir=tmp_path / "out")
+    first = forest.crawl(base + "/", store=store, out_dir=tmp_path / "out", cache=tmp_path / "cache")
     assert len(first) == len(posts)
     assert len((tmp_path / "out" / "articles.jsonl").read_text().splitlines()) == len(posts)
-    again = forest.crawl(base + "/", store=store, out_dir=tmp_path / "out")
+    again = forest.crawl(base + "/", store=store, out_dir=tmp_path / "out", cache=tmp_path / "cache")
     assert again == [] and len((tmp_path / "out" / "articles.jsonl").read_text().splitlines()) == len(posts)
 
 
