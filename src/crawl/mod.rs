@@ -163,7 +163,7 @@ pub struct Summary {
 }
 
 /// A page fetched, and what the crawl keeps of it until the end.
-struct Fetchedpage {
+struct Kept {
     /// The URL asked for (the cache's key).
     asked: Url,
     /// Where it ended after redirects.
@@ -215,20 +215,44 @@ impl<'a> Crawler<'a> {
     ) -> std::result::Result<Summary, E> {
         let site = crate::host::of_url(start.as_str()).ok_or_else(|| Error::Invalid(format!("{start} is not an http(s) URL")))?;
         let mut summary = Summary::default();
+        let (pages, feed_pages) = self.fetch_site(start, &site, &mut summary, &mut on)?;
+        let articles = choose(&pages, &feed_pages, done, &mut summary, &mut on)?;
+        on(Event::Learned(self.learn(&site, &articles)))?;
+        // Every article, by the store's rules.
+        let rules = Rules::Store(self.store.clone(), Missing::SinglePage);
+        let sources = articles.iter().map(|p| match p.kept.clone().or_else(|| self.fetcher.cached(&p.asked)) {
+            Some(f) => Source::Fetched(Location::Url(p.url.clone()), f),
+            None => Source::Read(Location::Url(p.asked.clone()), None),
+        });
+        rules.articles(sources, self.opts.jobs.max(1), self.fetcher, &self.opts.budget, Fields::All, |loc, article| {
+            match &article {
+                Ok(_) => summary.articles += 1,
+                Err(_) => summary.failed += 1,
+            }
+            on(Event::Article(loc, Box::new(article)))
+        })?;
+        Ok(summary)
+    }
+
+    /// Find and fetch the site's pages (step 1): the pages read, and the URLs its feed lists.
+    fn fetch_site<E: From<Error>>(
+        &self,
+        start: &Url,
+        site: &str,
+        summary: &mut Summary,
+        on: &mut dyn FnMut(Event<'_>) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(Vec<Kept>, HashSet<String>), E> {
         let robots = crate::sitemap::robots_of(self.fetcher, start);
-        let mut frontier = Frontier { site: &site, seen: HashSet::new(), queue: VecDeque::new(), found: 0 };
+        let mut frontier = Frontier { site, seen: HashSet::new(), queue: VecDeque::new(), found: 0 };
         let mut feed_pages: HashSet<String> = HashSet::new();
-        let mut pages: Vec<Fetchedpage> = Vec::new();
+        let mut pages: Vec<Kept> = Vec::new();
         let mut landed: HashSet<String> = HashSet::new();
-        let skip = |summary: &mut Summary, on: &mut dyn FnMut(Event<'_>) -> std::result::Result<(), E>, url: &str, why: Skip, detail: Option<String>| {
-            *summary.skipped.entry(why).or_default() += 1;
-            on(Event::Skipped(url, why, detail))
-        };
         if let Some(why) = frontier.offer(start.clone(), 0, &robots) {
-            skip(&mut summary, &mut on, start.as_str(), why, None)?;
+            skip(summary, on, start.as_str(), why, None)?;
         }
         let (mut seeded, mut start_page) = (false, None);
         let mut fetched = 0usize;
+        let keep_bytes = self.fetcher.options().cache.is_none();
         while !frontier.queue.is_empty() {
             let room = self.opts.max_pages.saturating_sub(fetched);
             if room == 0 {
@@ -237,7 +261,6 @@ impl<'a> Crawler<'a> {
             // The start page alone first: its feed and the sitemaps join the queue after it.
             let take = if seeded { room.min(self.opts.jobs.max(1) * 8) } else { 1 };
             let batch: Vec<(Url, usize)> = frontier.queue.drain(..take.min(frontier.queue.len())).collect();
-            let keep_bytes = self.fetcher.options().cache.is_none();
             let budget = &self.opts.budget;
             let mut visits = Vec::with_capacity(batch.len());
             crate::run::ordered(batch, self.opts.jobs.max(1), || (), |_, (url, depth)| (url.clone(), depth, visit(self.fetcher, &url, budget)), |v| {
@@ -247,43 +270,43 @@ impl<'a> Crawler<'a> {
             for (asked, depth, v) in visits {
                 fetched += 1;
                 match v {
-                    Visit::Failed(e) => skip(&mut summary, &mut on, asked.as_str(), Skip::Failed, Some(e.to_string()))?,
+                    Visit::Failed(e) => skip(summary, on, asked.as_str(), Skip::Failed, Some(e.to_string()))?,
                     Visit::NotHtml(f) => {
                         on(Event::Response(&f))?;
-                        skip(&mut summary, &mut on, asked.as_str(), Skip::NotHtml, f.content_type.clone())?;
+                        skip(summary, on, asked.as_str(), Skip::NotHtml, f.content_type.clone())?;
                     }
                     Visit::Page { fetched: f, runs, canonical, links } => {
                         on(Event::Response(&f))?;
                         let Location::Url(url) = f.location.clone() else { continue };
-                        if crate::host::of_url(url.as_str()).as_deref() != Some(site.as_str()) {
-                            skip(&mut summary, &mut on, asked.as_str(), Skip::OffSite, Some(url.to_string()))?;
+                        if crate::host::of_url(url.as_str()).as_deref() != Some(site) {
+                            skip(summary, on, asked.as_str(), Skip::OffSite, Some(url.to_string()))?;
                             continue;
                         }
                         // A redirect to a page already fetched.
                         if !landed.insert(without_fragment(&url)) {
-                            skip(&mut summary, &mut on, asked.as_str(), Skip::Duplicate, Some(url.to_string()))?;
+                            skip(summary, on, asked.as_str(), Skip::Duplicate, Some(url.to_string()))?;
                             continue;
                         }
                         frontier.seen.insert(without_fragment(&url));
                         if depth < self.opts.max_depth {
                             for link in links {
                                 if let Some(why) = frontier.offer(link.clone(), depth + 1, &robots) {
-                                    skip(&mut summary, &mut on, link.as_str(), why, None)?;
+                                    skip(summary, on, link.as_str(), why, None)?;
                                 }
                             }
                         }
                         if !seeded {
                             start_page = Some(f.clone());
                         }
-                        pages.push(Fetchedpage { asked, url, kept: keep_bytes.then_some(f), runs, canonical });
+                        pages.push(Kept { asked, url, kept: keep_bytes.then_some(f), runs, canonical });
                     }
                 }
                 if !seeded {
                     // The start page's feed and the site's sitemaps, after the start page.
                     seeded = true;
-                    for u in self.seeds(start_page.take().as_ref(), start, &robots, &mut feed_pages, &mut summary) {
+                    for u in self.seeds(start_page.take().as_ref(), start, &robots, &mut feed_pages, summary) {
                         if let Some(why) = frontier.offer(u.clone(), 1, &robots) {
-                            skip(&mut summary, &mut on, u.as_str(), why, None)?;
+                            skip(summary, on, u.as_str(), why, None)?;
                         }
                     }
                 }
@@ -291,52 +314,12 @@ impl<'a> Crawler<'a> {
             }
         }
         for (url, _) in frontier.queue.drain(..) {
-            skip(&mut summary, &mut on, url.as_str(), Skip::OverLimit, None)?;
+            skip(summary, on, url.as_str(), Skip::OverLimit, None)?;
         }
         summary.found = frontier.found;
         summary.fetched = fetched;
         summary.sources.push("links".to_string());
-
-        // Which pages are articles.
-        let mut kinds = kind::kinds(&pages.iter_mut().map(|p| std::mem::take(&mut p.runs)).collect::<Vec<_>>());
-        kind::by_shape(&mut kinds, &pages.iter().map(|p| vote_shape(&p.url)).collect::<Vec<_>>());
-        let fetched_urls: HashSet<String> = pages.iter().map(|p| without_fragment(&p.url)).collect();
-        let mut articles: Vec<&Fetchedpage> = Vec::new();
-        for (p, k) in pages.iter().zip(kinds) {
-            let canonical = p.canonical.as_deref().and_then(|c| p.url.join(c.trim()).ok()).map(|c| without_fragment(&c));
-            let why = match k {
-                _ if canonical.as_ref().is_some_and(|c| *c != without_fragment(&p.url) && fetched_urls.contains(c)) => Some(Skip::Duplicate),
-                _ if feed_pages.contains(&without_fragment(&p.url)) || feed_pages.contains(&without_fragment(&p.asked)) => None,
-                TextKind::Own => None,
-                TextKind::Listing => Some(Skip::Listing),
-                TextKind::NoText => Some(Skip::NoText),
-            };
-            match why {
-                Some(why) => skip(&mut summary, &mut on, p.url.as_str(), why, canonical.filter(|_| why == Skip::Duplicate))?,
-                None if done(p.url.as_str()) => skip(&mut summary, &mut on, p.url.as_str(), Skip::Done, None)?,
-                None => articles.push(p),
-            }
-        }
-
-        // The site's templates, from its articles.
-        let learned = self.learn(&site, &articles);
-        on(Event::Learned(learned))?;
-
-        // Every article, by the store's rules.
-        let rules = Rules::Store(self.store.clone(), Missing::SinglePage);
-        let sources = articles.iter().map(|p| match p.kept.clone().or_else(|| self.fetcher.cached(&p.asked)) {
-            Some(f) => Source::Fetched(Location::Url(p.url.clone()), f),
-            None => Source::Read(Location::Url(p.asked.clone()), None),
-        });
-        let budget = &self.opts.budget;
-        rules.articles(sources, self.opts.jobs.max(1), self.fetcher, budget, Fields::All, |loc, article| {
-            match &article {
-                Ok(_) => summary.articles += 1,
-                Err(_) => summary.failed += 1,
-            }
-            on(Event::Article(loc, Box::new(article)))
-        })?;
-        Ok(summary)
+        Ok((pages, feed_pages))
     }
 
     /// Pages the start page's feed and the site's sitemaps list (the feed's remembered as
@@ -366,8 +349,8 @@ impl<'a> Crawler<'a> {
     /// Learn the site's wrapper from its articles: up to [`Options::samples`] of each URL shape
     /// that has two or more, the largest shapes first (at most four shapes' worth), read again
     /// from the cache; added to the store.
-    fn learn(&self, site: &str, articles: &[&Fetchedpage]) -> std::result::Result<(std::path::PathBuf, usize), String> {
-        let mut shapes: Vec<(String, Vec<&Fetchedpage>)> = Vec::new();
+    fn learn(&self, site: &str, articles: &[&Kept]) -> std::result::Result<(std::path::PathBuf, usize), String> {
+        let mut shapes: Vec<(String, Vec<&Kept>)> = Vec::new();
         for &p in articles {
             let shape = crate::sitemap::shape(&p.url);
             match shapes.iter_mut().find(|(s, _)| *s == shape) {
@@ -379,7 +362,7 @@ impl<'a> Crawler<'a> {
         // Largest first; among equals, the first found.
         shapes.sort_by_key(|(_, g)| std::cmp::Reverse(g.len()));
         let samples = self.opts.samples.max(2);
-        let chosen: Vec<&Fetchedpage> = shapes.iter().take(4).flat_map(|(_, g)| g.iter().take(samples).copied()).collect();
+        let chosen: Vec<&Kept> = shapes.iter().take(4).flat_map(|(_, g)| g.iter().take(samples).copied()).collect();
         if chosen.len() < 2 {
             return Err(format!("fewer than two articles of {site} share a URL shape"));
         }
@@ -397,6 +380,43 @@ impl<'a> Crawler<'a> {
         let (path, _) = self.store.add(site, &wrapper).map_err(|e| e.to_string())?;
         Ok((path, used))
     }
+}
+
+/// Count `url` as passed over for `why`, and say so.
+fn skip<E>(summary: &mut Summary, on: &mut dyn FnMut(Event<'_>) -> std::result::Result<(), E>, url: &str, why: Skip, detail: Option<String>) -> std::result::Result<(), E> {
+    *summary.skipped.entry(why).or_default() += 1;
+    on(Event::Skipped(url, why, detail))
+}
+
+/// The articles among the pages fetched (step 2, [`kind`]), but those `done` names; the others
+/// are passed over with why.
+fn choose<'p, E>(
+    pages: &'p [Kept],
+    feed_pages: &HashSet<String>,
+    done: &(dyn Fn(&str) -> bool + Sync),
+    summary: &mut Summary,
+    on: &mut dyn FnMut(Event<'_>) -> std::result::Result<(), E>,
+) -> std::result::Result<Vec<&'p Kept>, E> {
+    let mut kinds = kind::kinds(&pages.iter().map(|p| p.runs.clone()).collect::<Vec<_>>());
+    kind::by_shape(&mut kinds, &pages.iter().map(|p| vote_shape(&p.url)).collect::<Vec<_>>());
+    let fetched: HashSet<String> = pages.iter().map(|p| without_fragment(&p.url)).collect();
+    let mut articles = Vec::new();
+    for (p, k) in pages.iter().zip(kinds) {
+        let canonical = p.canonical.as_deref().and_then(|c| p.url.join(c.trim()).ok()).map(|c| without_fragment(&c));
+        let why = match k {
+            _ if canonical.as_ref().is_some_and(|c| *c != without_fragment(&p.url) && fetched.contains(c)) => Some(Skip::Duplicate),
+            _ if feed_pages.contains(&without_fragment(&p.url)) || feed_pages.contains(&without_fragment(&p.asked)) => None,
+            TextKind::Own => None,
+            TextKind::Listing => Some(Skip::Listing),
+            TextKind::NoText => Some(Skip::NoText),
+        };
+        match why {
+            Some(why) => skip(summary, on, p.url.as_str(), why, canonical.filter(|_| why == Skip::Duplicate))?,
+            None if done(p.url.as_str()) => skip(summary, on, p.url.as_str(), Skip::Done, None)?,
+            None => articles.push(p),
+        }
+    }
+    Ok(articles)
 }
 
 /// The URLs a crawl found, and those waiting to be fetched.
