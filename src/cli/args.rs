@@ -471,7 +471,7 @@ pub(crate) struct CrawlArgs {
     /// run; a response an earlier run's files hold is not written again).
     #[arg(long, requires = "out_dir", help_heading = "Output")]
     pub(crate) warc: bool,
-    /// Pages fetched and read at once (the per-host limit applies too; default: 4).
+    /// Pages fetched and read at once (the per-host limit applies too).
     #[arg(long, short, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub(crate) jobs: u64,
     /// Also write the summary as JSON to this file.
