@@ -108,3 +108,50 @@ pub(super) fn percent_encode(out: &mut String, c: char) {
         out.push_str(&format!("%{b:02X}"));
     }
 }
+
+/// The formulas in `t`: `$…$` and `$$…$$` spans (as pandoc reads them: the opening dollar
+/// after a space or the start and before a non-space, the closing one after a non-space and
+/// before no digit; and, so that prices stay text, the opening one before no digit), by byte
+/// range, dollars included.
+pub(super) fn math_spans(t: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let b = t.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let opens = b[i] == b'$' && (i == 0 || b[i - 1].is_ascii_whitespace());
+        if !opens {
+            i += 1;
+            continue;
+        }
+        let fence = if b.get(i + 1) == Some(&b'$') { 2 } else { 1 };
+        let from = i + fence;
+        if b.get(from).is_none_or(|c| c.is_ascii_whitespace() || c.is_ascii_digit() || *c == b'$') {
+            i += fence;
+            continue;
+        }
+        let close = (from + 1..b.len()).find(|&j| {
+            b[j] == b'$'
+                && !b[j - 1].is_ascii_whitespace()
+                && b[j - 1] != b'\\'
+                && (fence == 1 || b.get(j + 1) == Some(&b'$'))
+                && !b.get(j + fence).is_some_and(u8::is_ascii_digit)
+        });
+        match close {
+            Some(j) => {
+                out.push((i, j + fence));
+                i = j + fence;
+            }
+            None => i = from,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn formulas_are_dollar_spans_as_pandoc_reads_them_prices_are_not() {
+        assert_eq!(super::math_spans("cost $5-$6, and $x$ or $ y$"), vec![(16, 19)]);
+        assert_eq!(super::math_spans("$$a+b$$ then $c$"), vec![(0, 7), (13, 16)]);
+    }
+}

@@ -3,8 +3,10 @@
 
 mod escape;
 mod inline;
+mod tables;
 
 use escape::*;
+use tables::{fits_gfm, layout_table};
 
 use super::*;
 
@@ -703,101 +705,6 @@ impl<'a> Markdown<'a> {
 fn trim_spaces_end(s: &mut String) {
     let keep = s.trim_end_matches(' ').len();
     s.truncate(keep);
-}
-
-/// Is the table at `id` for layout (read as blocks): one column, a table inside, or
-/// `role=presentation`? The scan stops at the first inner table, so nested tables cost one
-/// look each.
-fn layout_table(doc: &Doc, id: NodeId) -> bool {
-    let Some(node) = doc.nodes.get(id as usize) else { return true };
-    if doc.element(id).and_then(|e| e.attr("role")).is_some_and(|r| r.eq_ignore_ascii_case("presentation")) {
-        return true;
-    }
-    let mut columns = 0usize;
-    for i in id + 1..node.end {
-        match doc.element(i).map(|e| e.name.as_str()) {
-            Some("table") => return true,
-            Some("tr") => {
-                let cell = |c: NodeId| doc.element(c).is_some_and(|e| e.name == "td" || e.name == "th");
-                let cells = doc.children(i).filter(|&c| cell(c)).count();
-                columns = columns.max(cells);
-            }
-            _ => {}
-        }
-    }
-    columns <= 1
-}
-
-/// The formulas in `t`: `$…$` and `$$…$$` spans (as pandoc reads them: the opening dollar
-/// after a space or the start and before a non-space, the closing one after a non-space and
-/// before no digit; and, so that prices stay text, the opening one before no digit), by byte
-/// range, dollars included.
-pub(super) fn math_spans(t: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let b = t.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let opens = b[i] == b'$' && (i == 0 || b[i - 1].is_ascii_whitespace());
-        if !opens {
-            i += 1;
-            continue;
-        }
-        let fence = if b.get(i + 1) == Some(&b'$') { 2 } else { 1 };
-        let from = i + fence;
-        if b.get(from).is_none_or(|c| c.is_ascii_whitespace() || c.is_ascii_digit() || *c == b'$') {
-            i += fence;
-            continue;
-        }
-        let close = (from + 1..b.len()).find(|&j| {
-            b[j] == b'$'
-                && !b[j - 1].is_ascii_whitespace()
-                && b[j - 1] != b'\\'
-                && (fence == 1 || b.get(j + 1) == Some(&b'$'))
-                && !b.get(j + fence).is_some_and(u8::is_ascii_digit)
-        });
-        match close {
-            Some(j) => {
-                out.push((i, j + fence));
-                i = j + fence;
-            }
-            None => i = from,
-        }
-    }
-    out
-}
-
-/// Does the data table at `id` fit a GFM table: no cell spanning rows or columns, and no
-/// cell holding blocks (a list, a quote, code, a heading, several paragraphs)?
-fn fits_gfm(doc: &Doc, id: NodeId) -> bool {
-    let Some(node) = doc.nodes.get(id as usize) else { return true };
-    let mut i = id + 1;
-    while i < node.end {
-        let Some(e) = doc.element(i) else {
-            i += 1;
-            continue;
-        };
-        if e.name == "td" || e.name == "th" {
-            let spans = ["colspan", "rowspan"].iter().any(|k| e.attr(k).and_then(|v| v.trim().parse::<usize>().ok()).is_some_and(|n| n > 1));
-            let end = doc.nodes[i as usize].end;
-            let blocks = (i + 1..end).filter_map(|c| doc.element(c)).filter(|c| {
-                matches!(c.name.as_str(), "ul" | "ol" | "blockquote" | "pre" | "dl" | "table" | "p") || heading_level(&c.name).is_some()
-            });
-            let mut paragraphs = 0;
-            for b in blocks {
-                paragraphs += 1;
-                if b.name != "p" || paragraphs > 1 {
-                    return false;
-                }
-            }
-            if spans {
-                return false;
-            }
-            i = end.max(i + 1);
-            continue;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// The info string of a `pre`: a `language-x` or `lang-x` class on it or its first `code`.
