@@ -44,15 +44,8 @@ pub fn shingles(text: &str) -> Vec<u64> {
     let words: Vec<String> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
     let mut out: Vec<u64> = words
         .windows(SHINGLE_WORDS)
-        .map(|w| {
-            // FNV-1a over the words, a space between: stable across runs and platforms.
-            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-            for b in w.join(" ").bytes() {
-                h ^= u64::from(b);
-                h = h.wrapping_mul(0x0100_0000_01b3);
-            }
-            h
-        })
+        // The words, a space between, hashed: stable across runs and platforms.
+        .map(|w| crate::template::hash_str(&w.join(" ")))
         .filter(|h| h % KEEP_ONE_IN == 0)
         .collect();
     out.sort_unstable();

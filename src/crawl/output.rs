@@ -207,13 +207,8 @@ pub fn file_name(url: &str, ext: &str) -> String {
     let last = url.split(['?', '#']).next().unwrap_or(url).trim_end_matches('/').rsplit('/').next().unwrap_or("");
     let stem = last.rsplit_once('.').map_or(last, |(s, _)| s);
     let safe: String = stem.chars().map(|c| if c.is_alphanumeric() || matches!(c, '-' | '_') { c } else { '_' }).take(80).collect();
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in url.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
     let safe = if safe.is_empty() { "index".to_string() } else { safe };
-    format!("{safe}-{:08x}.{ext}", h as u32)
+    format!("{safe}-{:08x}.{ext}", crate::template::hash_str(url) as u32)
 }
 
 /// Now as an ISO 8601 UTC time (`2026-11-27T10:38:16Z`), for WARC dates.
