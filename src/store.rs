@@ -108,7 +108,7 @@ pub struct Outcomes {
 }
 
 /// A site whose wrapper failed on most of its last [`DRIFT_PAGES`] pages ([`Health::drifted`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Drift {
     /// The store's host key.
     pub host: String,

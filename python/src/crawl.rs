@@ -18,8 +18,9 @@ use pyo3::types::{PyDict, PyList};
 /// file per article in other formats; `warc=True` adds the responses) and a call run again
 /// continues where a killed one stopped: articles written before are not returned again.
 /// `summary`, a dict, is filled with what the crawl did (pages found, fetched, passed over by
-/// reason). `cache` is the folder for fetched pages, as `forest crawl --cache` (default: the
-/// user's cache folder, `~/.cache/forest`; a re-run sends only revalidations); with
+/// reason, sites whose stored wrapper drifted). `cache` is the folder for fetched pages, as
+/// `forest crawl --cache` (default: the user's cache folder, `~/.cache/forest`; a re-run sends
+/// only revalidations); with
 /// `no_cache=True` none is used, and the crawl holds its pages' bytes in memory until the end.
 #[pyfunction]
 #[pyo3(signature = (url, *, max_pages = forest::crawl::MAX_PAGES, max_depth = forest::crawl::MAX_DEPTH, store = None, out_dir = None, format = "jsonl", warc = false, cache = None, no_cache = false, delay = 0.0, jobs = 4, timeout = None, summary = None))]
@@ -67,7 +68,6 @@ pub(crate) fn crawl<'py>(
             let opts = Options { max_pages, max_depth, jobs: jobs.clamp(1, forest::run::MAX_JOBS), budget, ..Options::default() };
             let crawler = Crawler::new(&fetcher, store.clone(), opts);
             let mut articles = Vec::new();
-            let mut outcomes = forest::store::Outcomes::default();
             let summary = crawler.run(&start, &|u| done.contains(u), |event| -> forest::Result<()> {
                 match event {
                     Event::Response(f) => {
@@ -77,7 +77,6 @@ pub(crate) fn crawl<'py>(
                     }
                     Event::Article(loc, result) => {
                         if let Ok(article) = *result {
-                            outcomes.add(&article);
                             if let Some(o) = &mut output {
                                 o.article(&loc, &article)?;
                             }
@@ -91,7 +90,6 @@ pub(crate) fn crawl<'py>(
             if let Some(o) = output {
                 o.finish()?;
             }
-            let _ = outcomes.record(&store);
             Ok((articles, summary))
         })
     })
@@ -107,6 +105,7 @@ pub(crate) fn crawl<'py>(
         }
         d.set_item("skipped", skipped)?;
         d.set_item("sources", report.sources.clone())?;
+        d.set_item("drifted", report.drifted.iter().map(|d| d.host.clone()).collect::<Vec<_>>())?;
     }
     let out = PyList::empty(py);
     for inner in articles {

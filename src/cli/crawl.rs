@@ -20,7 +20,6 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
     }
     let bar = (!a.fetch.quiet).then(|| progress_bar(count(a.max_pages), "pages", false)).flatten();
     let mut stdout = std::io::stdout().lock();
-    let mut outcomes = forest::store::Outcomes::default();
     let started = std::time::Instant::now();
     let mut printed = 0usize;
     // What the journal says is done is settled before the crawl starts.
@@ -48,7 +47,6 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
             Event::Learned(Err(why)) => eprintln!("forest: could not learn the site: {why}; its articles get the single-page extractor"),
             Event::Article(loc, result) => match *result {
                 Ok(article) => {
-                    outcomes.add(&article);
                     match &mut output {
                         Some(o) => o.article(&loc, &article)?,
                         None if a.format == Format::Jsonl => writeln!(stdout, "{}", article.render(a.format).trim_end())?,
@@ -79,8 +77,7 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
         Some(o) => o.finish()?,
         None => summary.articles,
     };
-    let (drifted, _) = outcomes.record(&a.store.open()?);
-    for d in drifted {
+    for d in &summary.drifted {
         eprintln!("forest: the wrapper of {} failed on {} of its last {} pages: the site may have changed", d.host, d.failed, forest::store::DRIFT_PAGES);
     }
     if let Some(path) = &a.summary {

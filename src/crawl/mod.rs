@@ -160,6 +160,9 @@ pub struct Summary {
     pub skipped: BTreeMap<Skip, usize>,
     /// Where pages were found: `feed URL`, `sitemap URL`, `links`.
     pub sources: Vec<String>,
+    /// Sites whose stored wrapper failed on most of its last pages (the crawl records how the
+    /// store's rules did on its articles, as every extraction with a store does).
+    pub drifted: Vec<crate::store::Drift>,
 }
 
 /// A page fetched, and what the crawl keeps of it until the end.
@@ -224,13 +227,18 @@ impl<'a> Crawler<'a> {
             Some(f) => Source::Fetched(Location::Url(p.url.clone()), f),
             None => Source::Read(Location::Url(p.asked.clone()), None),
         });
+        let mut outcomes = crate::store::Outcomes::default();
         rules.articles(sources, self.opts.jobs.max(1), self.fetcher, &self.opts.budget, Fields::All, |loc, article| {
             match &article {
-                Ok(_) => summary.articles += 1,
+                Ok(a) => {
+                    summary.articles += 1;
+                    outcomes.add(a);
+                }
                 Err(_) => summary.failed += 1,
             }
             on(Event::Article(loc, Box::new(article)))
         })?;
+        summary.drifted = outcomes.record(&self.store).0;
         Ok(summary)
     }
 
