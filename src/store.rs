@@ -26,6 +26,14 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Its name (`wrapper`, `site-config`), as in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Wrapper => "wrapper",
+            Kind::SiteConfig => "site-config",
+        }
+    }
+
     fn ext(self) -> &'static str {
         match self {
             Kind::Wrapper => "json",

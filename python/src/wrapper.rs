@@ -179,7 +179,7 @@ impl Store {
         for r in self.inner.reports().map_err(to_py)? {
             let d = pyo3::types::PyDict::new(py);
             d.set_item("host", &r.host)?;
-            d.set_item("kind", if r.kind == forest::store::Kind::Wrapper { "wrapper" } else { "site-config" })?;
+            d.set_item("kind", r.kind.name())?;
             d.set_item("xpath", &r.xpath)?;
             d.set_item("pages", r.pages)?;
             d.set_item("path", r.path.to_string_lossy())?;

@@ -46,12 +46,8 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
                         (n, true) => format!("applied {n}, failed {}, DRIFTED", r.failed),
                         (n, false) => format!("applied {n}, failed {}", r.failed),
                     };
-                    let kind = match r.kind {
-                        forest::store::Kind::Wrapper => "wrapper",
-                        forest::store::Kind::SiteConfig => "site-config",
-                    };
                     let age = r.age_days.map_or("?".into(), |d| d.to_string());
-                    writeln!(out, "{}\t{kind}\t{age}d\t{health}\t{}", r.host, r.xpath)?;
+                    writeln!(out, "{}\t{}\t{age}d\t{health}\t{}", r.host, r.kind.name(), r.xpath)?;
                 }
             }
         }
