@@ -22,6 +22,45 @@ pub struct Rewritten {
     pub filled: usize,
 }
 
+/// A feed at a location, fetched, with each item's article by a site's rules ([`fill`]).
+#[derive(Debug)]
+pub struct Filled {
+    /// The feed with its items' articles.
+    pub feed: Rewritten,
+    /// The feed's items.
+    pub items: usize,
+    /// Items that could not be mapped to a page.
+    pub skipped: Vec<crate::feed::Skipped>,
+    /// Pages whose article could not be had, with why.
+    pub failed: Vec<(crate::fetch::Location, Error)>,
+}
+
+/// The feed at `at`, fetched with `fetcher`, its items' pages read (`jobs` at once, each within
+/// `budget`) and extracted with `rules`, and the feed rewritten with their articles
+/// ([`rewrite`]).
+///
+/// # Errors
+/// The feed's fetch and parse errors; [`rewrite`]'s.
+pub fn fill(rules: &crate::rules::Rules, fetcher: &crate::fetch::Fetcher, at: &crate::fetch::Location, jobs: usize, budget: &crate::budget::Budget) -> Result<Filled> {
+    let fetched = fetcher.get(at)?;
+    let sample = crate::feed::parse(&fetched.bytes, &fetched.location)?;
+    let sources = sample.items.iter().map(|i| crate::page::Source::Read(i.page.clone(), Some(i.clone())));
+    let mut links = sample.items.iter().map(|i| i.link.clone());
+    let (mut articles, mut failed) = (HashMap::new(), Vec::new());
+    rules.articles(sources, jobs, fetcher, budget, crate::article::Fields::All, |loc, r| -> Result<()> {
+        match (r, links.next().flatten()) {
+            (Ok(article), Some(link)) => {
+                articles.insert(link, article.html());
+            }
+            (Ok(_), None) => {}
+            (Err(e), _) => failed.push((loc, e)),
+        }
+        Ok(())
+    })?;
+    let feed = rewrite(&fetched.bytes, &at.to_string(), &articles)?;
+    Ok(Filled { feed, items: sample.items.len() + sample.skipped.len(), skipped: sample.skipped, failed })
+}
+
 /// `feed` (its bytes, read from `what`) with the HTML of `articles` (by the item's link, as
 /// the feed writes it) in each item: RSS 2.0 and RSS 1.0 items get `content:encoded`, Atom
 /// entries `content`, JSON Feed items `content_html`; each stays in its own format.

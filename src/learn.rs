@@ -140,6 +140,20 @@ impl Learner {
         learned
     }
 
+    /// Learn a site that drifted from its wrapper again ([`Learner::relearn`]), from the page
+    /// its wrapper last failed on, fetched anew.
+    pub fn relearn_drifted(&self, drift: &crate::store::Drift) -> Learned {
+        let at = drift.last_failure.as_deref().map(Location::parse);
+        let page = match at {
+            Some(loc @ Location::Url(_)) => crate::page::Source::Read(loc, None).page(&self.fetcher, &self.budget).map_err(|e| e.to_string()),
+            _ => Err("no web page it failed on is known".to_string()),
+        };
+        match page {
+            Ok(page) => self.relearn(&page),
+            Err(why) => Learned { host: drift.host.clone(), outcome: Err(why) },
+        }
+    }
+
     fn learn_host(&self, page: &Page, url: &Url, host: &str) -> std::result::Result<(PathBuf, String, usize), String> {
         let robots = sitemap::robots_of(&self.fetcher, url);
         let want = crate::sitemap::shape(url);

@@ -49,6 +49,7 @@
 //! | output | which rules each page gets; the page's article | [`rules`], [`article`] | [`rules::Rules::resolver`], [`Article`] |
 //! | | a site learned on the fly for a page of a host without rules | [`learn`] | [`learn::Learner`] |
 //! | | a whole site: its pages found, listings told from articles, templates learned, every article; a resumable output folder | [`crawl`] | [`crawl::Crawler`], [`crawl::output::Output`] |
+//! | | where articles go: a stream or a folder, and the index | [`output`] | [`output::Writer`] |
 //! | | the article as Markdown, HTML or XML; a feed with full articles | [`render`], [`fulltext`] | [`Article::markdown`], [`fulltext::rewrite`] |
 //! | | wrappers kept by host, with their health; an archive of articles | [`store`], [`index`] | [`store::Store`], [`store::Outcomes`], [`index::ArticleIndex`] |
 //! | | many pages in parallel, in order | [`run`] | [`rules::Rules::articles`] |
@@ -103,6 +104,7 @@ pub mod ftr;
 pub mod article;
 pub mod crawl;
 pub mod index;
+pub mod output;
 pub mod fulltext;
 pub mod learn;
 pub mod render;

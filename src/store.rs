@@ -217,6 +217,19 @@ impl Store {
         self.save_bytes(host, Kind::Wrapper, wrapper.to_json()?.as_bytes())
     }
 
+    /// [`Store::save`] when `replace`, else [`Store::add`]: returns the file and how many older
+    /// templates were kept.
+    ///
+    /// # Errors
+    /// As [`Store::save`].
+    pub fn keep(&self, host: &str, wrapper: &Wrapper, replace: bool) -> Result<(PathBuf, usize)> {
+        if replace {
+            Ok((self.save(host, wrapper)?, 0))
+        } else {
+            self.add(host, wrapper)
+        }
+    }
+
     /// Save `wrapper` as the wrapper of `host`, keeping the templates of the wrapper stored
     /// there that it does not replace ([`Wrapper::keep_templates_of`]: a redesigned site keeps
     /// the rules of its earlier layout). Returns the file and how many older templates were

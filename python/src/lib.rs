@@ -275,18 +275,9 @@ fn induce(py: Python<'_>, pages: &Bound<'_, PyAny>, host: Option<String>, max_pa
                             fetcher.trust(&u);
                         }
                         let sample = forest::feed::read_with(fetcher, feed)?;
-                        let items = &sample.items[..sample.items.len().min(max_pages)];
                         // Each page is summarized by the worker that read it, and the
                         // summaries join the induction in order.
-                        let mut inducer = forest::wrapper::Inducer::new(&sample.site, cfg.clone());
-                        let jobs = forest::page::read_jobs(items);
-                        let summarize = |p: forest::Page| forest::wrapper::Summary::of(&p, &cfg);
-                        forest::page::read_items(fetcher, items, jobs, &budget(), &|| {}, summarize, |_, summary| {
-                            if let Ok(s) = summary {
-                                inducer.add_summary(s);
-                            }
-                        });
-                        inducer.finish_sample(&sample)?
+                        forest::wrapper::Inducer::read_sample(&sample, fetcher, &cfg, max_pages, &budget(), false, &|| {}).induction?
                     }
                     None => {
                         // Pages that cannot be read are left out, as `forest induce` does.

@@ -16,16 +16,9 @@ pub(crate) fn read_site_config(path: &Path) -> anyhow::Result<forest::ftr::SiteC
     Ok(config)
 }
 
-/// Where `apply` writes: stdout or one file per page, and the index.
-struct Sink {
-    format: Format,
-    out_dir: Option<PathBuf>,
-    /// Several pages as one JSON array on stdout.
-    array: bool,
-    /// Several pages: a `==> page <==` line before each on stdout.
-    headers: bool,
-    used_names: std::collections::HashSet<String>,
-    written: usize,
+/// What `apply` writes ([`forest::output::Writer`]) and counts, and what it says of each page.
+struct Sink<W: Write> {
+    out: forest::output::Writer<W>,
     skipped: usize,
     fallbacks: usize,
     /// Articles whose confidence is below [`forest::article::DOUBTFUL`].
@@ -40,12 +33,11 @@ struct Sink {
     hinted: std::collections::HashSet<String>,
     /// How the stored rules did, per host (for the health record and re-learning).
     outcomes: forest::store::Outcomes,
-    index: Option<(forest::index::ArticleWriter, PathBuf)>,
 }
 
-impl Sink {
-    fn put(&mut self, out: &mut impl Write, loc: &Location, result: forest::Result<Article>) -> anyhow::Result<()> {
-        let mut article = match result {
+impl<W: Write> Sink<W> {
+    fn put(&mut self, loc: &Location, result: forest::Result<Article>) -> anyhow::Result<()> {
+        let article = match result {
             Ok(a) => a,
             Err(e) => {
                 eprintln!("forest: skipped {loc}: {}", explain(&e));
@@ -104,45 +96,9 @@ impl Sink {
                 );
             }
         }
-        if let Some((index, _)) = &mut self.index {
-            index.add(&article)?;
-        }
         // The index keeps the whole text; the output may leave the headline out.
-        if self.no_title && matches!(self.format, Format::Text | Format::Json | Format::Jsonl) {
-            article.text = article.body();
-        }
-        let body = article.render(self.format);
-        match &self.out_dir {
-            Some(dir) => {
-                let name = unique_name(&mut self.used_names, &loc.stem(), self.format.ext());
-                forest::store::write_atomic(&dir.join(&name), body.as_bytes())
-                    .with_context(|| format!("cannot write {}", dir.join(&name).display()))?;
-            }
-            None if self.array => {
-                out.write_all(if self.written == 0 { b"[\n" } else { b",\n" })?;
-                out.write_all(body.trim_end().as_bytes())?;
-            }
-            None => {
-                if self.headers {
-                    writeln!(out, "==> {loc} <==")?;
-                }
-                out.write_all(body.as_bytes())?;
-            }
-        }
-        self.written += 1;
-        Ok(())
-    }
-
-    fn finish(self, out: &mut impl Write) -> anyhow::Result<()> {
-        if self.array && self.written > 0 {
-            out.write_all(b"\n]\n")?;
-        }
-        if let Some((index, dir)) = self.index {
-            let n = index.finish()?;
-            let total = forest::index::ArticleIndex::open(&dir).map(|i| i.len().to_string()).unwrap_or_else(|_| "?".into());
-            eprintln!("forest: added {n} articles to the index {} (it holds {total})", dir.display());
-        }
-        Ok(())
+        let text = (self.no_title && matches!(self.out.format(), Format::Text | Format::Json | Format::Jsonl)).then(|| article.body());
+        Ok(self.out.put(loc, &article, text)?)
     }
 }
 
@@ -176,42 +132,27 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     if !warc && sources.is_empty() {
         bail!("no page given: name files, folders or URLs, or --warc FILE");
     }
-    if let Some(dir) = &a.out_dir {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let index = match &a.index {
-        Some(dir) => Some((forest::index::ArticleIndex::open_or_create(dir)?.writer(a.batch)?, dir.clone())),
-        None => None,
-    };
     let jobs = a.jobs.unwrap_or_else(forest::run::cores).max(1);
     let many = warc || sources.len() > 1;
-    // Plain text reads no title or language (the index and `--no-title` do).
-    let fields = if a.format == Format::Text && !a.no_title && index.is_none() { Fields::Text } else { Fields::All };
-    let mut sink = Sink {
-        format: a.format,
-        out_dir: a.out_dir.clone(),
-        array: many && a.format == Format::Json && a.out_dir.is_none(),
-        headers: many && a.format != Format::Jsonl && a.format != Format::Json,
-        used_names: Default::default(),
-        written: 0,
-        skipped: 0,
-        fallbacks: 0,
-        doubtful: 0,
-        many,
-        no_title: a.no_title,
-        warc,
-        hinted: Default::default(),
-        outcomes: Default::default(),
-        index,
+    let out = match &a.out_dir {
+        Some(dir) => forest::output::Writer::folder(dir, a.format)?,
+        None => forest::output::Writer::stream(std::io::stdout().lock(), a.format, many),
     };
+    let indexed = a.index.is_some();
+    let out = match &a.index {
+        Some(dir) => out.with_index(dir, a.batch)?,
+        None => out,
+    };
+    // Plain text reads no title or language (the index and `--no-title` do).
+    let fields = if a.format == Format::Text && !a.no_title && !indexed { Fields::Text } else { Fields::All };
+    let mut sink = Sink { out, skipped: 0, fallbacks: 0, doubtful: 0, many, no_title: a.no_title, warc, hinted: Default::default(), outcomes: Default::default() };
     let started = std::time::Instant::now();
     let bar = progress_bar(sources.len(), "pages", a.fetch.quiet);
-    let mut stdout = std::io::stdout().lock();
     let mut put = |loc: Location, r: forest::Result<Article>| {
         if let Some(b) = &bar {
             b.inc(1);
         }
-        sink.put(&mut stdout, &loc, r)
+        sink.put(&loc, r)
     };
     let mut total = 0usize;
     // Records of an archive that were truncated, malformed or over the size cap: skipped
@@ -252,9 +193,11 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let (skipped, fallbacks, written, doubtful) = (sink.skipped, sink.fallbacks, sink.written, sink.doubtful);
-    let outcomes = std::mem::take(&mut sink.outcomes);
-    sink.finish(&mut stdout)?;
+    let (skipped, fallbacks, written, doubtful) = (sink.skipped, sink.fallbacks, sink.out.written, sink.doubtful);
+    if let (Some((added, total)), Some(dir)) = (sink.out.finish()?, &a.index) {
+        eprintln!("forest: added {added} articles to the index {} (it holds {total})", dir.display());
+    }
+    let outcomes = sink.outcomes;
     if total > 1 && !a.fetch.quiet {
         let secs = started.elapsed().as_secs_f64();
         eprintln!(
@@ -269,62 +212,30 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
         eprintln!("forest: {damaged} damaged or oversized archive records were skipped");
     }
     if let (Rules::Store(store, missing), false) = (&rules, outcomes.is_empty()) {
-        keep_health(store, missing, outcomes, a.relearn, &budget);
+        keep_health(store, missing, outcomes, a.relearn);
     }
     Ok(if skipped > 0 || damaged > 0 || unread > 0 { ExitCode::from(3) } else { ExitCode::SUCCESS })
 }
 
-/// A file name from an untrusted stem: safe characters only, never a path, never reused.
-fn unique_name(used: &mut std::collections::HashSet<String>, stem: &str, ext: &str) -> String {
-    let mut safe: String = stem
-        .chars()
-        .map(|c| if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' })
-        .take(100)
-        .collect();
-    // Hidden names, and the names Windows reserves for devices (CON, NUL, COM1, …), get a `_`.
-    let device = safe.split('.').next().is_some_and(|base| {
-        let b = base.to_ascii_uppercase();
-        matches!(b.as_str(), "CON" | "PRN" | "AUX" | "NUL")
-            || ((b.starts_with("COM") || b.starts_with("LPT")) && b.len() == 4 && b.as_bytes()[3].is_ascii_digit())
-    });
-    if safe.is_empty() || safe.starts_with('.') || device {
-        safe.insert(0, '_');
-    }
-    let mut name = format!("{safe}.{ext}");
-    let mut n = 2;
-    while !used.insert(name.clone()) {
-        name = format!("{safe}-{n}.{ext}");
-        n += 1;
-    }
-    name
-}
-
 /// Record how each stored wrapper did on this run's pages; say which sites drifted from their
-/// wrapper, and learn those again when asked (from the page it last failed on).
-fn keep_health(store: &forest::store::Store, missing: &Missing, outcomes: forest::store::Outcomes, relearn: bool, budget: &forest::budget::Budget) {
+/// wrapper, and learn those again when asked.
+fn keep_health(store: &forest::store::Store, missing: &Missing, outcomes: forest::store::Outcomes, relearn: bool) {
     let (drifted, unrecorded) = outcomes.record(store);
     for (host, e) in unrecorded {
         eprintln!("forest: the health of {host}'s wrapper was not recorded: {e}");
     }
     for drift in drifted {
-        let host = &drift.host;
-        let at = drift.last_failure.as_deref().map(Location::parse);
-        let (Missing::Learn(learner), true, Some(Location::Url(url))) = (missing, relearn, at) else {
-            eprintln!(
-                "forest: the wrapper of {host} failed on {} of its last {} pages: the site may have changed \
+        let (host, failed) = (&drift.host, drift.failed);
+        match (missing, relearn) {
+            (Missing::Learn(learner), true) => match learner.relearn_drifted(&drift).outcome {
+                Ok(_) => eprintln!("forest: {host} drifted from its wrapper and was learned again (undo: `forest wrappers undo {host}`)"),
+                Err(why) => eprintln!("forest: {host} drifted from its wrapper, but was not learned again: {why}"),
+            },
+            _ => eprintln!(
+                "forest: the wrapper of {host} failed on {failed} of its last {} pages: the site may have changed \
                  (learn it again with `forest apply --relearn` on a recent page, or `forest induce`)",
-                drift.failed,
                 forest::store::DRIFT_PAGES
-            );
-            continue;
-        };
-        match forest::page::Page::read(&Location::Url(url.clone()), budget) {
-            Ok(page) => {
-                if learner.relearn(&page).outcome.is_ok() {
-                    eprintln!("forest: {host} drifted from its wrapper and was learned again (undo: `forest wrappers undo {host}`)");
-                }
-            }
-            Err(e) => eprintln!("forest: {host} drifted, but {url} could not be read to learn it again: {e}"),
+            ),
         }
     }
 }
@@ -354,50 +265,27 @@ fn learning(
 pub(crate) fn feed(a: FeedArgs) -> anyhow::Result<ExitCode> {
     let fetcher = std::sync::Arc::new(a.fetch.fetcher_for(std::slice::from_ref(&a.feed))?);
     let budget = a.budget.page();
-    let at = Location::parse_input(&a.feed);
-    let fetched = fetcher.get(&at)?;
-    let sample = forest::feed::parse(&fetched.bytes, &fetched.location)?;
     let store = a.store.open()?;
-    let missing = if a.no_learn {
-        Missing::SinglePage
-    } else {
-        learning(&fetcher, store.clone(), budget, a.budget.learn_time(), a.fetch.quiet)
-    };
-    let rules = Rules::Store(store, missing);
-    let links: Vec<Option<String>> = sample.items.iter().map(|i| i.link.clone()).collect();
-    let sources: Vec<Source> = sample.items.iter().map(|i| Source::Read(i.page.clone(), Some(i.clone()))).collect();
+    let missing = if a.no_learn { Missing::SinglePage } else { learning(&fetcher, store.clone(), budget, a.budget.learn_time(), a.fetch.quiet) };
     let jobs = a.jobs.unwrap_or_else(forest::run::cores).max(1);
-    let mut articles = std::collections::HashMap::new();
-    let (mut skipped, mut k) = (0usize, 0usize);
-    rules.articles(sources, jobs, &fetcher, &budget, Fields::All, |loc, r| -> anyhow::Result<()> {
-        match (r, links.get(k).cloned().flatten()) {
-            (Ok(article), Some(link)) => {
-                articles.insert(link, article.html());
-            }
-            (Ok(_), None) => {}
-            (Err(e), _) => {
-                eprintln!("forest: skipped {loc}: {}", explain(&e));
-                skipped += 1;
-            }
-        }
-        k += 1;
-        Ok(())
-    })?;
-    let out = forest::fulltext::rewrite(&fetched.bytes, &a.feed, &articles)?;
+    let full = forest::fulltext::fill(&Rules::Store(store, missing), &fetcher, &Location::parse_input(&a.feed), jobs, &budget)?;
     match &a.out {
-        Some(path) => forest::store::write_atomic(path, &out.bytes).with_context(|| format!("cannot write {}", path.display()))?,
-        None => std::io::stdout().lock().write_all(&out.bytes)?,
+        Some(path) => forest::store::write_atomic(path, &full.feed.bytes).with_context(|| format!("cannot write {}", path.display()))?,
+        None => std::io::stdout().lock().write_all(&full.feed.bytes)?,
     }
     // Items the feed could not map to a page are skipped inputs too: each is named.
-    for s in &sample.skipped {
+    for s in &full.skipped {
         eprintln!("forest: skipped item {}: {}", s.what, s.why);
     }
+    for (loc, e) in &full.failed {
+        eprintln!("forest: skipped {loc}: {}", explain(e));
+    }
     if !a.fetch.quiet {
-        eprintln!("forest: {} of {} items with their full article", out.filled, sample.items.len() + sample.skipped.len());
+        eprintln!("forest: {} of {} items with their full article", full.feed.filled, full.items);
     }
-    let unfilled = sample.items.len().saturating_sub(out.filled);
-    if unfilled > skipped {
-        eprintln!("forest: {} items got no article (their link could not be matched in the feed)", unfilled - skipped);
+    let unfilled = (full.items - full.skipped.len()).saturating_sub(full.feed.filled + full.failed.len());
+    if unfilled > 0 {
+        eprintln!("forest: {unfilled} items got no article (their link could not be matched in the feed)");
     }
-    Ok(if skipped > 0 || !sample.skipped.is_empty() || unfilled > skipped { ExitCode::from(3) } else { ExitCode::SUCCESS })
+    Ok(if full.failed.is_empty() && full.skipped.is_empty() && unfilled == 0 { ExitCode::SUCCESS } else { ExitCode::from(3) })
 }

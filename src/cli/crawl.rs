@@ -19,9 +19,8 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
         eprintln!("forest: continuing the crawl in {}: {} articles already written", dir.display(), o.done().len());
     }
     let bar = (!a.fetch.quiet).then(|| progress_bar(count(a.max_pages), "pages", false)).flatten();
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = forest::output::Writer::stream(std::io::stdout().lock(), a.format, true);
     let started = std::time::Instant::now();
-    let mut printed = 0usize;
     // What the journal says is done is settled before the crawl starts.
     let done = output.as_ref().map(|o| o.done().clone()).unwrap_or_default();
     let summary = crawler.run(&start, &|url| done.contains(url), |event| -> anyhow::Result<()> {
@@ -46,22 +45,10 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
             }
             Event::Learned(Err(why)) => eprintln!("forest: could not learn the site: {why}; its articles get the single-page extractor"),
             Event::Article(loc, result) => match *result {
-                Ok(article) => {
-                    match &mut output {
-                        Some(o) => o.article(&loc, &article)?,
-                        None if a.format == Format::Jsonl => writeln!(stdout, "{}", article.render(a.format).trim_end())?,
-                        // Several articles as one JSON array.
-                        None if a.format == Format::Json => {
-                            stdout.write_all(if printed == 0 { b"[\n" } else { b",\n" })?;
-                            stdout.write_all(article.render(a.format).trim_end().as_bytes())?;
-                        }
-                        None => {
-                            writeln!(stdout, "==> {loc} <==")?;
-                            stdout.write_all(article.render(a.format).as_bytes())?;
-                        }
-                    }
-                    printed += 1;
-                }
+                Ok(article) => match &mut output {
+                    Some(o) => o.article(&loc, &article)?,
+                    None => stdout.put(&loc, &article, None)?,
+                },
                 Err(e) => eprintln!("forest: skipped {loc}: {}", explain(&e)),
             },
         }
@@ -70,9 +57,7 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    if a.format == Format::Json && a.out_dir.is_none() && printed > 0 {
-        stdout.write_all(b"\n]\n")?;
-    }
+    stdout.finish()?;
     let written = match output {
         Some(o) => o.finish()?,
         None => summary.articles,

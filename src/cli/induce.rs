@@ -48,11 +48,7 @@ pub(crate) fn induce_warc(a: &InduceArgs) -> anyhow::Result<ExitCode> {
                 let mut w = induction.wrapper;
                 w.host = Some(host.clone());
                 if let Some(store) = &store {
-                    if a.replace {
-                        store.save(&host, &w)?;
-                    } else {
-                        store.add(&host, &w)?;
-                    }
+                    store.keep(&host, &w, a.replace)?;
                 }
                 writeln!(out, "{host}\t{pages}\t{}", w.xpath)?;
                 induced += 1;
@@ -88,46 +84,21 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
     for s in &sample.skipped {
         eprintln!("forest: skipped feed item {}: {}", s.what, s.why);
     }
-    let items = &sample.items[..sample.items.len().min(a.max_pages)];
-    let bar = a.fetch.progress(items.len(), "pages");
+    let bar = a.fetch.progress(sample.items.len().min(a.max_pages), "pages");
     let tick = || {
         if let Some(b) = &bar {
             b.inc(1);
         }
     };
-    // Each page is added to the induction as it is read, and only its summary kept; the
-    // FiveFilters export checks the wrapper on the whole pages, so it keeps them.
-    let keep_pages = a.format == InduceFormat::Ftr;
-    let cfg = a.config();
-    let mut inducer = Inducer::new(&sample.site, cfg.clone());
-    let (mut pages, mut failed) = (Vec::new(), Vec::new());
-    // The reading workers summarize the pages too; the summaries join the induction in order.
-    let summarize = |p: Page| (Summary::of(&p, &cfg), keep_pages.then_some(p));
-    forest::page::read_items(&fetcher, items, forest::page::read_jobs(items), &a.budget.page(), &tick, summarize, |item, read| match read {
-        Ok((summary, page)) => {
-            inducer.add_summary(summary);
-            pages.extend(page);
-        }
-        Err(e) => failed.push((item.page.to_string(), e)),
-    });
+    // The FiveFilters export checks the wrapper on the whole pages, so it keeps them.
+    let read = Inducer::read_sample(&sample, &fetcher, &a.config(), a.max_pages, &a.budget.page(), a.format == InduceFormat::Ftr, &tick);
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    for (what, e) in &failed {
+    for (what, e) in &read.failed {
         eprintln!("forest: skipped {what}: {}", explain(e));
     }
-    let induction = match inducer.finish_sample(&sample) {
-        Err(forest::Error::TooFewPages { got, detail: d }) if d.is_empty() => {
-            let causes: Vec<String> = failed.iter().map(|(w, e)| format!("{w}: {}", explain(e))).collect();
-            let detail = if causes.is_empty() {
-                format!(" ({} item(s) in {source})", sample.items.len())
-            } else {
-                format!("; failed: {}", causes.join("; "))
-            };
-            return Err(forest::Error::TooFewPages { got, detail }.into());
-        }
-        other => other?,
-    };
+    let (induction, pages, failed) = (read.induction?, read.pages, read.failed);
     let mut wrapper = induction.wrapper.clone();
     if let Some(h) = &a.host {
         wrapper.host = Some(forest::host::key(h)?);
@@ -151,7 +122,7 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
     let mut not_stored = false;
     if !a.no_store {
         match &wrapper.host {
-            Some(host) => match a.store.open().and_then(|s| Ok(if a.replace { (s.save(host, &wrapper)?, 0) } else { s.add(host, &wrapper)? })) {
+            Some(host) => match a.store.open().and_then(|s| Ok(s.keep(host, &wrapper, a.replace)?)) {
                 Ok((path, kept)) if !a.fetch.quiet => {
                     let older = if kept > 0 { format!(" (with {kept} older template(s) its pages do not show)") } else { String::new() };
                     eprintln!("forest: stored as the wrapper of {host}{older}: {}", path.display());

@@ -23,6 +23,17 @@ use crate::patterns::PageTerms;
 use crate::{Page, Result};
 use std::collections::{HashMap, HashSet};
 
+/// What [`Inducer::read_sample`] gave.
+#[allow(missing_debug_implementations)]
+pub struct ReadSample {
+    /// The induction, or why there is none.
+    pub induction: Result<Induction>,
+    /// The pages whole, when asked to keep them.
+    pub pages: Vec<Page>,
+    /// The pages that could not be read, with why.
+    pub failed: Vec<(String, crate::Error)>,
+}
+
 /// A kept page's words: the text nodes of its body with at least one token, and their tokens,
 /// packed in bytes. Numbers take as few bytes as they need (seven bits a byte, the last byte's
 /// high bit clear), most of them one or two: a page holds its words in about a third of the
@@ -283,6 +294,46 @@ impl Inducer {
     /// How many pages were added so far, copies included.
     pub fn pages_added(&self) -> usize {
         self.added
+    }
+
+    /// Read the first `max_pages` pages of `sample` with `fetcher`, each within `budget`
+    /// (`done` called after each), summarized by the worker that read it, and induce the
+    /// site's wrapper from them ([`Inducer::finish_sample`]); `keep_pages` keeps the pages
+    /// whole too (the FiveFilters export checks the wrapper on them). Too few pages names why
+    /// the others failed.
+    pub fn read_sample(
+        sample: &crate::feed::Sample,
+        fetcher: &crate::fetch::Fetcher,
+        cfg: &Config,
+        max_pages: usize,
+        budget: &crate::budget::Budget,
+        keep_pages: bool,
+        done: &(dyn Fn() + Sync),
+    ) -> ReadSample {
+        let items = &sample.items[..sample.items.len().min(max_pages)];
+        let mut inducer = Inducer::new(&sample.site, cfg.clone());
+        let (mut pages, mut failed) = (Vec::new(), Vec::new());
+        let summarize = |p: Page| (Summary::of(&p, cfg), keep_pages.then_some(p));
+        crate::page::read_items(fetcher, items, crate::page::read_jobs(items), budget, done, summarize, |item, read| match read {
+            Ok((summary, page)) => {
+                inducer.add_summary(summary);
+                pages.extend(page);
+            }
+            Err(e) => failed.push((item.page.to_string(), e)),
+        });
+        let induction = match inducer.finish_sample(sample) {
+            Err(crate::Error::TooFewPages { got, detail }) if detail.is_empty() => {
+                let detail = if failed.is_empty() {
+                    format!(" ({} item(s) in the sample)", sample.items.len())
+                } else {
+                    let causes: Vec<String> = failed.iter().map(|(w, e)| format!("{w}: {e}")).collect();
+                    format!("; failed: {}", causes.join("; "))
+                };
+                Err(crate::Error::TooFewPages { got, detail })
+            }
+            other => other,
+        };
+        ReadSample { induction, pages, failed }
     }
 
     /// [`Inducer::finish`] for the pages of `sample` (a feed or a folder): as

@@ -12,7 +12,7 @@
 
 
 mod inducer;
-pub use inducer::{Inducer, Summary};
+pub use inducer::{Inducer, ReadSample, Summary};
 
 use crate::patterns::{self, ElementType, PageCandidates, PageTerms, Pattern, Step, Tokens, Typer, Typing};
 use crate::rank::{self, Ranked};
