@@ -62,3 +62,33 @@ fn json_gives_what_the_page_declares_with_dates_in_iso_8601_and_urls_made_absolu
     assert_eq!((json["site_name"].as_str(), json["description"].as_str()), (Some("The Gazette"), Some("The bridge closes for six weeks.")));
     assert_eq!((json["authors"][0].as_str(), json["tags"][0].as_str(), json["byline"].as_str()), (Some("Ada Byron"), Some("roads"), Some("Ada Byron")));
 }
+
+/// Real pages of `../shared/modern` with figures: every caption of a shown image is in the
+/// `html` and the Markdown (the text leaves captions out, as gold texts do).
+#[test]
+fn figures_of_real_pages_keep_image_and_caption_in_html_and_markdown() {
+    let set = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/modern");
+    if !set.is_dir() {
+        eprintln!("skipped: ../shared/modern is absent");
+        return;
+    }
+    let rules = forest::rules::Rules::SinglePage;
+    // (page, figures with an image and a caption in the article)
+    for (page, figures) in [("wcxb-climatedrift.substack.com/test-5539.html", 4), ("wcxb-thespruceeats.com/dev-4030.html", 3)] {
+        let html = std::fs::read(set.join(page)).expect("read the page");
+        let article = rules.resolver().unwrap().article(Page::from_bytes(&html, page).unwrap()).unwrap();
+        let out = article.html();
+        assert_eq!(out.matches("<figcaption").count(), figures, "{page}");
+        let doc = scraper::Html::parse_fragment(&out);
+        let captions: Vec<String> = doc
+            .select(&scraper::Selector::parse("figure figcaption").unwrap())
+            .map(|c| c.text().collect::<Vec<_>>().join(" ").split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect();
+        let markdown = article.markdown();
+        for caption in captions.iter().filter(|c| c.len() > 3) {
+            let start: String = caption.chars().take(20).collect();
+            assert!(markdown.contains(start.trim()), "{page}: caption {caption:?} not in the Markdown");
+        }
+        assert!(out.matches("<img").count() >= figures, "{page}");
+    }
+}

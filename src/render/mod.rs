@@ -71,7 +71,8 @@ use markdown::Markdown;
 /// );
 /// ```
 pub fn markdown(doc: &Doc, x: &Extraction, base: Option<&Url>) -> String {
-    let mut md = Markdown::new(doc, base, &x.skip);
+    let cuts = shown_cuts(doc, &x.skip);
+    let mut md = Markdown::new(doc, base, &cuts);
     if x.nodes.is_empty() {
         for para in paragraphs(&x.text) {
             for (k, line) in para.iter().enumerate() {
@@ -126,10 +127,11 @@ pub fn html(doc: &Doc, x: &Extraction, base: Option<&Url>) -> String {
         }
         return out;
     }
+    let cuts = shown_cuts(doc, &x.skip);
     if let Some(h) = x.headline {
         let heading = doc.element(h).is_some_and(|e| heading_level(&e.name).is_some());
         let mut inner = String::new();
-        html_subtree(doc, h, &x.skip, base, &mut inner);
+        html_subtree(doc, h, &cuts, base, &mut inner);
         if !inner.is_empty() {
             let (open, close) = if heading { ("", "") } else { ("<h1>", "</h1>") };
             out.push_str(open);
@@ -140,7 +142,7 @@ pub fn html(doc: &Doc, x: &Extraction, base: Option<&Url>) -> String {
     }
     for &n in &x.nodes {
         let before = out.len();
-        html_subtree(doc, n, &x.skip, base, &mut out);
+        html_subtree(doc, n, &cuts, base, &mut out);
         if out.len() > before {
             out.push('\n');
         }
@@ -217,6 +219,29 @@ fn paragraphs(text: &str) -> Vec<Vec<&str>> {
         out.push(cur);
     }
     out
+}
+
+/// The extraction's cuts as the structure shows them: a figure's caption (its subtree) stays
+/// with its image, where the figure and an image of it are shown, though the text leaves it
+/// out (as gold texts of articles do).
+fn shown_cuts<'a>(doc: &Doc, skip: &'a [bool]) -> Cow<'a, [bool]> {
+    let shown = |from: NodeId, to: NodeId| doc.ancestors(from).take_while(|&a| a != to).chain([from]).all(|a| !is_skipped(skip, a));
+    let caption = |i: NodeId| {
+        let Some(figure) = doc.nodes[i as usize].parent.filter(|&p| doc.element(p).is_some_and(|e| e.name == "figure")) else { return false };
+        doc.element(i).is_some_and(|e| e.name == "figcaption")
+            && !is_skipped(skip, figure)
+            && (figure + 1..doc.end(figure)).any(|n| doc.element(n).is_some_and(|e| matches!(e.name.as_str(), "img" | "video" | "svg")) && shown(n, figure))
+    };
+    let captions: Vec<usize> = (0..skip.len().min(doc.nodes.len())).filter(|&i| skip[i] && caption(i as NodeId)).collect();
+    if captions.is_empty() {
+        return Cow::Borrowed(skip);
+    }
+    let mut cuts = skip.to_vec();
+    for i in captions {
+        let end = (doc.end(i as NodeId) as usize).min(cuts.len());
+        cuts[i..end].fill(false);
+    }
+    Cow::Owned(cuts)
 }
 
 fn is_skipped(skip: &[bool], i: NodeId) -> bool {
@@ -325,6 +350,28 @@ mod tests {
         let list = md("<ul><li>Routes:<table><tr><th>Route</th><th>Stops</th></tr><tr><td>Ferry</td><td><ul><li>Mill</li><li>Market</li></ul></td></tr></table></li></ul>");
         assert!(list.starts_with("- Routes:\n\n  <table>") && !list.contains("\n\n  </"), "{list}");
         assert_eq!(md("<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>"), "| A | B |\n| --- | --- |\n| 1 | 2 |\n");
+    }
+
+    #[test]
+    fn a_figure_keeps_its_caption_in_html_and_markdown_where_its_image_is_shown() {
+        let doc = page("<div class=x><p>t</p><figure><img src='a.jpg' alt=a><figcaption>The <b>bridge</b>.</figcaption></figure>\
+            <figure><span class=gone><img src='b.jpg'></span><figcaption>Alone</figcaption></figure></div>");
+        let mut x = select(&doc, "x");
+        // As the single-page extractor cuts captions (and here the second image), subtrees whole.
+        x.skip = vec![false; doc.nodes.len()];
+        for n in [by_class(&doc, "gone")].into_iter().chain((0..doc.nodes.len() as NodeId).filter(|&i| doc.element(i).is_some_and(|e| e.name == "figcaption"))) {
+            x.skip[n as usize..doc.end(n) as usize].fill(true);
+        }
+        let out = html(&doc, &x, None);
+        assert!(out.contains("<figure><img src=\"a.jpg\" alt=\"a\"><figcaption>The <b>bridge</b>.</figcaption></figure>"), "{out}");
+        assert!(!out.contains("Alone"), "a caption without its image: {out}");
+        assert_eq!(markdown(&doc, &x, None), "t\n\n![a](a.jpg)\n\nThe **bridge**.\n");
+        assert!(!xml(&doc, &x).contains("bridge"), "the XML is the extraction's");
+    }
+
+    #[test]
+    fn definition_lists_are_html_blocks_in_markdown() {
+        assert_eq!(md("<p>Facts:</p><dl><dt>Length</dt><dd>120 <em>metres</em></dd></dl>"), "Facts:\n\n<dl><dt>Length</dt><dd>120 <em>metres</em></dd></dl>\n");
     }
 
     #[test]

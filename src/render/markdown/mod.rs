@@ -269,6 +269,10 @@ impl<'a> Markdown<'a> {
                 self.rule();
                 return None;
             }
+            "dl" if !in_table && self.flat == 0 => {
+                self.html_block(id);
+                return None;
+            }
             "pre" if self.flat == 0 => {
                 self.block_break();
                 self.capture = Some(String::new());
@@ -305,7 +309,7 @@ impl<'a> Markdown<'a> {
                 Close::Space
             }
             "table" if !layout_table(self.doc, id) && !fits_gfm(self.doc, id) => {
-                self.html_table(id);
+                self.html_block(id);
                 return None;
             }
             "table" if !layout_table(self.doc, id) => {
@@ -614,9 +618,10 @@ impl<'a> Markdown<'a> {
         self.want_blank();
     }
 
-    /// A table GFM cannot hold, as the HTML block GFM allows: its HTML, each line written
-    /// inside the open containers, with no blank line (which would end the block).
-    fn html_table(&mut self, id: NodeId) {
+    /// An element Markdown cannot hold (a table GFM cannot, a definition list), as the HTML
+    /// block GFM allows: its HTML, each line written inside the open containers, with no blank
+    /// line (which would end the block).
+    fn html_block(&mut self, id: NodeId) {
         self.block_break();
         self.flush();
         let mut html = String::new();
