@@ -53,6 +53,10 @@ pub struct Article {
     pub meta: Meta,
     /// The page and what was selected in it (none for an article read back from an index).
     pub extracted: Option<Box<Extracted>>,
+    /// The reader comments of the page, when asked for ([`Fields::Comments`]): the text of each
+    /// region of comments the cleaner cut ([`crate::clean::Doc::comments`]), a line per block.
+    /// Never part of [`Article::text`].
+    pub comments: Vec<String>,
 }
 
 /// Two articles are equal when their fields are (the page they came from is not compared).
@@ -64,6 +68,7 @@ impl PartialEq for Article {
             && self.confidence.to_bits() == o.confidence.to_bits()
             && self.page_type == o.page_type
             && self.meta == o.meta
+            && self.comments == o.comments
     }
 }
 
@@ -120,6 +125,8 @@ pub enum Fields {
     /// `<title>` and the language is only a declared one. The article does not keep its page
     /// (freed where it was extracted, on the worker's thread), so it renders from its text.
     Text,
+    /// Every field, and the page's reader comments ([`Article::comments`]).
+    Comments,
 }
 
 impl Article {
@@ -141,10 +148,8 @@ impl Article {
         let host = parsed.as_ref().and_then(|u| u.host_str().map(str::to_string));
         let page_type = crate::metadata::page_type(&meta, url.as_deref());
         // What the page shows, where it declares no byline or date (read for every field only).
-        let shown = match fields {
-            Fields::All if meta.byline.is_none() || meta.published.is_none() => crate::metadata::shown(doc),
-            _ => (None, None),
-        };
+        let all = fields != Fields::Text;
+        let shown = if all && (meta.byline.is_none() || meta.published.is_none()) { crate::metadata::shown(doc) } else { (None, None) };
         let byline = if declared.authors.is_empty() { meta.byline.clone().or(shown.0) } else { Some(declared.authors.join(", ")) };
         let published = declared
             .date
@@ -153,10 +158,7 @@ impl Article {
             .or_else(|| meta.published.as_deref().and_then(crate::metadata::normalized_date))
             .or_else(|| url.as_deref().and_then(crate::metadata::url_date))
             .or(shown.1);
-        let title = match fields {
-            Fields::All => title_of(doc, &extraction, &meta),
-            Fields::Text => doc.title.clone(),
-        };
+        let title = if all { title_of(doc, &extraction, &meta) } else { doc.title.clone() };
         // URLs the page declares, made absolute against where it was read.
         let absolute = |u: &Option<String>| {
             u.as_deref().map(|u| parsed.as_ref().and_then(|base| base.join(u.trim()).ok()).map_or_else(|| u.to_string(), String::from))
@@ -175,13 +177,11 @@ impl Article {
             categories: meta.categories.clone(),
             canonical_url: absolute(&meta.url),
         };
-        let lang = meta.lang.or_else(|| (fields == Fields::All).then(|| detect_lang(&extraction.text)).flatten());
+        let lang = meta.lang.or_else(|| all.then(|| detect_lang(&extraction.text)).flatten());
+        let comments = if fields == Fields::Comments { doc.comments.clone() } else { Vec::new() };
         let rule = extraction.rule;
         let confidence = extraction.confidence(doc);
-        let (text, extracted) = match fields {
-            Fields::All => (extraction.text.clone(), Some(Box::new(Extracted { page, extraction }))),
-            Fields::Text => (extraction.text, None),
-        };
+        let (text, extracted) = if all { (extraction.text.clone(), Some(Box::new(Extracted { page, extraction }))) } else { (extraction.text, None) };
         let extracted_at =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
         Article {
@@ -200,6 +200,7 @@ impl Article {
             extracted_at,
             meta: extra,
             extracted,
+            comments,
         }
     }
 
@@ -217,6 +218,14 @@ impl Article {
             return rest.to_string();
         }
         self.text.clone()
+    }
+
+    /// Fill [`Article::comments`] from the page the article keeps (as [`Fields::Comments`]
+    /// does; nothing for an article without its page).
+    pub fn read_comments(&mut self) {
+        if let Some(page) = self.page() {
+            self.comments = page.doc.comments.clone();
+        }
     }
 
     /// The article's key in an index: its URL, else where it was read from.
@@ -295,6 +304,8 @@ impl Article {
             page_type: Option<&'static str>,
             #[serde(flatten)]
             meta: &'a Meta,
+            #[serde(skip_serializing_if = "<[String]>::is_empty")]
+            comments: &'a [String],
         }
         let json = Json {
             url: self.url.as_deref(),
@@ -311,6 +322,7 @@ impl Article {
             confidence: (self.confidence * 1000.0).round() / 1000.0,
             page_type: self.page_type.map(crate::metadata::PageType::name),
             meta: &self.meta,
+            comments: &self.comments,
         };
         let written = if pretty { serde_json::to_string_pretty(&json) } else { serde_json::to_string(&json) };
         written.expect("a struct of strings always serializes")
@@ -384,14 +396,24 @@ impl Format {
 
 impl Article {
     /// The article in `format`, as `forest apply` writes it for one page (ending in a newline).
+    /// Text, Markdown and HTML end with the reader comments, when the article has them,
+    /// under a heading of their own (JSON has them as `comments`, XML leaves them out).
     pub fn render(&self, format: Format) -> String {
-        match format {
-            Format::Text => format!("{}\n", self.text),
-            Format::Markdown => self.markdown(),
-            Format::Xml => self.xml(),
-            Format::Html => self.html_document(),
-            Format::Json => format!("{}\n", self.to_json(true)),
-            Format::Jsonl => format!("{}\n", self.to_json(false)),
+        let comments = (!self.comments.is_empty()).then(|| self.comments.iter().flat_map(|c| c.lines()).collect::<Vec<_>>().join("\n\n"));
+        match (format, comments) {
+            (Format::Text, None) => format!("{}\n", self.text),
+            (Format::Text, Some(c)) => format!("{}\n\nComments\n\n{c}\n", self.text),
+            (Format::Markdown, None) => self.markdown(),
+            (Format::Markdown, Some(c)) => format!("{}\n## Comments\n\n{}", self.markdown(), crate::render::text_markdown(&c)),
+            (Format::Xml, _) => self.xml(),
+            (Format::Html, None) => self.html_document(),
+            (Format::Html, Some(c)) => {
+                let page = self.html_document();
+                let end = page.rfind("</body>").unwrap_or(page.len());
+                format!("{}<section class=\"comments\">\n<h2>Comments</h2>\n{}</section>\n{}", &page[..end], crate::render::text_html(&c), &page[end..])
+            }
+            (Format::Json, _) => format!("{}\n", self.to_json(true)),
+            (Format::Jsonl, _) => format!("{}\n", self.to_json(false)),
         }
     }
 }

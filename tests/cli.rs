@@ -340,3 +340,30 @@ fn a_page_that_shows_no_text_is_said_to_be_so_not_a_wrapper_failure() {
     assert!(err.contains("shows no text (its content may be loaded by scripts)"), "{err}");
     assert!(!err.contains("wrapper"), "{err}");
 }
+
+#[test]
+fn comments_come_only_when_asked_after_the_article_never_in_its_text() {
+    let page = demo().join("bridge-repair.html");
+    let comments = comment_texts(&std::fs::read_to_string(&page).unwrap());
+    assert!(!comments.is_empty());
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = forest(&[&["apply", "--no-learn", p(&page), "--format", "json"], args].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).expect("JSON")
+    };
+    let (plain, asked) = (json(&[]), json(&["--comments"]));
+    assert!(plain.get("comments").is_none(), "no comments unless asked: {plain}");
+    assert_eq!(plain["text"], asked["text"], "the article's text is the same");
+    let got = asked["comments"].as_array().expect("comments").iter().map(|c| c.as_str().unwrap_or_default()).collect::<Vec<_>>().join("\n");
+    for c in &comments {
+        assert!(got.contains(c.trim()), "comment {c:?} missing from {got}");
+        assert!(!asked["text"].as_str().unwrap_or_default().contains(c.trim()));
+    }
+    // In text and Markdown they follow the article under a heading of their own.
+    for (format, heading) in [("text", "\n\nComments\n\n"), ("markdown", "\n## Comments\n\n")] {
+        let o = forest(&["apply", "--no-learn", "--comments", p(&page), "--format", format]);
+        let out = stdout(&o);
+        let at = out.find(heading).unwrap_or_else(|| panic!("{format}: {out}"));
+        assert!(out[at..].contains(comments[0].trim()) && !out[..at].contains(comments[0].trim()), "{format}: {out}");
+    }
+}

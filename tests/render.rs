@@ -92,3 +92,25 @@ fn figures_of_real_pages_keep_image_and_caption_in_html_and_markdown() {
         assert!(out.matches("<img").count() >= figures, "{page}");
     }
 }
+
+/// Real blog pages of `../shared/blogs` with reader comments below the article: asked for,
+/// the comments come (names, dates, words), and the article's text holds none of them.
+#[test]
+fn comments_of_real_blog_pages_come_aside_from_the_article() {
+    let set = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/blogs");
+    if !set.is_dir() {
+        eprintln!("skipped: ../shared/blogs is absent");
+        return;
+    }
+    let mut resolver = forest::rules::Rules::SinglePage.resolver().unwrap().fields(forest::article::Fields::Comments);
+    // (page, words of a comment)
+    for (page, said) in [
+        ("dragnet-blog.designpublic.com/R156.html", "Modern Furniture says:"),
+        ("dragnet-legalnomads.com/R382.html", "Qaoileann said:"),
+    ] {
+        let html = std::fs::read(set.join(page)).expect("read the page");
+        let article = resolver.article(Page::from_bytes(&html, page).unwrap()).unwrap();
+        assert!(article.comments.iter().any(|c| c.contains(said)), "{page}: {:?}", article.comments);
+        assert!(!article.text.contains(said), "{page}: a comment in the text");
+    }
+}

@@ -53,6 +53,10 @@ class Article:
     def categories(self) -> list[str]:
         """Its sections or categories."""
     @property
+    def comments(self) -> list[str]:
+        """The page's reader comments, when asked for (``comments=True``): a text per region of
+        comments, a line per block; never part of ``text``."""
+    @property
     def canonical_url(self) -> Optional[str]:
         """The canonical URL the page declares (absolute)."""
     @property
@@ -205,10 +209,12 @@ def extract(
     store: Optional[Store] = None,
     wrapper: Optional[Wrapper] = None,
     timeout: Optional[float] = None,
+    comments: bool = False,
 ) -> Article:
     """The main article of one page (the store's wrapper of its host, a wrapper, else the
     single-page extractor). Raises :class:`NotHtmlError` for bytes that are not a page, and
-    :class:`OverBudgetError` past ``timeout`` seconds (default 10, as ``forest apply``)."""
+    :class:`OverBudgetError` past ``timeout`` seconds (default 10, as ``forest apply``).
+    ``comments=True`` also gives the page's reader comments (``article.comments``)."""
 
 def extract_many(
     pages: Iterable[Page],
@@ -219,6 +225,7 @@ def extract_many(
     jobs: Optional[int] = None,
     return_exceptions: bool = False,
     timeout: Optional[float] = None,
+    comments: bool = False,
 ) -> list[Union[Article, "ForestError"]]:
     """The articles of many pages, in order, on ``jobs`` threads (default all cores), the GIL
     released. A failing page raises, or is its error in the list with ``return_exceptions``."""

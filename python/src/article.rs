@@ -115,6 +115,12 @@ impl Article {
     fn categories(&self) -> Vec<String> {
         self.inner.meta.categories.clone()
     }
+    /// The page's reader comments, when asked for (`comments=True`): a text per region of
+    /// comments, a line per block; never part of `text`.
+    #[getter]
+    fn comments(&self) -> Vec<String> {
+        self.inner.comments.clone()
+    }
     /// The canonical URL the page declares (absolute).
     #[getter]
     fn canonical_url(&self) -> Option<&str> {
@@ -153,7 +159,7 @@ impl Article {
     /// The fields of the JSON output as a dict (`url`, `source`, `host`, `title`, `byline`,
     /// `published`, `lang`, `text`, `html`, `xpath`, `rule`, `confidence`, `page_type`,
     /// `authors`, `modified`, `site_name`, `description`, `image`, `tags`, `categories`,
-    /// `canonical_url`), plus `markdown`.
+    /// `canonical_url`, and `comments` when asked for), plus `markdown`.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let json = py.import("json")?;
         let d = json.call_method1("loads", (self.inner.to_json(false),))?.cast_into::<PyDict>()?;

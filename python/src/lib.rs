@@ -120,9 +120,11 @@ pub(crate) fn extract_one(py: Python<'_>, rules: Rules, page: &Bound<'_, PyAny>,
 /// single-page extractor); with a `wrapper`, that wrapper; else the single-page extractor.
 /// `format` chooses `str(article)` (`article.output`): what `forest apply --format` prints.
 /// `timeout` (seconds) replaces the page's time limit (`forest apply --max-seconds`, 10 by
-/// default): past it the page raises `OverBudgetError`.
+/// default): past it the page raises `OverBudgetError`. `comments=True` also gives the page's
+/// reader comments (`article.comments`, and after the article in its output), never in its text.
 #[pyfunction]
-#[pyo3(signature = (page, url = None, *, format = "text", store = None, wrapper = None, timeout = None))]
+#[pyo3(signature = (page, url = None, *, format = "text", store = None, wrapper = None, timeout = None, comments = false))]
+#[allow(clippy::too_many_arguments)]
 fn extract(
     py: Python<'_>,
     page: &Bound<'_, PyAny>,
@@ -131,9 +133,13 @@ fn extract(
     store: Option<PyRef<'_, Store>>,
     wrapper: Option<PyRef<'_, Wrapper>>,
     timeout: Option<f64>,
+    comments: bool,
 ) -> PyResult<Article> {
     let budget = budget_within(timeout)?;
-    let article = extract_one(py, rules_of(store.as_deref(), wrapper.as_deref())?, page, url, format, &budget)?;
+    let mut article = extract_one(py, rules_of(store.as_deref(), wrapper.as_deref())?, page, url, format, &budget)?;
+    if comments {
+        article.inner.read_comments();
+    }
     if let (Some(store), None) = (&store, &wrapper) {
         keep_health(py, &store.inner, [&article.inner], false);
     }
@@ -195,10 +201,10 @@ fn flush_health(py: Python<'_>) {
 /// The articles of many pages, in order, on `jobs` threads (default: all cores) with the GIL
 /// released: `forest apply --jobs N`'s runner. Pages are as for `extract` (a folder stands for
 /// its pages). A page that fails raises its error once all are done, or, with
-/// `return_exceptions=True`, is its `ForestError` in the list. `timeout` is each page's, as
+/// `return_exceptions=True`, is its `ForestError` in the list. `timeout` and `comments` are as
 /// for `extract`.
 #[pyfunction]
-#[pyo3(signature = (pages, *, format = "text", store = None, wrapper = None, jobs = None, return_exceptions = false, timeout = None))]
+#[pyo3(signature = (pages, *, format = "text", store = None, wrapper = None, jobs = None, return_exceptions = false, timeout = None, comments = false))]
 #[allow(clippy::too_many_arguments)]
 fn extract_many<'py>(
     py: Python<'py>,
@@ -209,6 +215,7 @@ fn extract_many<'py>(
     jobs: Option<usize>,
     return_exceptions: bool,
     timeout: Option<f64>,
+    comments: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let budget = budget_within(timeout)?;
     let format = Format::named(format).map_err(to_py)?;
@@ -219,7 +226,8 @@ fn extract_many<'py>(
         guarded(|| {
             rules.resolver()?;
             let mut results = Vec::with_capacity(sources.len());
-            rules.articles(sources, jobs, fetcher()?, &budget, forest::article::Fields::All, |_, r| {
+            let fields = if comments { forest::article::Fields::Comments } else { forest::article::Fields::All };
+            rules.articles(sources, jobs, fetcher()?, &budget, fields, |_, r| {
                 results.push(r);
                 Ok::<(), forest::Error>(())
             })?;

@@ -116,6 +116,18 @@ def test_metadata_fields():
     assert a.description.startswith("Riverside's busiest river crossing") and (a.tags, a.categories, a.image, a.modified) == ([], [], None, None)
 
 
+def test_comments_only_when_asked_and_never_in_the_text():
+    plain = forest.extract(BRIDGE.read_bytes(), BRIDGE_URL)
+    asked = forest.extract(BRIDGE.read_bytes(), BRIDGE_URL, comments=True)
+    assert plain.comments == [] and "comments" not in plain.to_dict()
+    assert asked.text == plain.text and asked.comments == asked.to_dict()["comments"]
+    said = "\n".join(asked.comments)
+    assert said and not any(line in asked.text for line in said.splitlines())
+    assert str(forest.extract(BRIDGE.read_bytes(), BRIDGE_URL, comments=True)).endswith(said.splitlines()[-1] + "\n")
+    many = forest.extract_many([(BRIDGE_URL, BRIDGE.read_bytes())], comments=True)
+    assert many[0].comments == asked.comments
+
+
 def test_index(tmp_path):
     arts = forest.extract_many(demo_pages())
     a, b = forest.Index(tmp_path / "a"), forest.Index(tmp_path / "b")

@@ -24,7 +24,8 @@
 //! opinion piece classed "comment"). Comments are long, page-specific and full of the
 //! article's own words, so left in they win the ranking over the article they discuss. A page
 //! that declares itself a forum thread (schema.org `DiscussionForumPosting`, in microdata or
-//! JSON-LD) keeps them: there the posts are the content.
+//! JSON-LD) keeps them: there the posts are the content. The text of the regions cut is kept
+//! aside, outside the tree ([`Doc::comments`]), for a reader who asks for the comments.
 //!
 //! A page that shows its content only to readers without scripts (its `<noscript>` text
 //! outweighs the rest of its text) is parsed again with scripting off, its `<noscript>`
@@ -143,6 +144,14 @@ pub struct Doc {
     /// What the page declares about itself in elements the tree drops (`<meta>`, `<link>`,
     /// JSON-LD): read by [`crate::metadata`].
     pub head: Head,
+    /// The text of each reader-comment region the tree drops, in page order: a line per
+    /// block, forms left out; at most [`Doc::MAX_COMMENTS`] bytes in all.
+    pub comments: Vec<String>,
+}
+
+impl Doc {
+    /// Most bytes of reader comments kept.
+    pub const MAX_COMMENTS: usize = 1 << 20;
 }
 
 /// Page facts kept aside from elements the cleaner drops, wherever they stand in the page.
@@ -668,6 +677,25 @@ mod tests {
         let text = doc.text(doc.body);
         assert!(text.contains("Why the bridge matters") && text.contains("An opinion."), "{text}");
         assert!(!text.contains("first!"), "{text}");
+    }
+
+    #[test]
+    fn the_text_of_cut_comment_regions_is_kept_aside_without_prompts_forms_or_link_lists() {
+        let article = "<article><h1>Bridge reopens</h1><p>The bridge reopened on Monday.</p></article>";
+        let with = |comments: &str| page(&format!("<body>{article}{comments}</body>"));
+        let doc = with(
+            "<h3 id=comments>Responses</h3>\
+             <ol class=commentlist><li><cite>Ann Lee</cite> says:<br>May 2, 2024<p>Good news for the cyclists who ride to the market.</p>\
+             <form><label>Reply</label><textarea>draft text</textarea></form></li></ol>\
+             <div id=respond><h3>Leave a reply</h3><form><input name=x><button>Post comment</button></form></div>\
+             <div class=comment-count>No comments yet</div>\
+             <ul class=recent-comments><li><a href=/a>Ann Lee on Bridge reopens and the market road</a></li><li><a href=/b>Bo on Rates going up in the city next year</a></li></ul>",
+        );
+        assert_eq!(doc.comments, ["Ann Lee says:\nMay 2, 2024\nGood news for the cyclists who ride to the market."]);
+        // The tree is the same as without comments: same elements, same dfs numbers.
+        let plain = with("");
+        assert_eq!(doc.to_xml(), plain.to_xml());
+        assert!(plain.comments.is_empty());
     }
 
     #[test]

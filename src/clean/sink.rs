@@ -417,6 +417,72 @@ fn formula(tree: &Tree, node: usize, local: &str, attrs: &[Attribute]) -> Option
     Some(if display { format!(" $${tex}$$ ") } else { format!(" ${tex}$ ") })
 }
 
+/// Fewest words a region of reader comments has (a comment's author and date, and a sentence).
+const COMMENT_MIN_WORDS: usize = 10;
+
+/// The readable text of the reader-comment region at source node `root`: a line per block,
+/// white space collapsed, without what the cleaner drops or the region's forms (a reply box).
+/// Empty when only headings hold text (`Responses`), when it has fewer than
+/// [`COMMENT_MIN_WORDS`] words (a prompt: `No comments`, `Add a comment`), or when most of its
+/// words are links (a list of recent comments elsewhere).
+fn region_text(tree: &Tree, root: usize) -> String {
+    // On the stack after an element's children: where its block, heading or link ends.
+    const BLOCK_END: usize = usize::MAX - 1;
+    const HEADING_END: usize = usize::MAX - 2;
+    const LINK_END: usize = usize::MAX - 3;
+    let (mut links, mut words, mut link_words) = (0usize, 0usize, 0usize);
+    let heading = |n: &SinkNode| matches!(&n.kind, Kind::Element { name, .. } if matches!(&*name.local, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"));
+    let Some(region) = tree.nodes.get(root).filter(|n| !heading(n)) else { return String::new() };
+    let (mut out, mut headings, mut own) = (String::new(), 0usize, false);
+    let mut stack = vec![region.first()];
+    while let Some(cur) = stack.pop() {
+        match cur {
+            BLOCK_END => out.push('\n'),
+            HEADING_END => {
+                out.push('\n');
+                headings = headings.saturating_sub(1);
+            }
+            LINK_END => links = links.saturating_sub(1),
+            _ => {
+                let Some(node) = tree.nodes.get(cur) else { continue };
+                stack.push(node.next());
+                match &node.kind {
+                    Kind::Text(t) => {
+                        own |= headings == 0 && !t.trim().is_empty();
+                        let n = t.split_whitespace().count();
+                        words += n;
+                        link_words += if links > 0 { n } else { 0 };
+                        out.push_str(t);
+                    }
+                    Kind::Element { name, .. } => {
+                        let local: &str = &name.local;
+                        if is_dropped(&name.local) || matches!(local, "form" | "button" | "textarea" | "select" | "label") {
+                            continue;
+                        }
+                        if heading(node) {
+                            headings += 1;
+                            out.push('\n');
+                            stack.push(HEADING_END);
+                        } else if local == "a" {
+                            links += 1;
+                            stack.push(LINK_END);
+                        } else if super::text::is_block(local) {
+                            out.push('\n');
+                            stack.push(BLOCK_END);
+                        }
+                        stack.push(node.first());
+                    }
+                    Kind::Document | Kind::Other => {}
+                }
+            }
+        }
+    }
+    if !own || words < COMMENT_MIN_WORDS || link_words * 2 > words {
+        return String::new();
+    }
+    out.lines().map(collapse_ws).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n")
+}
+
 /// The `annotation` of the MathML formula at `math` whose encoding names TeX (looked for among
 /// at most 10,000 nodes).
 fn tex_annotation(tree: &Tree, math: usize) -> Option<usize> {
@@ -619,13 +685,17 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
                 // Attributes are looked up by interned name (one integer compare each).
                 let attr = |k: &LocalName| attrs.iter().find(|a| a.name.local == *k).map(|a| &*a.value);
                 let shown_noscript = scripts == Scripts::Off && local == "noscript" && !in_head;
-                let dropped = (is_dropped(&name.local) && !shown_noscript)
-                    || (in_head && local != "title")
-                    || (is_comment_region(local, attr(&html5ever::local_name!("id")), attr(&html5ever::local_name!("class")))
-                        && !holds_h1(tree, &mut headed, cur)
-                        && !*discussion.get_or_insert_with(|| discussion_is_content(tree)))
-                    || (open.is_empty() && seen_root);
+                let comment = is_comment_region(local, attr(&html5ever::local_name!("id")), attr(&html5ever::local_name!("class")))
+                    && !holds_h1(tree, &mut headed, cur)
+                    && !*discussion.get_or_insert_with(|| discussion_is_content(tree));
+                let dropped = (is_dropped(&name.local) && !shown_noscript) || (in_head && local != "title") || comment || (open.is_empty() && seen_root);
                 if dropped {
+                    if !in_head && comment && doc.comments.iter().map(String::len).sum::<usize>() < Doc::MAX_COMMENTS {
+                        let text = region_text(tree, cur);
+                        if !text.is_empty() {
+                            doc.comments.push(text);
+                        }
+                    }
                     // A formula's TeX stays in the text, between dollars (MathML's `alttext`
                     // or TeX annotation, MathJax's `math/tex` script).
                     if let (Some(tex), Some(&(_, parent))) = (formula(tree, cur, local, attrs), open.last()) {

@@ -26,6 +26,11 @@ enum Gap {
     Paragraph,
 }
 
+/// Does element `name` start a line of its own (a block)?
+pub(super) fn is_block(name: &str) -> bool {
+    gap_of(name) >= Gap::Line
+}
+
 fn gap_of(name: &str) -> Gap {
     if PARAGRAPHS.contains(&name) {
         Gap::Paragraph

@@ -144,7 +144,13 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
         None => out,
     };
     // Plain text reads no title or language (the index and `--no-title` do).
-    let fields = if a.format == Format::Text && !a.no_title && !indexed { Fields::Text } else { Fields::All };
+    let fields = if a.comments {
+        Fields::Comments
+    } else if a.format == Format::Text && !a.no_title && !indexed {
+        Fields::Text
+    } else {
+        Fields::All
+    };
     let mut sink = Sink { out, skipped: 0, fallbacks: 0, doubtful: 0, many, no_title: a.no_title, warc, hinted: Default::default(), outcomes: Default::default() };
     let started = std::time::Instant::now();
     let bar = progress_bar(sources.len(), "pages", a.fetch.quiet);

@@ -266,6 +266,10 @@ pub(crate) struct ApplyArgs {
     /// `title`).
     #[arg(long, help_heading = "Output")]
     pub(crate) no_title: bool,
+    /// Also give the page's reader comments: after the article, under a heading of their own
+    /// (JSON: `comments`, a text per region of comments); never in the article's text.
+    #[arg(long, help_heading = "Output")]
+    pub(crate) comments: bool,
     /// Skip (exit 3) pages of sites without a stored wrapper or site config, instead of
     /// extracting them with the single-page extractor.
     #[arg(long, conflicts_with_all = ["wrapper", "site_config"], help_heading = "Rules")]

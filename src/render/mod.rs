@@ -202,6 +202,16 @@ pub fn xml(doc: &Doc, x: &Extraction) -> String {
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
+/// Markdown of plain text, a paragraph per block between blank lines, escaped.
+pub fn text_markdown(text: &str) -> String {
+    markdown(&Doc::default(), &Extraction::new(Vec::new(), text.to_string(), crate::extract::Rule::WholePage), None)
+}
+
+/// HTML of plain text: a `<p>` per block between blank lines, escaped.
+pub fn text_html(text: &str) -> String {
+    html(&Doc::default(), &Extraction::new(Vec::new(), text.to_string(), crate::extract::Rule::WholePage), None)
+}
+
 /// Blocks of `text` between blank lines, each as its trimmed lines.
 fn paragraphs(text: &str) -> Vec<Vec<&str>> {
     let mut out: Vec<Vec<&str>> = Vec::new();
