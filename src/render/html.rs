@@ -9,6 +9,12 @@ const VOID: &[&str] =
 /// Elements kept even with no text inside.
 const MEDIA: &[&str] = &["img", "br", "hr", "video", "audio", "picture"];
 
+/// Is node `id` an `img` with no real source, only a stand-in (a `data:` URL, nothing), as
+/// Markdown leaves out?
+fn blank_image(doc: &Doc, id: NodeId, e: &Element) -> bool {
+    e.name == "img" && placeholder(image_source(doc, id, e))
+}
+
 /// Append the HTML of the subtree at `root`, minus `skip` and empty wrappers.
 pub(super) fn html_subtree(doc: &Doc, root: NodeId, skip: &[bool], base: Option<&Url>, out: &mut String) {
     let Some(node) = doc.nodes.get(root as usize) else { return };
@@ -19,6 +25,15 @@ pub(super) fn html_subtree(doc: &Doc, root: NodeId, skip: &[bool], base: Option<
     // Per node of the subtree: does it hold text or media after the cuts? Children come after
     // their parent, so one backward pass sums them up.
     let at = |i: NodeId| (i - root) as usize;
+    // Per node: is it inside a `pre` (or `textarea`), where white space is text?
+    let mut preformatted = vec![false; at(end)];
+    let mut pre_until = root;
+    for i in root..end {
+        if doc.element(i).is_some_and(|e| e.name == "pre" || e.name == "textarea") {
+            pre_until = pre_until.max(doc.end(i));
+        }
+        preformatted[at(i)] = i < pre_until;
+    }
     let mut full = vec![false; at(end)];
     for i in (root..end).rev() {
         if is_skipped(skip, i) {
@@ -26,8 +41,8 @@ pub(super) fn html_subtree(doc: &Doc, root: NodeId, skip: &[bool], base: Option<
         }
         let n = &doc.nodes[i as usize];
         let own = match &n.data {
-            NodeData::Text(t) => !t.trim().is_empty(),
-            NodeData::Element(e) => MEDIA.contains(&e.name.as_str()),
+            NodeData::Text(t) => !t.trim().is_empty() || (preformatted[at(i)] && !t.is_empty()),
+            NodeData::Element(e) => MEDIA.contains(&e.name.as_str()) && !blank_image(doc, i, e),
         };
         full[at(i)] |= own;
         if full[at(i)] && i != root {
@@ -77,11 +92,13 @@ pub(super) fn html_subtree(doc: &Doc, root: NodeId, skip: &[bool], base: Option<
             NodeData::Element(e) => e,
         };
         let name = e.name.as_str();
-        if name == "head" || (!full[at(i)] && name != "td" && name != "th") {
+        if name == "head" || (!full[at(i)] && name != "td" && name != "th") || blank_image(doc, i, e) {
             i = next;
             continue;
         }
-        if name == "html" || name == "body" {
+        // A page read without scripts shows its `noscript` content: written without the tag,
+        // which a reader with scripts would hide.
+        if name == "html" || name == "body" || name == "noscript" {
             i += 1;
             continue;
         }
@@ -90,7 +107,7 @@ pub(super) fn html_subtree(doc: &Doc, root: NodeId, skip: &[bool], base: Option<
         // An image's lazy-loading attributes give its `src` (an `img`'s) and `srcset` (written
         // first), and go: the fragment shows the image without the page's scripts.
         let (own_src, own_srcset) = (name == "img", matches!(name, "img" | "source"));
-        let lazy = [(own_src, "src", image_source(e)), (own_srcset, "srcset", image_srcset(e))];
+        let lazy = [(own_src, "src", image_source(doc, i, e)), (own_srcset, "srcset", image_srcset(e))];
         for (_, k, v) in lazy.iter().filter(|(ours, _, _)| *ours) {
             let value = match (*k, v) {
                 ("src", Some(v)) => resolve(base, v, true).map(Cow::Owned),

@@ -100,8 +100,11 @@ pub fn markdown(doc: &Doc, x: &Extraction, base: Option<&Url>) -> String {
 /// Attributes are kept (values escaped), but for event handlers (`on*`); `href`, `src`,
 /// `poster` and `srcset` are resolved against `base`, and `javascript:` URLs dropped. Void
 /// elements have no end tag. Elements left with no text and no image, `br`, `hr`, video or
-/// audio after the cuts are left out (table cells excepted); `html` and `body` stand for their
-/// content, `head` is left out. A headline that is no heading is put in an `<h1>`. Each root
+/// audio after the cuts are left out (table cells excepted; white space inside `pre` is
+/// text); an image with no real source (no `src`, or a `data:` stand-in, and no lazy-loading
+/// attribute or link to an image file that names one) is left out, as in Markdown; `html`,
+/// `body` and `noscript` (shown: the page was read without scripts) stand for their content,
+/// `head` is left out. A headline that is no heading is an `<h1>` of its content. Each root
 /// ends with a new line. An extraction with no elements gives one `<p>` per paragraph of its
 /// text.
 ///
@@ -131,7 +134,14 @@ pub fn html(doc: &Doc, x: &Extraction, base: Option<&Url>) -> String {
     if let Some(h) = x.headline {
         let heading = doc.element(h).is_some_and(|e| heading_level(&e.name).is_some());
         let mut inner = String::new();
-        html_subtree(doc, h, &cuts, base, &mut inner);
+        // A headline that is no heading (a `p`, an `li`) is written as an `h1` of its content.
+        if heading {
+            html_subtree(doc, h, &cuts, base, &mut inner);
+        } else {
+            for c in doc.children(h) {
+                html_subtree(doc, c, &cuts, base, &mut inner);
+            }
+        }
         if !inner.is_empty() {
             let (open, close) = if heading { ("", "") } else { ("<h1>", "</h1>") };
             out.push_str(open);
@@ -232,15 +242,21 @@ fn paragraphs(text: &str) -> Vec<Vec<&str>> {
 }
 
 /// The extraction's cuts as the structure shows them: a figure's caption (its subtree) stays
-/// with its image, where the figure and an image of it are shown, though the text leaves it
-/// out (as gold texts of articles do).
+/// with its image, where the figure and an image of it (with a real source) or a video are
+/// shown, though the text leaves it out (as gold texts of articles do).
 fn shown_cuts<'a>(doc: &Doc, skip: &'a [bool]) -> Cow<'a, [bool]> {
     let shown = |from: NodeId, to: NodeId| doc.ancestors(from).take_while(|&a| a != to).chain([from]).all(|a| !is_skipped(skip, a));
     let caption = |i: NodeId| {
         let Some(figure) = doc.nodes[i as usize].parent.filter(|&p| doc.element(p).is_some_and(|e| e.name == "figure")) else { return false };
         doc.element(i).is_some_and(|e| e.name == "figcaption")
             && !is_skipped(skip, figure)
-            && (figure + 1..doc.end(figure)).any(|n| doc.element(n).is_some_and(|e| matches!(e.name.as_str(), "img" | "video" | "svg")) && shown(n, figure))
+            && (figure + 1..doc.end(figure)).any(|n| {
+                let image = doc.element(n).is_some_and(|e| match e.name.as_str() {
+                    "img" => !placeholder(image_source(doc, n, e)),
+                    name => name == "video",
+                });
+                image && shown(n, figure)
+            })
     };
     let captions: Vec<usize> = (0..skip.len().min(doc.nodes.len())).filter(|&i| skip[i] && caption(i as NodeId)).collect();
     if captions.is_empty() {
@@ -296,20 +312,30 @@ fn placeholder(src: Option<&str>) -> bool {
     src.is_none_or(|s| s.trim().is_empty() || s.trim_start().get(..5).is_some_and(|p| p.eq_ignore_ascii_case("data:")))
 }
 
-/// The URL an image (`img`, `source`) shows once loaded: its `src`, unless that is a stand-in
-/// ([`placeholder`]) and a lazy-loading attribute names the real one ([`LAZY_SRC`]), else the
-/// last (largest) candidate of its `srcset` (or lazy `srcset`).
-fn image_source(e: &Element) -> Option<&str> {
+/// The URL an image (`img`, `source`, node `id`) shows once loaded: its `src`, unless that is
+/// a stand-in ([`placeholder`]) and a lazy-loading attribute names the real one
+/// ([`LAZY_SRC`]), else the last (largest) candidate of its `srcset` (or lazy `srcset`), else,
+/// for a stand-in inside a link to an image file (a lightbox), the link's image.
+fn image_source<'a>(doc: &'a Doc, id: NodeId, e: &'a Element) -> Option<&'a str> {
     let src = e.attr("src");
     if !placeholder(src) {
         return src;
     }
     let lazy = LAZY_SRC.iter().filter_map(|k| e.attr(k)).find(|v| !placeholder(Some(v)));
-    lazy.or_else(|| {
+    let found = lazy.or_else(|| {
         let set = image_srcset(e)?;
         set.split(',').map(str::trim).rfind(|c| !c.is_empty()).and_then(|c| c.split_whitespace().next())
-    })
-    .or(src)
+    });
+    found.or_else(|| linked_image(doc, id)).or(src)
+}
+
+/// The image file the link around node `id` (its nearest `a`, up to three levels up) points
+/// to, if it points to one (`.jpg`, `.png`, …).
+fn linked_image(doc: &Doc, id: NodeId) -> Option<&str> {
+    let href = doc.ancestors(id).take(3).filter_map(|a| doc.element(a)).find(|a| a.name == "a")?.attr("href")?;
+    let path = href.split(['?', '#']).next().unwrap_or_default();
+    let ext = path.rsplit_once('.').map(|(_, x)| x.to_ascii_lowercase())?;
+    matches!(ext.as_str(), "jpg" | "jpeg" | "png" | "gif" | "webp" | "avif").then_some(href)
 }
 
 /// The `srcset` an image shows once loaded: its own, else a lazy one ([`LAZY_SRCSET`]).
@@ -377,6 +403,23 @@ mod tests {
         assert!(!out.contains("Alone"), "a caption without its image: {out}");
         assert_eq!(markdown(&doc, &x, None), "t\n\n![a](a.jpg)\n\nThe **bridge**.\n");
         assert!(!xml(&doc, &x).contains("bridge"), "the XML is the extraction's");
+    }
+
+    #[test]
+    fn images_without_a_real_source_are_left_out_and_a_lightbox_link_gives_one() {
+        let doc = page("<div class=x><p>t</p><a href='/full/photo.JPG?w=2'><img src='data:image/svg+xml,%3Csvg%3E' alt=p></a>\
+            <img class=lazyload alt=nothing><a href='/page'><img src='data:image/gif;base64,R0' alt=q></a>\
+            <noscript><img src='real.png' alt=r></noscript></div>");
+        let x = select(&doc, "x");
+        let out = html(&doc, &x, Some(&base()));
+        assert!(out.contains(r#"<a href="https://example.com/full/photo.JPG?w=2"><img src="https://example.com/full/photo.JPG?w=2" alt="p"></a>"#), "{out}");
+        assert!(!out.contains("nothing") && !out.contains("data:") && !out.contains("/page"), "{out}");
+        // The page was read without scripts: its `noscript` content is shown, without the tag.
+        assert!(out.contains(r#"<img src="https://example.com/blog/real.png" alt="r">"#) && !out.contains("noscript"), "{out}");
+        assert_eq!(
+            markdown(&doc, &x, Some(&base())),
+            "t\n\n[![p](https://example.com/full/photo.JPG?w=2)](https://example.com/full/photo.JPG?w=2)\n\n![r](https://example.com/blog/real.png)\n"
+        );
     }
 
     #[test]
@@ -522,7 +565,7 @@ mod tests {
         let mut x = select(&doc, "a");
         x.headline = Some(by_class(&doc, "t"));
         assert_eq!(markdown(&doc, &x, None), "# The Title\n\nBody.\n");
-        let want = "<h1><div class=\"t\"><span>The Title</span></div></h1>\n<div class=\"a\"><p>Body.</p></div>\n";
+        let want = "<h1><span>The Title</span></h1>\n<div class=\"a\"><p>Body.</p></div>\n";
         assert_eq!(html(&doc, &x, None), want);
         let xm = xml(&doc, &x);
         assert!(xm.starts_with("<article><div class=\"t\" dfs=\"3\">"), "{xm}");

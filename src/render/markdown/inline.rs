@@ -141,8 +141,8 @@ impl Markdown<'_> {
         self.last_close = None;
     }
 
-    pub(super) fn image(&mut self, e: &Element) {
-        let src = super::super::image_source(e).and_then(|s| resolve(self.base, s, false));
+    pub(super) fn image(&mut self, id: NodeId, e: &Element) {
+        let src = super::super::image_source(self.doc, id, e).and_then(|s| resolve(self.base, s, false));
         let Some(src) = src else { return };
         let alt = collapse_ws(e.attr("alt").unwrap_or(""));
         let table = self.table.is_some();

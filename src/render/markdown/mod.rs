@@ -262,7 +262,7 @@ impl<'a> Markdown<'a> {
                 return None;
             }
             "img" => {
-                self.image(e);
+                self.image(id, e);
                 return None;
             }
             "hr" => {
