@@ -51,8 +51,12 @@ impl Units {
         for e in doc.select(&scraper::Selector::parse("img[src]").expect("selector")) {
             self.add("image", e.value().attr("src").unwrap_or_default());
         }
+        // (Links to a place in a page are footnote references in Markdown, `[^1]`.)
         for e in doc.select(&scraper::Selector::parse("a[href]").expect("selector")) {
-            self.add("link", e.value().attr("href").unwrap_or_default());
+            let href = e.value().attr("href").unwrap_or_default();
+            if !href.contains('#') {
+                self.add("link", href);
+            }
         }
     }
 
@@ -64,7 +68,7 @@ impl Units {
         let mut html = String::new();
         // Inside an image: its alt text is no text of the units around it (as in HTML).
         let mut in_image = 0usize;
-        for event in Parser::new_ext(markdown, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH) {
+        for event in Parser::new_ext(markdown, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_FOOTNOTES) {
             match event {
                 Event::Start(tag) => {
                     let kind = match tag {
@@ -78,7 +82,9 @@ impl Units {
                             continue;
                         }
                         Tag::Link { dest_url, .. } => {
-                            units.add("link", &dest_url);
+                            if !dest_url.contains('#') {
+                                units.add("link", &dest_url);
+                            }
                             continue;
                         }
                         // A block starts: its words are apart from those before it.

@@ -115,3 +115,25 @@ fn comments_of_real_blog_pages_come_aside_from_the_article() {
         assert!(!article.text.contains(said), "{page}: a comment in the text");
     }
 }
+
+/// A real page with references (`../shared/modern`, en.wikipedia.org dev-2905): its citation
+/// marks are GFM footnotes, each with its reference after the article.
+#[test]
+fn references_of_a_real_page_are_footnotes_in_markdown() {
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/modern/wcxb-en.wikipedia.org/dev-2905.html");
+    let Ok(html) = std::fs::read(&page) else {
+        eprintln!("skipped: ../shared/modern is absent");
+        return;
+    };
+    let url = "https://en.wikipedia.org/wiki/List_of_Nobel_laureates";
+    let article = forest::rules::Rules::SinglePage.resolver().unwrap().article(Page::from_bytes(&html, url).unwrap()).unwrap();
+    let markdown = article.markdown();
+    assert!(markdown.contains("the Norwegian Nobel Committee awards the Prize in Peace.[^3]"), "{markdown}");
+    assert!(markdown.contains("\n[^3]: \"The Nobel Prize Awarders\". Nobel Foundation."), "{markdown}");
+    assert!(!markdown.contains("#cite_note"), "no link to a note of the page is left: {markdown}");
+    // Every reference has its definition, and every definition a reference.
+    for line in markdown.lines().filter(|l| l.starts_with("[^")) {
+        let label = &line[..line.find("]:").expect("a definition")];
+        assert!(markdown.matches(&format!("{label}]")).count() >= 2, "{label} has no reference");
+    }
+}

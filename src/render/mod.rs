@@ -42,7 +42,9 @@ use markdown::Markdown;
 /// fails; `javascript:` and `data:` links keep only their text, `data:` images are left out);
 /// `table` → a GFM pipe table, first row as header, short rows padded (a layout table, with
 /// one column or a table inside, is read as blocks); `hr` → `---`; `br` → `\` and a new line,
-/// two in a row start a new paragraph. White space is collapsed outside `pre`. Blocks inside
+/// two in a row start a new paragraph; a link to a note of the page (a number, a letter or
+/// a note sign linking to `#id`) → a GFM footnote `[^1]`, the note's text a definition after
+/// the article (see `markdown/notes.rs`). White space is collapsed outside `pre`. Blocks inside
 /// a link or emphasis close it and open it again; in a heading or table cell, blocks become
 /// spaces.
 ///
@@ -419,6 +421,19 @@ mod tests {
         assert_eq!(
             markdown(&doc, &x, Some(&base())),
             "t\n\n[![p](https://example.com/full/photo.JPG?w=2)](https://example.com/full/photo.JPG?w=2)\n\n![r](https://example.com/blog/real.png)\n"
+        );
+    }
+
+    #[test]
+    fn footnote_references_become_gfm_footnotes_with_their_note_after_the_article() {
+        let doc = page("<div class=x><h2 id=s>Facts</h2><p>Traffic rose<sup><a href='#fn1'>1</a></sup> and fell<sup><a href='#fn1'>[1]</a></sup>, \
+            see <a href='#s'>Facts</a> or <a href='#top'>↑</a>, <a href='#fn2'>*</a>.</p></div>\
+            <ol class=footnotes><li id=fn1><p>City <em>traffic</em> count, 2024. <a href='#r1'>↩</a></p></li>\
+            <li id=fn2><a href='#r2'>^</a> <a href='#r2'>a</a> <a href='#r3'>b</a> Estimate_1.</li></ol><div id=top>top</div>");
+        assert_eq!(
+            markdown(&doc, &select(&doc, "x"), None),
+            "## Facts\n\nTraffic rose[^1] and fell[^1], see [Facts](#s) or [↑](#top), [^2].\n\n\
+             [^1]: City traffic count, 2024.\n[^2]: Estimate\\_1.\n"
         );
     }
 

@@ -3,6 +3,7 @@
 
 mod escape;
 mod inline;
+mod notes;
 mod tables;
 
 use escape::*;
@@ -169,6 +170,8 @@ pub(super) struct Markdown<'a> {
     table: Option<Table>,
     /// Raw text of the open `pre` or code span.
     capture: Option<String>,
+    /// The footnotes referred to.
+    notes: notes::Notes<'a>,
 }
 
 impl<'a> Markdown<'a> {
@@ -192,6 +195,7 @@ impl<'a> Markdown<'a> {
             flat: 0,
             table: None,
             capture: None,
+            notes: notes::Notes::default(),
         }
     }
 
@@ -286,6 +290,11 @@ impl<'a> Markdown<'a> {
             "strong" | "b" => self.mark(Mark::Strong),
             "del" | "s" | "strike" => self.mark(Mark::Strike),
             "a" => {
+                if let Some(label) = self.footnote(id, e) {
+                    self.before_content();
+                    self.buf.push_str(&format!("[^{label}]"));
+                    return None;
+                }
                 let url = e.attr("href").and_then(|h| resolve(self.base, h, false));
                 self.mark(url.map_or(Mark::Plain, Mark::Link))
             }
@@ -699,9 +708,14 @@ impl<'a> Markdown<'a> {
 
     pub(super) fn finish(mut self) -> String {
         self.flush();
+        let notes = self.footnotes();
         let mut out = self.out;
         if !out.is_empty() {
             out.push('\n');
+        }
+        if !notes.is_empty() {
+            out.push('\n');
+            out.push_str(&notes);
         }
         out
     }
