@@ -34,6 +34,10 @@ const MAX_UNEXPRESSED: usize = 20;
 /// - `title`: the headline forest puts first (or the page's headline, when it stands inside
 ///   the block and forest leaves it there), when one XPath selects it first on every sample and
 ///   puts first exactly what forest puts first.
+/// - `date` and `author`: where the page declares its date (or shows it) and its first author,
+///   the element that shows it (the date's text or `datetime` read as the same day, the
+///   author's name as its whole text), when one XPath selects it first on every sample page
+///   that has one, and on two at least.
 /// - `strip`: for each part forest cuts inside the block (site template, link blocks) — the
 ///   largest elements all of whose text is cut, or a cut text node alone in an element — the
 ///   XPath that selects the most cut text, among forms by tag and id/class, anchored path, or
@@ -91,6 +95,8 @@ pub fn export(wrapper: &Wrapper, samples: &[&Page]) -> SiteConfig {
     let mut ex = Exporter { runs: &runs, evals, cache: HashMap::new() };
     cfg.body = ex.body(wrapper, &mut cfg.comments);
     cfg.title = ex.title(&mut cfg.comments);
+    cfg.date = ex.date();
+    cfg.author = ex.author();
     cfg.strip = ex.strips(&mut cfg.comments);
     check(&mut cfg, &runs);
     cfg
@@ -253,6 +259,82 @@ impl Exporter<'_> {
         }
         if runs.iter().any(|r| r.ext.headline.is_some()) {
             comments.push("title: no XPath selects the headline forest puts first on every sample page".into());
+        }
+        Vec::new()
+    }
+
+    /// The `date` line, if one fits (see the module docs).
+    fn date(&mut self) -> Vec<String> {
+        let day = |d: &str| d.get(..10).map(str::to_string);
+        let targets: Vec<Option<(String, NodeId)>> = self
+            .runs
+            .iter()
+            .map(|r| {
+                let doc = r.doc();
+                let meta = crate::metadata::read(doc);
+                let published = meta.published.as_deref().and_then(crate::metadata::normalized_date).or(crate::metadata::shown(doc).1)?;
+                let want = day(&published)?;
+                let shows = |n: NodeId| shown_day(doc, n).is_some_and(|d| d == want);
+                let at = smallest(doc, &shows)?;
+                Some((want, at))
+            })
+            .collect();
+        self.fitting(&targets, date_forms, |doc, n, want| shown_day(doc, n).as_deref() == Some(want))
+    }
+
+    /// The `author` line, if one fits (see the module docs).
+    fn author(&mut self) -> Vec<String> {
+        let targets: Vec<Option<(String, NodeId)>> = self
+            .runs
+            .iter()
+            .map(|r| {
+                let doc = r.doc();
+                let meta = crate::metadata::read(doc);
+                let first = meta.authors.first().cloned().or(meta.byline).or(crate::metadata::shown(doc).0)?;
+                let want = crate::clean::collapse_ws(&first).to_lowercase();
+                let names = |n: NodeId| crate::clean::collapse_ws(&string_value(doc, n)).to_lowercase() == want;
+                Some((want.clone(), smallest(doc, &names)?))
+            })
+            .collect();
+        let names = |doc: &Doc, n: NodeId, want: &str| crate::clean::collapse_ws(&string_value(doc, n)).to_lowercase() == want;
+        self.fitting(&targets, |typer, n| element_forms(typer, n), names)
+    }
+
+    /// The first form of a target's (`targets`: per sample, what it must show and the
+    /// element that shows it) whose first element shows it, by `shows`, on every sample with
+    /// a target; none with fewer than two.
+    fn fitting(
+        &mut self,
+        targets: &[Option<(String, NodeId)>],
+        forms_of: impl Fn(&Typer, NodeId) -> Vec<String>,
+        shows: impl Fn(&Doc, NodeId, &str) -> bool,
+    ) -> Vec<String> {
+        let runs = self.runs;
+        if targets.iter().flatten().count() < 2 {
+            return Vec::new();
+        }
+        let mut forms = Vec::new();
+        for (r, t) in runs.iter().zip(targets) {
+            if let Some((_, n)) = t {
+                let typer = Typer::new(r.doc(), Typing::Anchored);
+                forms_of(&typer, *n).into_iter().for_each(|f| push_unique(&mut forms, f));
+            }
+        }
+        for f in forms {
+            // A `string(…/@datetime)` form is checked by the element it reads.
+            let elements = f.strip_prefix("string(").and_then(|x| x.strip_suffix("/@datetime)")).unwrap_or(&f);
+            let Some(sel) = self.select(elements) else { continue };
+            let fits = runs.iter().zip(targets).zip(&sel).all(|((r, t), sel)| {
+                let doc = r.doc();
+                let first = sel.iter().copied().find(|&n| doc.element(n).is_some());
+                match t {
+                    Some((want, _)) => first.is_some_and(|n| shows(doc, n, want)),
+                    None => true,
+                }
+            });
+            if fits {
+                return vec![f];
+            }
         }
         Vec::new()
     }
@@ -432,6 +514,37 @@ fn title_forms(typer: &Typer, n: NodeId) -> Vec<String> {
         push_unique(&mut out, f);
     }
     out
+}
+
+/// Forms for a date: an element with a `datetime` by that attribute (`string(…/@datetime)`),
+/// then as [`element_forms`].
+fn date_forms(typer: &Typer, n: NodeId) -> Vec<String> {
+    let forms = element_forms(typer, n);
+    if typer.doc().element(n).and_then(|e| e.attr("datetime")).is_none() {
+        return forms;
+    }
+    forms.iter().map(|f| format!("string({f}/@datetime)")).chain(forms.iter().cloned()).collect()
+}
+
+/// Longest text read as a date alone (`Wednesday, 4 March 2024`): a longer one holds more
+/// (`By Ann Lee | March 4, 2024`), which a site config's reader would not read as a date.
+const MAX_DATE_TEXT: usize = 25;
+
+/// The day (`2024-03-04`) element `n` shows: its `datetime`, else its text (at most
+/// [`MAX_DATE_TEXT`] bytes) read as a date.
+fn shown_day(doc: &Doc, n: NodeId) -> Option<String> {
+    let e = doc.element(n)?;
+    let text = e.attr("datetime").map(str::to_string).unwrap_or_else(|| crate::clean::collapse_ws(&string_value(doc, n)));
+    if text.is_empty() || text.len() > MAX_DATE_TEXT {
+        return None;
+    }
+    crate::metadata::normalized_date(&text)?.get(..10).map(str::to_string)
+}
+
+/// The element of the page's body with the smallest subtree for which `shows` holds.
+fn smallest(doc: &Doc, shows: &dyn Fn(NodeId) -> bool) -> Option<NodeId> {
+    let body_end = doc.end(doc.body);
+    (doc.body..body_end).filter(|&n| doc.element(n).is_some() && doc.end(n) - n <= 40 && shows(n)).min_by_key(|&n| doc.end(n) - n)
 }
 
 /// Forms for a cut part: an element by [`element_forms`] and by its quoted text; a text node
@@ -629,6 +742,42 @@ mod tests {
             assert_eq!(a.text, b.text);
             assert!(b.text.starts_with(&format!("{}\n\n", p.doc.title.trim_end_matches(" - Site"))), "{}", b.text);
         }
+    }
+
+    #[test]
+    fn exports_where_the_pages_show_their_date_and_author() {
+        let stories = [
+            ("KitKat for Android phones", "Ann Lee", "2024-03-04", "Android phones get KitKat, the new version of the system, this week."),
+            ("Apple computer at auction", "Bo Chen", "2024-03-05", "An old Apple computer sold at auction for a record price on Sunday."),
+            ("Library opens new branch", "Cy Diaz", "2024-04-01", "The city library opens a new branch with a maker space and long hours."),
+        ];
+        let pages: Vec<Page> = stories
+            .iter()
+            .enumerate()
+            .map(|(i, (t, who, day, w))| {
+                Page::from_html(
+                    format!("p{i}"),
+                    &format!(
+                        "<html><head><title>{t}</title><meta name='author' content='{who}'>\
+                         <meta property='article:published_time' content='{day}T10:00:00Z'></head><body><nav><a>home</a></nav>\
+                         <h1>{t}</h1><p class='meta'>By <span class='name'>{who}</span> on <time class='when' datetime='{day}'>{day}</time>, \
+                         updated <span class='updated'>2025-01-01</span></p><div class='story'><p>{w}</p><p>{w} Again.</p></div></body></html>"
+                    ),
+                )
+                .unwrap()
+            })
+            .collect();
+        let wrapper = crate::Wrapper::induce("site", &pages, &crate::Config { k: 3, ..crate::Config::default() }).unwrap().wrapper;
+        let cfg = export(&wrapper, &pages.iter().collect::<Vec<_>>());
+        assert_eq!(cfg.date, ["string(//time[@class='when']/@datetime)"], "{cfg}");
+        assert_eq!(cfg.author, ["//span[@class='name']"], "{cfg}");
+        let ours = ConfigApplier::new(cfg).unwrap();
+        for (p, (_, who, day, _)) in pages.iter().zip(&stories) {
+            assert_eq!((ours.date(&p.doc).as_deref(), ours.author(&p.doc)), (Some(*day), vec![who.to_string()]));
+        }
+        // A date only one page shows is no site's rule.
+        let cfg = export(&wrapper, &pages.iter().take(1).collect::<Vec<_>>());
+        assert!(cfg.date.is_empty() && cfg.author.is_empty(), "{cfg}");
     }
 
     #[test]
