@@ -265,56 +265,49 @@ impl Exporter<'_> {
 
     /// The `date` line, if one fits (see the module docs).
     fn date(&mut self) -> Vec<String> {
-        let day = |d: &str| d.get(..10).map(str::to_string);
-        let targets: Vec<Option<(String, NodeId)>> = self
-            .runs
-            .iter()
-            .map(|r| {
-                let doc = r.doc();
-                let meta = crate::metadata::read(doc);
-                let published = meta.published.as_deref().and_then(crate::metadata::normalized_date).or(crate::metadata::shown(doc).1)?;
-                let want = day(&published)?;
-                let shows = |n: NodeId| shown_day(doc, n).is_some_and(|d| d == want);
-                let at = smallest(doc, &shows)?;
-                Some((want, at))
-            })
-            .collect();
-        self.fitting(&targets, date_forms, |doc, n, want| shown_day(doc, n).as_deref() == Some(want))
+        let declared = |doc: &Doc| {
+            let published = crate::metadata::read(doc).published.as_deref().and_then(crate::metadata::normalized_date);
+            published.or(crate::metadata::shown(doc).1)?.get(..10).map(str::to_string)
+        };
+        self.fitting(declared, date_forms, |doc, n, day| shown_day(doc, n).as_deref() == Some(day))
     }
 
     /// The `author` line, if one fits (see the module docs).
     fn author(&mut self) -> Vec<String> {
-        let targets: Vec<Option<(String, NodeId)>> = self
-            .runs
-            .iter()
-            .map(|r| {
-                let doc = r.doc();
-                let meta = crate::metadata::read(doc);
-                let first = meta.authors.first().cloned().or(meta.byline).or(crate::metadata::shown(doc).0)?;
-                let want = crate::clean::collapse_ws(&first).to_lowercase();
-                let names = |n: NodeId| crate::clean::collapse_ws(&string_value(doc, n)).to_lowercase() == want;
-                Some((want.clone(), smallest(doc, &names)?))
-            })
-            .collect();
-        let names = |doc: &Doc, n: NodeId, want: &str| crate::clean::collapse_ws(&string_value(doc, n)).to_lowercase() == want;
-        self.fitting(&targets, |typer, n| element_forms(typer, n), names)
+        let declared = |doc: &Doc| {
+            let meta = crate::metadata::read(doc);
+            let first = meta.authors.first().cloned().or(meta.byline).or(crate::metadata::shown(doc).0)?;
+            Some(crate::clean::collapse_ws(&first).to_lowercase())
+        };
+        let names = |doc: &Doc, n: NodeId, name: &str| crate::clean::collapse_ws(&string_value(doc, n)).to_lowercase() == name;
+        self.fitting(declared, |typer, n| element_forms(typer, n), names)
     }
 
-    /// The first form of a target's (`targets`: per sample, what it must show and the
-    /// element that shows it) whose first element shows it, by `shows`, on every sample with
-    /// a target; none with fewer than two.
+    /// The first form (by `forms_of`) of the elements that show what each sample page
+    /// declares (`declared`; `shows` tells an element that shows it, the smallest taken) whose
+    /// first element shows it on every sample page that declares it; none when fewer than two
+    /// pages show it.
     fn fitting(
         &mut self,
-        targets: &[Option<(String, NodeId)>],
+        declared: impl Fn(&Doc) -> Option<String>,
         forms_of: impl Fn(&Typer, NodeId) -> Vec<String>,
         shows: impl Fn(&Doc, NodeId, &str) -> bool,
     ) -> Vec<String> {
         let runs = self.runs;
+        let targets: Vec<Option<(String, NodeId)>> = runs
+            .iter()
+            .map(|r| {
+                let doc = r.doc();
+                let want = declared(doc)?;
+                let at = smallest(doc, &|n| shows(doc, n, &want))?;
+                Some((want, at))
+            })
+            .collect();
         if targets.iter().flatten().count() < 2 {
             return Vec::new();
         }
         let mut forms = Vec::new();
-        for (r, t) in runs.iter().zip(targets) {
+        for (r, t) in runs.iter().zip(&targets) {
             if let Some((_, n)) = t {
                 let typer = Typer::new(r.doc(), Typing::Anchored);
                 forms_of(&typer, *n).into_iter().for_each(|f| push_unique(&mut forms, f));
@@ -324,7 +317,7 @@ impl Exporter<'_> {
             // A `string(…/@datetime)` form is checked by the element it reads.
             let elements = f.strip_prefix("string(").and_then(|x| x.strip_suffix("/@datetime)")).unwrap_or(&f);
             let Some(sel) = self.select(elements) else { continue };
-            let fits = runs.iter().zip(targets).zip(&sel).all(|((r, t), sel)| {
+            let fits = runs.iter().zip(&targets).zip(&sel).all(|((r, t), sel)| {
                 let doc = r.doc();
                 let first = sel.iter().copied().find(|&n| doc.element(n).is_some());
                 match t {
