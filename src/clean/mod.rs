@@ -9,7 +9,8 @@
 //! What is dropped: comments, doctypes, processing instructions, and the elements in
 //! [`DROPPED`] (scripts, styles, embedded objects, …) with everything inside them; in `<head>`
 //! only `<title>` is kept. A dropped formula leaves its TeX as text between dollars (a MathML
-//! `<math>`'s `alttext` or TeX annotation, a MathJax `math/tex` script; `$$…$$` displayed). What is renamed: element and attribute names that are not XML names
+//! `<math>`'s `alttext` or TeX annotation, else the MathML written as TeX; a MathJax `math/tex`
+//! script; `$$…$$` displayed). What is renamed: element and attribute names that are not XML names
 //! (see [`xml_name`]). What is removed: characters XML 1.0 forbids. An attribute named `dfs`
 //! that the page itself carries is dropped, so `@dfs` always means ours.
 //!
@@ -677,6 +678,25 @@ mod tests {
         let text = doc.text(doc.body);
         assert!(text.contains("Why the bridge matters") && text.contains("An opinion."), "{text}");
         assert!(!text.contains("first!"), "{text}");
+    }
+
+    #[test]
+    fn mathml_without_tex_of_its_own_becomes_tex() {
+        let doc = page(
+            "<body><p>So <math display=block><mi>x</mi><mo>=</mo><mfrac><mrow><mo>-</mo><mi>b</mi><mo>±</mo>\
+             <msqrt><msup><mi>b</mi><mn>2</mn></msup><mo>-</mo><mn>4</mn><mi>a</mi><mi>c</mi></msqrt></mrow><mrow><mn>2</mn><mi>a</mi></mrow></mfrac></math> \
+             and <math><msubsup><mi>a</mi><mi>i</mi><mn>2</mn></msubsup><mtext>for all</mtext><mroot><mi>y</mi><mn>3</mn></mroot></math>, \
+             <math><mfenced open='[' close=']'><mtable><mtr><mtd><mn>1</mn></mtd><mtd><mn>0</mn></mtd></mtr>\
+             <mtr><mtd><mn>0</mn></mtd><mtd><mn>1</mn></mtd></mtr></mtable></mfenced></math>.</p></body>",
+        );
+        assert_eq!(
+            doc.text(doc.body),
+            "So $$x = \\frac{- b ± \\sqrt{{b}^{2} - 4 a c}}{2 a}$$ and ${a}_{i}^{2} \\text{for all} \\sqrt[3]{y}$ , \
+             $\\left[ \\begin{matrix} 1 & 0 \\\\ 0 & 1 \\end{matrix} \\right]$ ."
+        );
+        // A formula of more than 10,000 nodes gives none, and the page reads on.
+        let big = format!("<body><p>A <math>{}</math> B</p></body>", "<mi>x</mi>".repeat(6_000));
+        assert_eq!(page(&big).text(page(&big).body), "A B");
     }
 
     #[test]

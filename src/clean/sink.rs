@@ -402,7 +402,7 @@ fn formula(tree: &Tree, node: usize, local: &str, attrs: &[Attribute]) -> Option
         "math" => {
             let display = attr("display").is_some_and(|d| d.trim().eq_ignore_ascii_case("block"));
             let alt = attr("alttext").map(|t| t.trim().to_string()).filter(|t| !t.is_empty());
-            (alt.or_else(|| tex_annotation(tree, node).and_then(text_of)), display)
+            (alt.or_else(|| tex_annotation(tree, node).and_then(text_of)).or_else(|| mathml_tex(tree, node)), display)
         }
         "script" => {
             let kind = attr("type").map(|t| t.trim().to_ascii_lowercase()).unwrap_or_default();
@@ -504,6 +504,71 @@ fn tex_annotation(tree: &Tree, math: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// The MathML formula at `math` as TeX, for one with no TeX of its own: its tokens (`mi`,
+/// `mn`, `mo`) as written, `mtext` as `\text{…}`, and its layouts as TeX's (`msup` `{a}^{b}`,
+/// `msub`, `msubsup`, `mfrac` `\frac{a}{b}`, `msqrt`, `mroot`, `mover`, `munder`,
+/// `munderover`, `mfenced`, `mtable` as a `matrix`); none past 10,000 nodes. Built bottom-up
+/// with explicit stacks: no nesting depth can overflow the stack.
+fn mathml_tex(tree: &Tree, math: usize) -> Option<String> {
+    // Per open element: the element, its children's TeX, and its next child to visit.
+    let mut frames: Vec<(usize, Vec<String>, usize)> = vec![(math, Vec::new(), tree.nodes.get(math)?.first())];
+    let mut seen = 0usize;
+    while let Some(top) = frames.last_mut() {
+        let child = top.2;
+        if child == NONE {
+            let Some((node, parts, _)) = frames.pop() else { break };
+            let tex = math_layout(tree, node, parts);
+            match frames.last_mut() {
+                Some(parent) => parent.1.push(tex),
+                None => return Some(tex.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|t| !t.is_empty()),
+            }
+            continue;
+        }
+        seen += 1;
+        if seen > 10_000 {
+            return None;
+        }
+        let Some(n) = tree.nodes.get(child) else { return None };
+        top.2 = n.next();
+        match &n.kind {
+            Kind::Text(t) if !t.trim().is_empty() => top.1.push(t.trim().to_string()),
+            Kind::Element { .. } => frames.push((child, Vec::new(), n.first())),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The TeX of MathML element `node` from its children's (see [`mathml_tex`]).
+fn math_layout(tree: &Tree, node: usize, parts: Vec<String>) -> String {
+    let Some(Kind::Element { name, attrs, .. }) = tree.nodes.get(node).map(|n| &n.kind) else { return String::new() };
+    let attr = |k: &str| attrs.iter().find(|a| &*a.name.local == k).map(|a| a.value.to_string());
+    let g = |i: usize| format!("{{{}}}", parts.get(i).map_or("", String::as_str));
+    let all = parts.join(" ");
+    match &*name.local {
+        "annotation" | "annotation-xml" | "mphantom" | "none" | "mprescripts" => String::new(),
+        "semantics" => parts.into_iter().next().unwrap_or_default(),
+        "msup" => format!("{}^{}", g(0), g(1)),
+        "msub" => format!("{}_{}", g(0), g(1)),
+        "msubsup" => format!("{}_{}^{}", g(0), g(1), g(2)),
+        "mfrac" => format!("\\frac{}{}", g(0), g(1)),
+        "msqrt" => format!("\\sqrt{{{all}}}"),
+        "mroot" => format!("\\sqrt[{}]{}", parts.get(1).map_or("", String::as_str), g(0)),
+        "mover" => format!("\\overset{}{}", g(1), g(0)),
+        "munder" => format!("\\underset{}{}", g(1), g(0)),
+        "munderover" => format!("\\underset{}{{\\overset{}{}}}", g(1), g(2), g(0)),
+        "mtext" => format!("\\text{{{all}}}"),
+        "mfenced" => {
+            let (open, close) = (attr("open").unwrap_or_else(|| "(".into()), attr("close").unwrap_or_else(|| ")".into()));
+            let sep = attr("separators").and_then(|s| s.trim().chars().next()).unwrap_or(',');
+            format!("\\left{open} {} \\right{close}", parts.join(&format!("{sep} ")))
+        }
+        "mtr" | "mlabeledtr" => parts.join(" & "),
+        "mtable" => format!("\\begin{{matrix}} {} \\end{{matrix}}", parts.join(" \\\\ ")),
+        _ => all,
+    }
 }
 
 /// Whether the page is read as a browser with scripts reads it (`<noscript>` content is text
