@@ -111,8 +111,9 @@ class Wrapper:
     @property
     def pages(self) -> list[str]:
         """The sample pages it was learned from."""
-    def apply(self, page: Page, url: Optional[str] = None, *, format: Format = "text", timeout: Optional[float] = None) -> Article:
-        """The article of ``page`` by this wrapper, as ``forest apply --wrapper FILE``."""
+    def apply(self, page: Page, url: Optional[str] = None, *, format: Format = "text", timeout: Optional[float] = None, comments: bool = False) -> Article:
+        """The article of ``page`` by this wrapper, as ``forest apply --wrapper FILE``
+        (``comments=True``: with the page's reader comments, as for :func:`extract`)."""
     @staticmethod
     def load(path: Union[str, "os.PathLike[str]"]) -> "Wrapper":
         """The wrapper in the file at ``path``. Raises :class:`WrapperError` for a bad file."""
@@ -254,6 +255,7 @@ def crawl(
     jobs: int = 4,
     timeout: Optional[float] = None,
     summary: Optional[dict[str, object]] = None,
+    comments: bool = False,
 ) -> list[Article]:
     """Every article of the site of ``url``, as ``forest crawl`` gives them: its pages found
     (feed, sitemaps, links; robots.txt obeyed), listings passed over, its templates learned

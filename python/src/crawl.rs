@@ -22,8 +22,9 @@ use pyo3::types::{PyDict, PyList};
 /// `forest crawl --cache` (default: the user's cache folder, `~/.cache/forest`; a re-run sends
 /// only revalidations); with
 /// `no_cache=True` none is used, and the crawl holds its pages' bytes in memory until the end.
+/// `comments=True` gives each article its page's reader comments, as `forest.extract` does.
 #[pyfunction]
-#[pyo3(signature = (url, *, max_pages = forest::crawl::MAX_PAGES, max_depth = forest::crawl::MAX_DEPTH, store = None, out_dir = None, format = "jsonl", warc = false, cache = None, no_cache = false, delay = 0.0, jobs = 4, timeout = None, summary = None))]
+#[pyo3(signature = (url, *, max_pages = forest::crawl::MAX_PAGES, max_depth = forest::crawl::MAX_DEPTH, store = None, out_dir = None, format = "jsonl", warc = false, cache = None, no_cache = false, delay = 0.0, jobs = 4, timeout = None, summary = None, comments = false))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn crawl<'py>(
     py: Python<'py>,
@@ -40,6 +41,7 @@ pub(crate) fn crawl<'py>(
     jobs: usize,
     timeout: Option<f64>,
     summary: Option<Bound<'py, PyDict>>,
+    comments: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let format = Format::named(format).map_err(to_py)?;
     let budget = crate::budget_within(timeout)?;
@@ -65,7 +67,7 @@ pub(crate) fn crawl<'py>(
             fetcher.trust(&start);
             let mut output = out_dir.as_deref().map(|d| Output::open(d, format, None, warc)).transpose()?;
             let done = output.as_ref().map(|o| o.done().clone()).unwrap_or_default();
-            let opts = Options { max_pages, max_depth, jobs: jobs.clamp(1, forest::run::MAX_JOBS), budget, ..Options::default() };
+            let opts = Options { max_pages, max_depth, jobs: jobs.clamp(1, forest::run::MAX_JOBS), budget, comments, ..Options::default() };
             let crawler = Crawler::new(&fetcher, store.clone(), opts);
             let mut articles = Vec::new();
             let summary = crawler.run(&start, &|u| done.contains(u), |event| -> forest::Result<()> {

@@ -61,11 +61,15 @@ impl Wrapper {
     }
 
     /// The article of `page` by this wrapper (with its fallbacks), as
-    /// `forest apply --wrapper FILE`; see `forest.extract` for what a page can be and for
-    /// `timeout`.
-    #[pyo3(signature = (page, url = None, *, format = "text", timeout = None))]
-    fn apply(&self, py: Python<'_>, page: &Bound<'_, PyAny>, url: Option<String>, format: &str, timeout: Option<f64>) -> PyResult<Article> {
-        crate::extract_one(py, self.rules()?, page, url, format, &crate::budget_within(timeout)?)
+    /// `forest apply --wrapper FILE`; see `forest.extract` for what a page can be, `timeout`
+    /// and `comments`.
+    #[pyo3(signature = (page, url = None, *, format = "text", timeout = None, comments = false))]
+    fn apply(&self, py: Python<'_>, page: &Bound<'_, PyAny>, url: Option<String>, format: &str, timeout: Option<f64>, comments: bool) -> PyResult<Article> {
+        let mut article = crate::extract_one(py, self.rules()?, page, url, format, &crate::budget_within(timeout)?)?;
+        if comments {
+            article.inner.read_comments();
+        }
+        Ok(article)
     }
 
     /// The wrapper in the file at `path` (written by `save` or `forest induce --out`).

@@ -126,6 +126,9 @@ def test_comments_only_when_asked_and_never_in_the_text():
     assert str(forest.extract(BRIDGE.read_bytes(), BRIDGE_URL, comments=True)).endswith(said.splitlines()[-1] + "\n")
     many = forest.extract_many([(BRIDGE_URL, BRIDGE.read_bytes())], comments=True)
     assert many[0].comments == asked.comments
+    wrapper = forest.induce(str(DEMO))
+    assert wrapper.apply(BRIDGE.read_bytes(), BRIDGE_URL, comments=True).comments == asked.comments
+    assert wrapper.apply(BRIDGE.read_bytes(), BRIDGE_URL).comments == []
 
 
 def test_index(tmp_path):

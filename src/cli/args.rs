@@ -481,6 +481,9 @@ pub(crate) struct CrawlArgs {
     /// Also write the summary as JSON to this file.
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     pub(crate) summary: Option<PathBuf>,
+    /// Also give each article's reader comments, as `forest apply --comments` does.
+    #[arg(long, help_heading = "Output")]
+    pub(crate) comments: bool,
     /// Most elements in one page.
     #[arg(long, default_value_t = forest::budget::MAX_ELEMENTS, help_heading = "Budgets (per page)")]
     pub(crate) max_elements: usize,

@@ -9,7 +9,7 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
     let Location::Url(start) = Location::parse_input(&a.url) else { bail!("{} is not a URL: name the site's start page", a.url) };
     let fetcher = a.fetch.fetcher_for(std::slice::from_ref(&a.url))?;
     let count = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
-    let opts = Options { max_pages: count(a.max_pages), max_depth: count(a.max_depth), jobs: count(a.jobs), budget: a.page_budget(), ..Options::default() };
+    let opts = Options { max_pages: count(a.max_pages), max_depth: count(a.max_depth), jobs: count(a.jobs), budget: a.page_budget(), comments: a.comments, ..Options::default() };
     let crawler = Crawler::new(&fetcher, a.store.open()?, opts);
     let mut output = match &a.out_dir {
         Some(dir) => Some(Output::open(dir, a.format, a.index.as_deref(), a.warc)?),

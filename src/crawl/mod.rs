@@ -65,6 +65,8 @@ pub struct Options {
     pub budget: Budget,
     /// The induction's settings.
     pub config: Config,
+    /// Give each article its page's reader comments ([`Fields::Comments`]).
+    pub comments: bool,
 }
 
 impl Default for Options {
@@ -76,6 +78,7 @@ impl Default for Options {
             samples: crate::learn::SAMPLES,
             budget: Budget::default(),
             config: Config::default(),
+            comments: false,
         }
     }
 }
@@ -228,7 +231,8 @@ impl<'a> Crawler<'a> {
             None => Source::Read(Location::Url(p.asked.clone()), None),
         });
         let mut outcomes = crate::store::Outcomes::default();
-        rules.articles(sources, self.opts.jobs.max(1), self.fetcher, &self.opts.budget, Fields::All, |loc, article| {
+        let fields = if self.opts.comments { Fields::Comments } else { Fields::All };
+        rules.articles(sources, self.opts.jobs.max(1), self.fetcher, &self.opts.budget, fields, |loc, article| {
             match &article {
                 Ok(a) => {
                     summary.articles += 1;
