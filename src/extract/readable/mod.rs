@@ -11,7 +11,8 @@
 //! - **classes**: class/id words (split on `-`, `_`, camelCase; utility CSS left out) for
 //!   navigation, sharing, related links, bylines, captions, ads, … (and the tags `nav`,
 //!   `aside`, `footer`, `form`, `figcaption`) mark boilerplate regions, given back largest
-//!   first while they would leave under 15% of the page's paragraphs outside them, and words
+//!   first while they would leave under 15% of the page's paragraphs outside them (a dialog,
+//!   `role=dialog` or `aria-modal`, never: it is shown over the page), and words
 //!   such as article, body, content, entry, post raise a block's score.
 //! - **teasers**: an element most of whose children (three or more) are teasers, a headline
 //!   link over a summary, is a boilerplate region (lists of other stories).
@@ -482,6 +483,23 @@ mod tests {
         assert!(text.contains("Storm number 3") && text.contains("Storm number 11"), "{text}");
         let off = extract_with(&crate::clean::page(&html), &Options::default().without("listing").unwrap()).text;
         assert!(off.starts_with("Copyright"), "{off}");
+    }
+
+    #[test]
+    fn a_dialog_is_never_given_back_as_the_article() {
+        // A short product page under a long policy in a modal: the boilerplate regions leave
+        // under 15% of the page's paragraphs outside them, so the largest is given back, but
+        // not a dialog (shown over the page, never its content).
+        let policy: String = (0..30).map(|i| format!("<p>Clause {i}: the buyer may return goods within thirty days of the order date.</p>")).collect();
+        for dialog in ["role=dialog", "aria-modal=true"] {
+            let html = format!(
+                "<html><head><title>Wool Runner</title></head><body><nav><a href=/>Home</a></nav>\
+                 <div class=product><h1>Wool Runner</h1><p>A light everyday sneaker made of soft merino wool, machine washable.</p></div>\
+                 <div class='modal policy' {dialog}>{policy}</div><footer><p>Help center and contact details for all buyers in every country.</p></footer></body></html>"
+            );
+            let text = extract(&crate::clean::page(&html)).text;
+            assert!(text.contains("merino wool") && !text.contains("Clause"), "{dialog}: {text}");
+        }
     }
 
     #[test]

@@ -29,6 +29,17 @@ const OVERRULE_ROUNDS: usize = 4;
 /// fraction of the selection's paragraph columns.
 pub const MOST: f32 = 0.5;
 
+/// Is node `n` a dialog: a `dialog` element, or one whose `role` is `dialog` or
+/// `alertdialog`, or that is `aria-modal`?
+fn is_dialog(doc: &Doc, n: NodeId) -> bool {
+    doc.element(n).is_some_and(|e| {
+        let role = e.attr("role").map(str::trim);
+        e.name == "dialog"
+            || role.is_some_and(|r| r.eq_ignore_ascii_case("dialog") || r.eq_ignore_ascii_case("alertdialog"))
+            || e.attr("aria-modal").is_some_and(|m| m.trim().eq_ignore_ascii_case("true"))
+    })
+}
+
 /// Columns of `s`: non-space characters, a wide (CJK) character counting two. Read byte by
 /// byte: only characters of three or four bytes are decoded (the only ones that can be wide).
 pub fn columns(s: &str) -> u32 {
@@ -213,7 +224,8 @@ impl Facts {
                 f.junk[i] = up || hidden[i] || region;
                 if region && !up && !hidden[i] {
                     left -= f.good0[i];
-                    if largest.is_none_or(|(g, _)| f.good0[i] > g) {
+                    // A dialog is shown over the page, never as its content: not given back.
+                    if largest.is_none_or(|(g, _)| f.good0[i] > g) && !is_dialog(doc, i as NodeId) {
                         largest = Some((f.good0[i], i));
                     }
                 }
