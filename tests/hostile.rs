@@ -290,3 +290,32 @@ fn the_executable_is_position_independent() {
     // e_type, little-endian on every Linux target forest builds for: 3 is ET_DYN.
     assert_eq!(u16::from_le_bytes([bytes[16], bytes[17]]), 3, "readelf -h would say EXEC: built with -no-pie?");
 }
+
+#[test]
+fn reader_comments_kept_aside_stay_within_their_cap() {
+    // Three megabytes of comments, in many regions and one huge one.
+    let one = format!("<div class=comment><p>{}</p></div>", "A reader says the bridge is fine. ".repeat(30));
+    let html = format!(
+        "<body><article><h1>Bridge</h1><p>The bridge reopened.</p></article>{}<div id=comments><p>{}</p></div></body>",
+        one.repeat(1_500),
+        "word ".repeat(400_000)
+    );
+    let doc = clean::page(&html);
+    let kept: usize = doc.comments.iter().map(String::len).sum();
+    assert!(kept <= clean::Doc::MAX_COMMENTS && kept > clean::Doc::MAX_COMMENTS / 2, "{kept}");
+    assert!(!doc.text(doc.body).contains("reader says"));
+}
+
+#[test]
+fn a_figure_with_a_hundred_thousand_captions_renders() {
+    // Each caption, cut by the single-page extractor, asks whether its figure shows an image:
+    // asked once per figure, not once per caption.
+    let html = format!(
+        "<body><article><h1>Bridge</h1><p>{}</p><figure><img src=a.jpg>{}</figure></article></body>",
+        "The bridge reopened on Monday after six weeks of repairs. ".repeat(20),
+        "<figcaption>c</figcaption>".repeat(100_000)
+    );
+    let page = forest::Page::from_html("figures", &html).expect("the page");
+    let article = forest::rules::Rules::SinglePage.resolver().expect("rules").article(page).expect("an article");
+    assert!(article.markdown().contains("The bridge reopened"));
+}

@@ -722,6 +722,8 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
     // Whether the page declares itself a forum thread: looked for once, at its first comment
     // region (most pages have none, and pay nothing).
     let mut discussion: Option<bool> = None;
+    // Bytes of reader comments kept aside so far.
+    let mut comments_len = 0usize;
     let mut doc = Doc { nodes: Vec::with_capacity(tree.nodes.len()), by_dfs: Vec::with_capacity(tree.nodes.len() / 2), ..Doc::default() };
     let mut title: Option<String> = None;
     let mut in_head = false;
@@ -755,9 +757,18 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
                     && !*discussion.get_or_insert_with(|| discussion_is_content(tree));
                 let dropped = (is_dropped(&name.local) && !shown_noscript) || (in_head && local != "title") || comment || (open.is_empty() && seen_root);
                 if dropped {
-                    if !in_head && comment && doc.comments.iter().map(String::len).sum::<usize>() < Doc::MAX_COMMENTS {
-                        let text = region_text(tree, cur);
+                    let room = Doc::MAX_COMMENTS.saturating_sub(comments_len);
+                    if !in_head && comment && room > 0 {
+                        let mut text = region_text(tree, cur);
+                        if text.len() > room {
+                            let mut cut = room;
+                            while !text.is_char_boundary(cut) {
+                                cut -= 1;
+                            }
+                            text.truncate(cut);
+                        }
                         if !text.is_empty() {
+                            comments_len += text.len();
                             doc.comments.push(text);
                         }
                     }

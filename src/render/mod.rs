@@ -248,16 +248,21 @@ fn paragraphs(text: &str) -> Vec<Vec<&str>> {
 /// shown, though the text leaves it out (as gold texts of articles do).
 fn shown_cuts<'a>(doc: &Doc, skip: &'a [bool]) -> Cow<'a, [bool]> {
     let shown = |from: NodeId, to: NodeId| doc.ancestors(from).take_while(|&a| a != to).chain([from]).all(|a| !is_skipped(skip, a));
-    let caption = |i: NodeId| {
+    // Per figure, worked out once (a page may give a figure many captions): does it show an
+    // image with a real source, or a video?
+    let mut with_image: std::collections::HashMap<NodeId, bool> = std::collections::HashMap::new();
+    let mut caption = |i: NodeId| {
         let Some(figure) = doc.nodes[i as usize].parent.filter(|&p| doc.element(p).is_some_and(|e| e.name == "figure")) else { return false };
         doc.element(i).is_some_and(|e| e.name == "figcaption")
             && !is_skipped(skip, figure)
-            && (figure + 1..doc.end(figure)).any(|n| {
-                let image = doc.element(n).is_some_and(|e| match e.name.as_str() {
-                    "img" => !placeholder(image_source(doc, n, e)),
-                    name => name == "video",
-                });
-                image && shown(n, figure)
+            && *with_image.entry(figure).or_insert_with(|| {
+                (figure + 1..doc.end(figure)).any(|n| {
+                    let image = doc.element(n).is_some_and(|e| match e.name.as_str() {
+                        "img" => !placeholder(image_source(doc, n, e)),
+                        name => name == "video",
+                    });
+                    image && shown(n, figure)
+                })
             })
     };
     let captions: Vec<usize> = (0..skip.len().min(doc.nodes.len())).filter(|&i| skip[i] && caption(i as NodeId)).collect();
