@@ -27,7 +27,7 @@ enum Gap {
 }
 
 /// Does element `name` start a line of its own (a block)?
-pub(super) fn is_block(name: &str) -> bool {
+pub(in crate::clean) fn is_block(name: &str) -> bool {
     gap_of(name) >= Gap::Line
 }
 
