@@ -45,7 +45,7 @@ pub struct Metadata {
     pub site_name: Option<String>,
     /// The headline declared in JSON-LD or `og:title`.
     pub headline: Option<String>,
-    /// The kind of page its schema.org types or `og:type` declare ([`declared_type`]).
+    /// The kind of page its schema.org types or `og:type` declare (see `declared_type` in this module).
     pub declared_type: Option<PageType>,
     /// Each author, in order (the byline names them on one line).
     pub authors: Vec<String>,
@@ -416,7 +416,7 @@ const SEVERAL: usize = 3;
 const DOCUMENTATION_PATHS: &[&str] = &["docs", "doc", "documentation", "reference", "manual", "api-reference"];
 
 /// The kind of page at `url` (when known) whose metadata is `meta` ([`read`]): what it
-/// declares ([`declared_type`]) but an article, else a documentation path in its URL, else a
+/// declares (`declared_type`) but an article, else a documentation path in its URL, else a
 /// declared article; `None` when nothing says. A page that declares nothing may still be an
 /// article, a listing or a service page: forum threads, products and collections are nearly
 /// always declared by the software that serves them.
