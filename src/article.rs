@@ -178,13 +178,12 @@ impl Article {
             canonical_url: absolute(&meta.url),
         };
         let lang = meta.lang.or_else(|| all.then(|| detect_lang(&extraction.text)).flatten());
-        let comments = if fields == Fields::Comments { doc.comments.clone() } else { Vec::new() };
         let rule = extraction.rule;
         let confidence = extraction.confidence(doc);
         let (text, extracted) = if all { (extraction.text.clone(), Some(Box::new(Extracted { page, extraction }))) } else { (extraction.text, None) };
         let extracted_at =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
-        Article {
+        let mut article = Article {
             url,
             source: source.to_string(),
             host,
@@ -200,8 +199,12 @@ impl Article {
             extracted_at,
             meta: extra,
             extracted,
-            comments,
+            comments: Vec::new(),
+        };
+        if fields == Fields::Comments {
+            article.read_comments();
         }
+        article
     }
 
     /// The article's text without its headline (many gold conventions and users keep the

@@ -34,7 +34,8 @@ impl<W: Write> std::fmt::Debug for Writer<W> {
     }
 }
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
+/// An I/O error at `path` as the library's [`Error::Io`].
+pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
     move |source| Error::Io { path: path.to_path_buf(), source }
 }
 
@@ -76,14 +77,14 @@ impl<W: Write> Writer<W> {
     ///
     /// # Errors
     /// [`Error::Io`] when it cannot be written; the index's errors.
-    pub fn put(&mut self, loc: &Location, article: &Article, text: Option<String>) -> Result<()> {
+    pub fn put(&mut self, loc: &Location, mut article: Article, text: Option<String>) -> Result<()> {
         if let Some((index, _)) = &mut self.index {
-            index.add(article)?;
+            index.add(&article)?;
         }
-        let body = match text {
-            Some(text) => Article { text, ..article.clone() }.render(self.format),
-            None => article.render(self.format),
-        };
+        if let Some(text) = text {
+            article.text = text;
+        }
+        let body = article.render(self.format);
         match &mut self.to {
             To::Folder { dir, used } => {
                 let path = dir.join(unique_name(used, &loc.stem(), self.format.ext()));
@@ -165,13 +166,13 @@ mod tests {
         let article = |url: &str| Article { url: Some(url.into()), text: "Body.".into(), ..Article::default() };
         let (a, b) = (Location::parse("https://a.example/one"), Location::parse("https://a.example/two"));
         let mut w = Writer::stream(Vec::new(), Format::Json, true);
-        w.put(&a, &article("https://a.example/one"), None).unwrap();
-        w.put(&b, &article("https://a.example/two"), Some("Other.".into())).unwrap();
+        w.put(&a, article("https://a.example/one"), None).unwrap();
+        w.put(&b, article("https://a.example/two"), Some("Other.".into())).unwrap();
         let To::Stream { out, .. } = &w.to else { unreachable!() };
         let json: serde_json::Value = serde_json::from_slice(&[out.as_slice(), b"\n]\n"].concat()).unwrap();
         assert_eq!(json[1]["text"], "Other.");
         let mut w = Writer::stream(Vec::new(), Format::Text, true);
-        w.put(&a, &article("https://a.example/one"), None).unwrap();
+        w.put(&a, article("https://a.example/one"), None).unwrap();
         let To::Stream { out, .. } = &w.to else { unreachable!() };
         assert!(String::from_utf8_lossy(out).starts_with("==> https://a.example/one <==\nBody."));
     }

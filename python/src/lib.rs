@@ -97,7 +97,7 @@ fn rules_of(store: Option<&Store>, wrapper: Option<&Wrapper>) -> PyResult<Rules>
 }
 
 /// The article of one page by `rules`, the GIL released while forest works.
-pub(crate) fn extract_one(py: Python<'_>, rules: Rules, page: &Bound<'_, PyAny>, url: Option<String>, format: &str, budget: &Budget) -> PyResult<Article> {
+pub(crate) fn extract_one(py: Python<'_>, rules: Rules, page: &Bound<'_, PyAny>, url: Option<String>, format: &str, budget: &Budget, comments: bool) -> PyResult<Article> {
     let format = Format::named(format).map_err(to_py)?;
     let source = input::source(page, url)?;
     let inner = py
@@ -105,7 +105,11 @@ pub(crate) fn extract_one(py: Python<'_>, rules: Rules, page: &Bound<'_, PyAny>,
             guarded(|| {
                 let loc = source.location().clone();
                 let page = source.page(fetcher()?, budget)?;
-                article(&rules, page, &loc)
+                let mut article = article(&rules, page, &loc)?;
+                if comments {
+                    article.read_comments();
+                }
+                Ok(article)
             })
         })
         .map_err(to_py)?;
@@ -136,10 +140,7 @@ fn extract(
     comments: bool,
 ) -> PyResult<Article> {
     let budget = budget_within(timeout)?;
-    let mut article = extract_one(py, rules_of(store.as_deref(), wrapper.as_deref())?, page, url, format, &budget)?;
-    if comments {
-        article.inner.read_comments();
-    }
+    let article = extract_one(py, rules_of(store.as_deref(), wrapper.as_deref())?, page, url, format, &budget, comments)?;
     if let (Some(store), None) = (&store, &wrapper) {
         keep_health(py, &store.inner, [&article.inner], false);
     }

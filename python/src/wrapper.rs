@@ -65,11 +65,7 @@ impl Wrapper {
     /// and `comments`.
     #[pyo3(signature = (page, url = None, *, format = "text", timeout = None, comments = false))]
     fn apply(&self, py: Python<'_>, page: &Bound<'_, PyAny>, url: Option<String>, format: &str, timeout: Option<f64>, comments: bool) -> PyResult<Article> {
-        let mut article = crate::extract_one(py, self.rules()?, page, url, format, &crate::budget_within(timeout)?)?;
-        if comments {
-            article.inner.read_comments();
-        }
-        Ok(article)
+        crate::extract_one(py, self.rules()?, page, url, format, &crate::budget_within(timeout)?, comments)
     }
 
     /// The wrapper in the file at `path` (written by `save` or `forest induce --out`).

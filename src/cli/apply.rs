@@ -98,7 +98,7 @@ impl<W: Write> Sink<W> {
         }
         // The index keeps the whole text; the output may leave the headline out.
         let text = (self.no_title && matches!(self.out.format(), Format::Text | Format::Json | Format::Jsonl)).then(|| article.body());
-        Ok(self.out.put(loc, &article, text)?)
+        Ok(self.out.put(loc, article, text)?)
     }
 }
 

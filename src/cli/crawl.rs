@@ -47,7 +47,7 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
             Event::Article(loc, result) => match *result {
                 Ok(article) => match &mut output {
                     Some(o) => o.article(&loc, &article)?,
-                    None => stdout.put(&loc, &article, None)?,
+                    None => stdout.put(&loc, article, None)?,
                 },
                 Err(e) => eprintln!("forest: skipped {loc}: {}", explain(&e)),
             },

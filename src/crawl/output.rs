@@ -13,8 +13,9 @@
 //!   `responses-<n>.warc.gz` per run, but those the files of earlier runs hold.
 
 use crate::article::{Article, Format};
+use crate::output::io;
 use crate::fetch::{Fetched, Location};
-use crate::{Error, Result};
+use crate::Result;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -45,16 +46,12 @@ impl std::fmt::Debug for Output {
     }
 }
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
-    move |source| Error::Io { path: path.to_path_buf(), source }
-}
-
 impl Output {
     /// The output folder `dir` (created when absent), its journal read: articles in `format`,
     /// also added to the `index` when one is given, and responses to a WARC file when `warc`.
     ///
     /// # Errors
-    /// [`Error::Io`] when the folder or its files cannot be read or written; the index's errors.
+    /// [`crate::Error::Io`] when the folder or its files cannot be read or written; the index's errors.
     pub fn open(dir: &Path, format: Format, index: Option<&Path>, warc: bool) -> Result<Output> {
         std::fs::create_dir_all(dir).map_err(io(dir))?;
         let journal_path = dir.join(JOURNAL);
@@ -102,7 +99,7 @@ impl Output {
     /// Write `article` (the page at `loc`) to every output.
     ///
     /// # Errors
-    /// [`Error::Io`] when a file cannot be written; the index's errors.
+    /// [`crate::Error::Io`] when a file cannot be written; the index's errors.
     pub fn article(&mut self, loc: &Location, article: &Article) -> Result<()> {
         let url = loc.to_string();
         let body = article.render(self.format);
@@ -146,7 +143,7 @@ impl Output {
     /// Write `response` to the WARC file, unless an earlier run's holds its URL.
     ///
     /// # Errors
-    /// [`Error::Io`] when the WARC file cannot be written.
+    /// [`crate::Error::Io`] when the WARC file cannot be written.
     pub fn response(&mut self, response: &Fetched) -> Result<()> {
         let Some((writer, earlier)) = &mut self.warc else { return Ok(()) };
         let Location::Url(url) = &response.location else { return Ok(()) };

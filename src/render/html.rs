@@ -92,7 +92,8 @@ pub(super) fn html_subtree(doc: &Doc, root: NodeId, skip: &[bool], base: Option<
             NodeData::Element(e) => e,
         };
         let name = e.name.as_str();
-        if name == "head" || (!full[at(i)] && name != "td" && name != "th") || blank_image(doc, i, e) {
+        // (A blank image is not `full`: left out here too.)
+        if name == "head" || (!full[at(i)] && name != "td" && name != "th") {
             i = next;
             continue;
         }
