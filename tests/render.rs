@@ -9,6 +9,16 @@ fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/render")
 }
 
+/// The shared set `name` (`../shared/<name>`), or `None`, said on stderr, when it is absent.
+fn shared(name: &str) -> Option<PathBuf> {
+    let set = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared").join(name);
+    if !set.is_dir() {
+        eprintln!("skipped: ../shared/{name} is absent");
+        return None;
+    }
+    Some(set)
+}
+
 /// The page of `case` and an extraction of its element of class `article`.
 fn extraction(case: &str) -> (Page, Extraction) {
     let html = std::fs::read_to_string(data().join(format!("{case}.html"))).expect("read the fixture page");
@@ -67,11 +77,7 @@ fn json_gives_what_the_page_declares_with_dates_in_iso_8601_and_urls_made_absolu
 /// `html` and the Markdown (the text leaves captions out, as gold texts do).
 #[test]
 fn figures_of_real_pages_keep_image_and_caption_in_html_and_markdown() {
-    let set = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/modern");
-    if !set.is_dir() {
-        eprintln!("skipped: ../shared/modern is absent");
-        return;
-    }
+    let Some(set) = shared("modern") else { return };
     let rules = forest::rules::Rules::SinglePage;
     // (page, figures with a loaded image and a caption in the article; the other two figures of
     // the second page have an image only a script gives a source, shown neither)
@@ -98,11 +104,7 @@ fn figures_of_real_pages_keep_image_and_caption_in_html_and_markdown() {
 /// the comments come (names, dates, words), and the article's text holds none of them.
 #[test]
 fn comments_of_real_blog_pages_come_aside_from_the_article() {
-    let set = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/blogs");
-    if !set.is_dir() {
-        eprintln!("skipped: ../shared/blogs is absent");
-        return;
-    }
+    let Some(set) = shared("blogs") else { return };
     let mut resolver = forest::rules::Rules::SinglePage.resolver().unwrap().fields(forest::article::Fields::Comments);
     // (page, words of a comment)
     for (page, said) in [
@@ -120,11 +122,8 @@ fn comments_of_real_blog_pages_come_aside_from_the_article() {
 /// marks are GFM footnotes, each with its reference after the article.
 #[test]
 fn references_of_a_real_page_are_footnotes_in_markdown() {
-    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/modern/wcxb-en.wikipedia.org/dev-2905.html");
-    let Ok(html) = std::fs::read(&page) else {
-        eprintln!("skipped: ../shared/modern is absent");
-        return;
-    };
+    let Some(set) = shared("modern") else { return };
+    let html = std::fs::read(set.join("wcxb-en.wikipedia.org/dev-2905.html")).expect("read the page");
     let url = "https://en.wikipedia.org/wiki/List_of_Nobel_laureates";
     let article = forest::rules::Rules::SinglePage.resolver().unwrap().article(Page::from_bytes(&html, url).unwrap()).unwrap();
     let markdown = article.markdown();
