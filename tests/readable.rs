@@ -120,7 +120,8 @@ fn a_hidden_duplicate_of_the_article_is_not_taken() {
         "<html><head><title>Bridge</title></head><body>\
          <div id=copy style='display: none'><p>{P1} {P2}</p><p>{P3} {P1}</p><p>{P2} {P3}</p><p>{P1}</p></div>\
          <div id=shown><p>{P1}</p><p>{P2}</p><p>{P3}</p></div>\
-         <div id=copy2 aria-hidden=true><p>{P1} {P2}</p><p>{P3} {P1}</p><p>{P2}</p></div></body></html>"
+         <div id=copy2 class=d-none><p>{P1} {P2}</p><p>{P3} {P1}</p><p>{P2}</p></div>\
+         <aside id=copy3 aria-hidden=true><p>{P1} {P2}</p><p>{P3} {P1}</p><p>{P2} {P3}</p><p>{P1} {P2}</p></aside></body></html>"
     );
     let doc = page(&html);
     let r = extract(&doc);

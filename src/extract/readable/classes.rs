@@ -163,9 +163,10 @@ pub fn with_cache<T>(f: impl FnOnce(&mut Cache) -> T) -> T {
 /// What `e`'s class, id, tag, role, itemprop and visibility attributes say (one pass over
 /// its attributes; class values through `cache`).
 ///
-/// Hidden means: the `hidden` attribute, `aria-hidden="true"`, an inline style with
-/// `display:none` or `visibility:hidden`, or a hiding class (`hidden`, `d-none`, `sr-only`, …)
-/// without a responsive variant that shows it again (`md:block`, `d-md-block`).
+/// Hidden means: the `hidden` attribute, an inline style with `display:none` or
+/// `visibility:hidden`, a hiding class (`hidden`, `d-none`, `sr-only`, …) without a responsive
+/// variant that shows it again (`md:block`, `d-md-block`), or `aria-hidden="true"` on a
+/// boilerplate element (on content it hides from screen readers only).
 pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
     let tag = e.name.as_str();
     let k = key(tag);
@@ -184,7 +185,7 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
     // Votes of whole class names: a name with a boilerplate word votes boilerplate, a name
     // with only article words votes article; names that disagree cancel out.
     let mut names = Names::default();
-    let (mut labelled, mut region) = (false, false);
+    let (mut labelled, mut region, mut aria_hidden) = (false, false, false);
     for (name, val) in &e.attrs {
         if name == "aria-labelledby" {
             labelled = true;
@@ -231,7 +232,7 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
                 }
             }
             HIDDEN => v.hidden = true,
-            ARIA_HIDDEN => v.hidden |= val.trim().eq_ignore_ascii_case("true"),
+            ARIA_HIDDEN => aria_hidden = val.trim().eq_ignore_ascii_case("true"),
             STYLE if contains_ci(val, "none") || contains_ci(val, "hidden") => {
                 let s: String = val.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
                 v.hidden |= s.contains("display:none") || s.contains("visibility:hidden");
@@ -243,6 +244,9 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
     v.panel |= labelled && region;
     v.boilerplate |= names.bad && !names.good;
     v.article = names.good && !names.bad;
+    // `aria-hidden` hides from screen readers only: a closed drawer, menu or dialog is hidden
+    // by it, content the page shows (a card's decorative copy) is not.
+    v.hidden |= aria_hidden && v.boilerplate;
     // The page's own frame is never boilerplate by its classes.
     if k == key("html") || k == key("body") || v.landmark {
         v.boilerplate = tag_boilerplate;

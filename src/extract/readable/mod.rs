@@ -18,8 +18,10 @@
 //!   link over a summary, is a boilerplate region (lists of other stories).
 //! - **landmarks**: `article`, `main`, `role=main` and `itemprop=articleBody` raise a block's
 //!   score.
-//! - **hidden**: hidden elements (`hidden`, `aria-hidden`, `display:none`, hiding classes) are
-//!   boilerplate, so a hidden duplicate of the article is never taken.
+//! - **hidden**: hidden elements (`hidden`, `display:none`, hiding classes, and `aria-hidden`
+//!   on a boilerplate region: a closed drawer, menu or dialog) are boilerplate, so a hidden
+//!   duplicate of the article is never taken; `aria-hidden` alone hides from screen readers,
+//!   not from the eye, so shown content under it stays.
 //! - **panels**: a hidden panel the reader opens with a control of the page (a tab panel, an
 //!   accordion's region labelled by its trigger, a segment a streaming renderer moves into
 //!   place) is content, not a hidden duplicate.
@@ -549,5 +551,22 @@ mod tests {
         assert!(!text.contains("Newsletter"), "{text}");
         let off = extract_with(&doc, &Options::default().without("panels").unwrap()).text;
         assert!(!off.contains("Enterprise plans"), "{off}");
+    }
+
+    #[test]
+    fn aria_hidden_hides_a_closed_drawer_not_the_copy_the_page_shows() {
+        let card = |w: &str| format!("<div class=card><h3>{w}</h3><div aria-hidden=true><p>{}</p></div></div>", format!("{w} keeps every service of the firm running day and night. ").repeat(3));
+        let html = format!(
+            "<body><h1>Services</h1><main><p>{}</p><div class=grid>{}{}{}</div></main>\
+             <aside class=bag aria-hidden=true><p>{}</p></aside></body>",
+            "Our firm serves companies of every size in every country of the world. ".repeat(2),
+            card("Audit"),
+            card("Consulting"),
+            card("Tax"),
+            "Your bag is empty, but you still look good: shop all our products today. ".repeat(3)
+        );
+        let text = extract(&crate::clean::page(&html)).text;
+        assert!(text.contains("Audit keeps") && text.contains("Consulting keeps") && text.contains("Tax keeps"), "{text}");
+        assert!(!text.contains("Your bag"), "{text}");
     }
 }
