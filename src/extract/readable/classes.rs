@@ -49,8 +49,7 @@ fn word(w: &[u8]) -> Word {
         | b"promo" | b"promoted" | b"promotion" | b"rail" | b"recirc" | b"recommended" | b"related" | b"share"
         | b"sharebar" | b"shares" | b"sharing" | b"sidebar" | b"signup" | b"skip" | b"social" | b"sponsor"
         | b"sponsored" | b"subscribe" | b"subscription" | b"taboola" | b"tags" | b"teaser" | b"terms"
-        | b"timestamp" | b"toolbar" | b"tools" | b"topbar" | b"trending" | b"twitter" | b"widget"
-        | b"widgets" => Word::Boilerplate,
+        | b"timestamp" | b"toolbar" | b"tools" | b"topbar" | b"trending" | b"twitter" => Word::Boilerplate,
         b"article" | b"articlebody" | b"blog" | b"body" | b"content" | b"entry" | b"hentry" | b"main" | b"post"
         | b"prose" | b"story" | b"text" => Word::Article,
         _ => Word::None,
