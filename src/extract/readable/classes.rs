@@ -58,8 +58,21 @@ fn word(w: &[u8]) -> Word {
 
 /// Call `f` with each lower-case ASCII word of one class name: split on anything not an ASCII
 /// letter (`-`, `_`, digits) and before an upper-case letter that follows a lower-case one.
-/// Words longer than any known word are passed over.
+/// Words longer than any known word are passed over, and so is every word of a generated
+/// segment (a run of letters and digits where a digit comes before a letter: `0ad7`, `jXK9ad`,
+/// `adF2E`), which is a hash, not words.
 fn each_word(name: &str, mut f: impl FnMut(&[u8])) {
+    for segment in name.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let b = segment.as_bytes();
+        if b.windows(2).any(|w| w[0].is_ascii_digit() && w[1].is_ascii_alphabetic()) {
+            continue;
+        }
+        each_word_of(segment, &mut f);
+    }
+}
+
+/// [`each_word`] within one segment of letters and digits.
+fn each_word_of(name: &str, f: &mut impl FnMut(&[u8])) {
     let mut buf = [0u8; 16];
     let mut len = 0usize;
     let mut long = false;
@@ -385,6 +398,8 @@ mod tests {
     #[test]
     fn class_words_split_and_skip_utilities() {
         assert_eq!(words("articleBody post_share-bar2 md:hidden mx-auto flex text-sm content-body"), ["article", "body", "post", "share", "bar", "content", "body"]);
+        // Generated hashes hold no words.
+        assert_eq!(words("w-variant-2a872dd3-0ad7 jXK9ad item__adF2E ad-slot"), ["w", "variant", "item", "ad", "slot"]);
     }
 
     #[test]
