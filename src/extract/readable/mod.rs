@@ -40,10 +40,11 @@
 //! - **stories**: when the selection holds several `article` elements of an article's length
 //!   each (pages that load the next story below), only the one holding the headline is kept.
 //! - **listing**: a page whose best block holds under 500 columns of paragraphs and under
-//!   half of the page's (or, with no headline before it, under a tenth of the page's visible
-//!   text: a page of linked cards) has no article (a product list, an index); the selection
-//!   is then the deepest element holding most of the page's text outside boilerplate, links
-//!   kept.
+//!   half of the page's (or under a tenth of the page's visible text, with no headline before
+//!   it or beside a list that is two thirds of the headline's section: a page of linked
+//!   cards, a listing under its heading and introduction) has no article (a product list, an
+//!   index); the selection is then the deepest element holding most of the page's text
+//!   outside boilerplate, links kept.
 //! - **sections**: a page whose best block holds under half of its paragraphs (a service or
 //!   landing page, its text spread over sections) gives the nearest element above it that
 //!   holds most of them.
@@ -182,6 +183,9 @@ const ARTICLE_MIN: f32 = 500.0;
 const HEADLINE_MIN: u32 = 15;
 /// "Most of the page": more than half.
 const MOST_OF_PAGE: f32 = 0.5;
+/// A list beside a thin block under a headline is the page's content (a listing) when it holds
+/// at least this share of the text of the headline's section.
+const LIST_OF_SECTION: f32 = 2.0 / 3.0;
 /// A sibling joins the root when it scores at least this fraction of the root.
 const SIBLING_SHARE: f32 = 0.2;
 
@@ -261,12 +265,9 @@ fn select(doc: &Doc, opts: &Options, f: &Facts) -> Draft {
     let sel_good: f32 = nodes.iter().map(|&n| f.good[n as usize]).sum();
     let page_good = f.good0.get(doc.body as usize).copied().unwrap_or(0.0);
     let page_text = f.width.get(doc.body as usize).copied().unwrap_or(0) as f32;
-    // (The headline is looked for only when the rest of the test holds.)
-    let few = || {
-        sel_good < MOST_OF_PAGE * page_good
-            || (!nodes.is_empty() && sel_good * 10.0 < page_text && (!opts.headline || headline(doc, f, &nodes).is_none()))
-    };
-    if opts.listing && sel_good < ARTICLE_MIN && few() {
+    let minority = sel_good < MOST_OF_PAGE * page_good;
+    let thin = !nodes.is_empty() && sel_good * 10.0 < page_text;
+    if opts.listing && sel_good < ARTICLE_MIN && (minority || thin) {
         let plain;
         let f = if opts.teasers {
             plain = Facts::new(doc, &Options { teasers: false, ..*opts });
@@ -275,7 +276,18 @@ fn select(doc: &Doc, opts: &Options, f: &Facts) -> Draft {
             f
         };
         let l = listing(doc, f);
-        if !l.is_empty() {
+        // A thin block under a headline is a short article when the list beside it is only a
+        // part of the headline's section (links to other stories), and the introduction of a
+        // listing when the list is nearly all of that section.
+        let captioned = || match (l.first(), opts.headline.then(|| headline(doc, f, &nodes)).flatten()) {
+            (_, None) => true,
+            (Some(&x), Some(h)) => std::iter::once(x)
+                .chain(doc.ancestors(x))
+                .find(|&a| doc.contains(a, h))
+                .is_some_and(|a| f.kept[x as usize] >= LIST_OF_SECTION * f.kept[a as usize]),
+            (None, Some(_)) => false,
+        };
+        if !l.is_empty() && (minority || captioned()) {
             return finish(doc, opts, f, l, true);
         }
     }
@@ -485,6 +497,28 @@ mod tests {
         assert!(text.contains("Storm number 3") && text.contains("Storm number 11"), "{text}");
         let off = extract_with(&crate::clean::page(&html), &Options::default().without("listing").unwrap()).text;
         assert!(off.starts_with("Copyright"), "{off}");
+    }
+
+    #[test]
+    fn a_list_that_is_nearly_all_of_its_headlines_section_is_a_listing() {
+        let jobs: String = (0..30).map(|i| format!("<li><a href=/jobs/{i}>Senior engineer number {i} at Company {i}</a></li>")).collect();
+        let intro = "Looking for a remote role? These companies are hiring engineers now.";
+        let listing = format!(
+            "<html><head><title>Remote engineering jobs</title></head><body><main>\
+             <h1>Remote engineering jobs</h1><p>{intro}</p><ul>{jobs}</ul></main></body></html>"
+        );
+        let text = extract(&crate::clean::page(&listing)).text;
+        assert!(text.contains("Senior engineer number 0") && text.contains("number 29"), "{text}");
+        // The same list beside a short story and the rest of the page's text: links to
+        // other stories, not the page's content.
+        let story = "The council voted on Tuesday to repair the old bridge before winter comes. ".repeat(4);
+        let rest: String = (0..120).map(|i| format!("<div>Town {i}: mild and dry</div>")).collect();
+        let article = format!(
+            "<html><head><title>Bridge to be repaired</title></head><body>\
+             <h1>Bridge to be repaired</h1><p>{story}</p><ul>{jobs}</ul><div>{rest}</div></body></html>"
+        );
+        let text = extract(&crate::clean::page(&article)).text;
+        assert!(text.contains("repair the old bridge") && !text.contains("Senior engineer"), "{text}");
     }
 
     #[test]
