@@ -101,6 +101,9 @@ fn each_word_of(name: &str, f: &mut impl FnMut(&[u8])) {
     }
 }
 
+/// Class words of a panel the reader opens: hidden until a control of the page shows it.
+const PANEL_WORDS: &[&[u8]] = &[b"accordion", b"collapse", b"collapsible", b"faq"];
+
 /// What the names of one `class` (or `id`) value say.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Names {
@@ -112,6 +115,8 @@ pub struct Names {
     hidden: bool,
     /// A responsive display class that may show the element again.
     shown: bool,
+    /// A name of a panel the reader opens (an accordion's, a collapsible's, a tab's).
+    panel: bool,
 }
 
 impl Names {
@@ -138,7 +143,7 @@ impl Names {
             each_word(name, |w| match word(w) {
                 Word::Boilerplate => b = true,
                 Word::Article => g = true,
-                Word::None => {}
+                Word::None => out.panel |= PANEL_WORDS.contains(&w),
             });
             out.bad |= b;
             out.good |= g && !b;
@@ -147,7 +152,13 @@ impl Names {
     }
 
     fn and(self, o: Names) -> Names {
-        Names { bad: self.bad || o.bad, good: self.good || o.good, hidden: self.hidden || o.hidden, shown: self.shown || o.shown }
+        Names {
+            bad: self.bad || o.bad,
+            good: self.good || o.good,
+            hidden: self.hidden || o.hidden,
+            shown: self.shown || o.shown,
+            panel: self.panel || o.panel,
+        }
     }
 }
 
@@ -253,7 +264,7 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
         }
     }
     v.hidden |= names.hidden && !names.shown;
-    v.panel |= labelled && region;
+    v.panel |= (labelled && region) || names.panel;
     v.boilerplate |= names.bad && !names.good;
     v.article = names.good && !names.bad;
     // `aria-hidden` hides from screen readers only: a closed drawer, menu or dialog is hidden

@@ -23,8 +23,8 @@
 //!   duplicate of the article is never taken; `aria-hidden` alone hides from screen readers,
 //!   not from the eye, so shown content under it stays.
 //! - **panels**: a hidden panel the reader opens with a control of the page (a tab panel, an
-//!   accordion's region labelled by its trigger, a segment a streaming renderer moves into
-//!   place) is content, not a hidden duplicate.
+//!   accordion's region labelled by its trigger or named so by its class, a segment a
+//!   streaming renderer moves into place) is content, not a hidden duplicate.
 //! - **siblings**: a sibling of the root that scores at least a fifth of it, or is a clean
 //!   paragraph, joins the selection.
 //! - **prune**: boilerplate regions inside the selection are cut, unless they hold most of its
@@ -573,15 +573,18 @@ mod tests {
              <div role=tabpanel aria-labelledby=t1>{}</div>\
              <div role=tabpanel aria-labelledby=t2 hidden>{}</div>\
              <div role=region aria-labelledby=q1 aria-hidden=true>{}</div>\
+             <h3>Can I pay monthly?</h3><div class='c-accordion__panel' style='display: none'>{}</div>\
              <div class=modal aria-hidden=true aria-labelledby=m1>{}</div></body>",
             para("Team"),
             para("Enterprise"),
             para("Yearly"),
+            para("Monthly"),
             para("Newsletter")
         );
         let doc = crate::clean::page(&html);
         let text = extract(&doc).text;
         assert!(text.contains("Team plans") && text.contains("Enterprise plans") && text.contains("Yearly plans"), "{text}");
+        assert!(text.contains("Monthly plans"), "an accordion's closed panel is content: {text}");
         assert!(!text.contains("Newsletter"), "{text}");
         let off = extract_with(&doc, &Options::default().without("panels").unwrap()).text;
         assert!(!off.contains("Enterprise plans"), "{off}");
