@@ -33,8 +33,8 @@
 //! - **header**: before the first sentence of the body only headings are kept (bylines,
 //!   dates and share lines go).
 //! - **tail**: the selection is cut at a line that ends articles ("Related", "More from",
-//!   "Share this", … in en, de, fr, es, it, pt, nl) once most of the body is behind it, and
-//!   lone notices ("Advertisement", "Story continues below") are cut wherever they stand.
+//!   "Share this", … in en, de, fr, es, it, pt, nl; not a table cell's or code's line) once
+//!   most of the body is behind it, and lone notices ("Advertisement", "Story continues below") are cut wherever they stand.
 //! - **headline**: the element best matching `<title>` (else the nearest `h1` before the
 //!   selection) is put first, and what stands before it in the selection's header goes.
 //! - **stories**: when the selection holds several `article` elements of an article's length
@@ -519,6 +519,18 @@ mod tests {
         );
         let text = extract(&crate::clean::page(&article)).text;
         assert!(text.contains("repair the old bridge") && !text.contains("Senior engineer"), "{text}");
+    }
+
+    #[test]
+    fn a_terminator_word_in_a_table_cell_or_code_is_data_not_the_end() {
+        let para = format!("<p>{}</p>", "Every field of the product feed is described below with its type and use. ".repeat(3));
+        let rows: String = ["Required", "Recommended", "Optional"].iter().map(|r| format!("<tr><td>colour_{r}</td><td>{r}</td></tr>")).collect();
+        let html = format!(
+            "<html><head><title>Feed fields</title></head><body><article><h1>Feed fields</h1>{para}{para}\
+             <table>{rows}</table><pre>make feed\nrelated\nmake check</pre></article></body></html>"
+        );
+        let text = extract(&crate::clean::page(&html)).text;
+        assert!(text.contains("colour_Optional") && text.contains("make check"), "{text}");
     }
 
     #[test]

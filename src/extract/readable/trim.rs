@@ -179,12 +179,25 @@ fn ends_sentence(s: &str) -> bool {
     s.trim_end().ends_with(['.', '!', '?', '。', '！', '？', '…', '"', '”', '»'])
 }
 
-/// Cut from the first terminator line that has most of the selection's paragraphs before it.
+/// Is `block` a table's cell (its text directly in it) or preformatted text, or inside
+/// preformatted text? A line there is data, never a line that ends the article
+/// ("Recommended" in a table of fields). (A layout table's cell holds blocks of its own.)
+fn in_table_or_code(doc: &Doc, block: usize) -> bool {
+    let is = |n: NodeId, tags: &[&str]| doc.element(n).is_some_and(|e| tags.contains(&e.name.as_str()));
+    is(block as NodeId, &["td", "th", "pre", "code"]) || doc.ancestors(block as NodeId).any(|a| is(a, &["pre", "code"]))
+}
+
+/// Cut from the first terminator line (outside tables and code) that has most of the
+/// selection's paragraphs before it.
 fn tail(doc: &Doc, f: &Facts, nodes: &[NodeId], lines: &[Line], skip: &mut [bool]) {
     let total: u32 = lines.iter().filter(|l| f.para[l.block]).map(|l| l.cols).sum();
     let mut before = 0u32;
     for l in lines {
-        if before as f32 >= TAIL_AFTER * total as f32 && l.cols <= 60 && classes::terminator(&line_text(doc, f, l, skip)) {
+        if before as f32 >= TAIL_AFTER * total as f32
+            && l.cols <= 60
+            && classes::terminator(&line_text(doc, f, l, skip))
+            && !in_table_or_code(doc, l.block)
+        {
             for &r in nodes {
                 let end = doc.nodes.get(r as usize).map_or(r as usize, |x| x.end as usize);
                 for s in skip.iter_mut().take(end).skip(l.first.max(r as usize + 1)) {
