@@ -66,18 +66,21 @@ METADATA = {
 }
 
 
-def open_store(store: DataFolderLike | None) -> forest.Store | None:
+def open_store(store: DataFolderLike | None, copies: list) -> forest.Store | None:
     """The wrapper store of a folder: read in place when local, else copied once to a local
-    temporary folder (the store's files are small JSON files)."""
+    temporary folder (the store's files are small JSON files), which is added to ``copies``:
+    it is removed when the last reference to it goes (the caller keeps it as long as the
+    store)."""
     if store is None:
         return None
     folder = get_datafolder(store)
     if folder.is_local():
         return forest.Store(folder.path)
-    local = tempfile.mkdtemp(prefix="forest-store-")
+    local = tempfile.TemporaryDirectory(prefix="forest-store-")
+    copies.append(local)
     for name in folder.list_files(recursive=False):
-        folder.get_file(name, os.path.join(local, os.path.basename(name)))
-    return forest.Store(local)
+        folder.get_file(name, os.path.join(local.name, os.path.basename(name)))
+    return forest.Store(local.name)
 
 
 class Forest(BaseExtractor):
@@ -114,8 +117,10 @@ class Forest(BaseExtractor):
 
     @cached_property
     def local_store(self) -> forest.Store | None:
-        """The store, read once per task (copied once when remote)."""
-        return open_store(self.store)
+        """The store, read once per task (copied once when remote, the copy kept as long as
+        this step)."""
+        self._store_copies: list = []
+        return open_store(self.store, self._store_copies)
 
     def article(self, html: str, url: str | None = None) -> forest.Article:
         """The article of one page (its HTML and URL) by this step's rules."""
@@ -274,8 +279,14 @@ class ForestLearner(PipelineStep):
     def run(self, data, rank: int = 0, world_size: int = 1):
         if data:
             yield from data
-        local = self.store_folder.path if self.store_folder.is_local() else tempfile.mkdtemp(prefix="forest-store-")
-        store = forest.Store(local)
+        # A remote store gets the wrappers through a local folder, removed when the task ends.
+        with tempfile.TemporaryDirectory(prefix="forest-store-") as scratch:
+            local = self.store_folder.path if self.store_folder.is_local() else scratch
+            self.learn(forest.Store(local), rank, world_size)
+
+    def learn(self, store: forest.Store, rank: int, world_size: int) -> None:
+        """Induce and save into ``store`` the wrapper of every host of this task's buckets
+        (and put it in the store folder when that is remote)."""
         for host, pages in sorted(self.host_pages(rank, world_size).items()):
             self.stat_update("hosts")
             if len(pages) < self.min_pages:
