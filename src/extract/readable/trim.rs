@@ -179,12 +179,11 @@ fn ends_sentence(s: &str) -> bool {
     s.trim_end().ends_with(['.', '!', '?', '。', '！', '？', '…', '"', '”', '»'])
 }
 
-/// Is `block` a table's cell (its text directly in it) or preformatted text, or inside
-/// preformatted text? A line there is data, never a line that ends the article
-/// ("Recommended" in a table of fields). (A layout table's cell holds blocks of its own.)
+/// Is `block` a table's cell (its text directly in it) or preformatted text? A line there is
+/// data, never a line that ends the article ("Recommended" in a table of fields). (A layout
+/// table's cell holds blocks of its own; code inside `pre` has `pre` as its block.)
 fn in_table_or_code(doc: &Doc, block: usize) -> bool {
-    let is = |n: NodeId, tags: &[&str]| doc.element(n).is_some_and(|e| tags.contains(&e.name.as_str()));
-    is(block as NodeId, &["td", "th", "pre", "code"]) || doc.ancestors(block as NodeId).any(|a| is(a, &["pre", "code"]))
+    doc.element(block as NodeId).is_some_and(|e| matches!(e.name.as_str(), "td" | "th" | "pre"))
 }
 
 /// Cut from the first terminator line (outside tables and code) that has most of the
