@@ -34,7 +34,8 @@
 //!   dates and share lines go).
 //! - **tail**: the selection is cut at a line that ends articles ("Related", "More from",
 //!   "Share this", … in en, de, fr, es, it, pt, nl; not a table cell's or code's line) once
-//!   most of the body is behind it, and lone notices ("Advertisement", "Story continues below") are cut wherever they stand.
+//!   most of the body is behind it, and lone notices ("Advertisement", "Story continues
+//!   below") are cut wherever they stand.
 //! - **headline**: the element best matching `<title>` (else the nearest `h1` before the
 //!   selection) is put first, and what stands before it in the selection's header goes.
 //! - **stories**: when the selection holds several `article` elements of an article's length
@@ -279,15 +280,14 @@ fn select(doc: &Doc, opts: &Options, f: &Facts) -> Draft {
         // A thin block under a headline is a short article when the list beside it is only a
         // part of the headline's section (links to other stories), and the introduction of a
         // listing when the list is nearly all of that section.
-        let captioned = || match (l.first(), opts.headline.then(|| headline(doc, f, &nodes)).flatten()) {
-            (_, None) => true,
-            (Some(&x), Some(h)) => std::iter::once(x)
+        let introduces = |x: NodeId| match opts.headline.then(|| headline(doc, f, &nodes)).flatten() {
+            None => true,
+            Some(h) => std::iter::once(x)
                 .chain(doc.ancestors(x))
                 .find(|&a| doc.contains(a, h))
                 .is_some_and(|a| f.kept[x as usize] >= LIST_OF_SECTION * f.kept[a as usize]),
-            (None, Some(_)) => false,
         };
-        if !l.is_empty() && (minority || captioned()) {
+        if l.first().is_some_and(|&x| minority || introduces(x)) {
             return finish(doc, opts, f, l, true);
         }
     }
