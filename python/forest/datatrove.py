@@ -66,21 +66,19 @@ METADATA = {
 }
 
 
-def open_store(store: DataFolderLike | None, copies: list) -> forest.Store | None:
+def open_store(store: DataFolderLike | None) -> tuple[forest.Store | None, tempfile.TemporaryDirectory | None]:
     """The wrapper store of a folder: read in place when local, else copied once to a local
-    temporary folder (the store's files are small JSON files), which is added to ``copies``:
-    it is removed when the last reference to it goes (the caller keeps it as long as the
-    store)."""
+    temporary folder (the store's files are small JSON files), given back beside it: the
+    folder is removed when it is dropped, so the caller keeps it as long as the store."""
     if store is None:
-        return None
+        return None, None
     folder = get_datafolder(store)
     if folder.is_local():
-        return forest.Store(folder.path)
+        return forest.Store(folder.path), None
     local = tempfile.TemporaryDirectory(prefix="forest-store-")
-    copies.append(local)
     for name in folder.list_files(recursive=False):
         folder.get_file(name, os.path.join(local.name, os.path.basename(name)))
-    return forest.Store(local.name)
+    return forest.Store(local.name), local
 
 
 class Forest(BaseExtractor):
@@ -119,8 +117,8 @@ class Forest(BaseExtractor):
     def local_store(self) -> forest.Store | None:
         """The store, read once per task (copied once when remote, the copy kept as long as
         this step)."""
-        self._store_copies: list = []
-        return open_store(self.store, self._store_copies)
+        store, self._store_copy = open_store(self.store)
+        return store
 
     def article(self, html: str, url: str | None = None) -> forest.Article:
         """The article of one page (its HTML and URL) by this step's rules."""

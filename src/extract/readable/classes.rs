@@ -115,7 +115,8 @@ pub struct Names {
     hidden: bool,
     /// A responsive display class that may show the element again.
     shown: bool,
-    /// A name of a panel the reader opens (an accordion's, a collapsible's, a tab's).
+    /// A name of a panel the reader opens ([`PANEL_WORDS`]: an accordion's, a collapsible's, an
+    /// FAQ's).
     panel: bool,
 }
 
