@@ -15,12 +15,20 @@ pub struct Writer<W: Write> {
 impl<W: Write> Writer<W> {
     /// A writer of a plain `.warc`.
     pub fn new(out: W) -> Self {
-        Writer { out, gzip: None, count: 0 }
+        Writer {
+            out,
+            gzip: None,
+            count: 0,
+        }
     }
 
     /// A writer of a `.warc.gz`, each record its own gzip member.
     pub fn gzip(out: W) -> Self {
-        Writer { out, gzip: Some(Compression::default()), count: 0 }
+        Writer {
+            out,
+            gzip: Some(Compression::default()),
+            count: 0,
+        }
     }
 
     /// A `warcinfo` record describing the file: `fields` as `application/warc-fields`.
@@ -32,7 +40,10 @@ impl<W: Write> Writer<W> {
         for (k, v) in fields {
             block.push_str(&format!("{}: {}\r\n", clean_field(k), clean_field(v)));
         }
-        let head = [("WARC-Date", date), ("Content-Type", "application/warc-fields")];
+        let head = [
+            ("WARC-Date", date),
+            ("Content-Type", "application/warc-fields"),
+        ];
         self.write("warcinfo", &head, &[block.as_bytes()])
     }
 
@@ -41,7 +52,13 @@ impl<W: Write> Writer<W> {
     ///
     /// # Errors
     /// Write errors.
-    pub fn response(&mut self, uri: &str, date: &str, http_headers: &[(&str, &str)], body: &[u8]) -> io::Result<()> {
+    pub fn response(
+        &mut self,
+        uri: &str,
+        date: &str,
+        http_headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> io::Result<()> {
         let mut head = String::from("HTTP/1.1 200 OK\r\n");
         for (k, v) in http_headers {
             head.push_str(&format!("{}: {}\r\n", clean_field(k), clean_field(v)));
@@ -50,7 +67,11 @@ impl<W: Write> Writer<W> {
             head.push_str(&format!("Content-Length: {}\r\n", body.len()));
         }
         head.push_str("\r\n");
-        let fields = [("WARC-Target-URI", uri), ("WARC-Date", date), ("Content-Type", "application/http; msgtype=response")];
+        let fields = [
+            ("WARC-Target-URI", uri),
+            ("WARC-Date", date),
+            ("Content-Type", "application/http; msgtype=response"),
+        ];
         self.write("response", &fields, &[head.as_bytes(), body])
     }
 
@@ -58,8 +79,22 @@ impl<W: Write> Writer<W> {
     ///
     /// # Errors
     /// Write errors.
-    pub fn resource(&mut self, uri: &str, date: &str, content_type: &str, body: &[u8]) -> io::Result<()> {
-        self.write("resource", &[("WARC-Target-URI", uri), ("WARC-Date", date), ("Content-Type", content_type)], &[body])
+    pub fn resource(
+        &mut self,
+        uri: &str,
+        date: &str,
+        content_type: &str,
+        body: &[u8],
+    ) -> io::Result<()> {
+        self.write(
+            "resource",
+            &[
+                ("WARC-Target-URI", uri),
+                ("WARC-Date", date),
+                ("Content-Type", content_type),
+            ],
+            &[body],
+        )
     }
 
     /// Any record: `WARC-Type`, a `WARC-Record-ID`, `fields` (give `WARC-Date`), the exact
@@ -67,7 +102,12 @@ impl<W: Write> Writer<W> {
     ///
     /// # Errors
     /// Write errors.
-    pub fn record(&mut self, warc_type: &str, fields: &[(&str, &str)], block: &[u8]) -> io::Result<()> {
+    pub fn record(
+        &mut self,
+        warc_type: &str,
+        fields: &[(&str, &str)],
+        block: &[u8],
+    ) -> io::Result<()> {
         self.write(warc_type, fields, &[block])
     }
 
@@ -80,7 +120,12 @@ impl<W: Write> Writer<W> {
         Ok(self.out)
     }
 
-    fn write(&mut self, warc_type: &str, fields: &[(&str, &str)], block: &[&[u8]]) -> io::Result<()> {
+    fn write(
+        &mut self,
+        warc_type: &str,
+        fields: &[(&str, &str)],
+        block: &[&[u8]],
+    ) -> io::Result<()> {
         self.count += 1;
         let length: usize = block.iter().map(|b| b.len()).sum();
         let mut hash = Fnv::default();
@@ -100,7 +145,10 @@ impl<W: Write> Writer<W> {
             0x8000 | ((b >> 48) & 0x3fff),
             b & 0xffff_ffff_ffff
         );
-        let mut head = format!("WARC/1.1\r\nWARC-Type: {}\r\nWARC-Record-ID: {id}\r\n", clean_field(warc_type));
+        let mut head = format!(
+            "WARC/1.1\r\nWARC-Type: {}\r\nWARC-Record-ID: {id}\r\n",
+            clean_field(warc_type)
+        );
         for (k, v) in fields {
             head.push_str(&format!("{}: {}\r\n", clean_field(k), clean_field(v)));
         }
@@ -152,7 +200,9 @@ fn splitmix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-
 fn field_pairs<'a>(headers: &[(&str, &'a str)], name: &str) -> Option<&'a str> {
-    headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|&(_, v)| v)
+    headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|&(_, v)| v)
 }
