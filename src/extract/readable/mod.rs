@@ -31,7 +31,8 @@
 //!   paragraph, joins the selection.
 //! - **prune**: boilerplate regions inside the selection are cut, unless they hold most of its
 //!   paragraphs.
-//! - **link-blocks**: blocks of the selection that are mostly link text are cut.
+//! - **link-blocks**: blocks of the selection that are mostly link text are cut, unless they
+//!   make most of it (a page of links).
 //! - **header**: before the first sentence of the body only headings are kept (bylines,
 //!   dates and share lines go).
 //! - **tail**: the selection is cut at a line that ends articles ("Related", "More from",

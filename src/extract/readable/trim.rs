@@ -94,12 +94,17 @@ const LINK_BLOCKS: &[&str] = &[
 ];
 
 /// Cut the blocks of the selection whose text is mostly link text (over half) and that hold
-/// under a quarter of the selection's other text: menus, related-story lists, tag lists.
+/// under a quarter of the selection's other text: menus, related-story lists, tag lists. When
+/// such blocks make most of the selection, it is a page of links (a wiki's list of readings,
+/// an index): nothing is cut.
 fn link_blocks(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
     let plain: u32 = nodes
         .iter()
         .map(|&r| f.width[r as usize] - f.link[r as usize])
         .sum();
+    let total: u32 = nodes.iter().map(|&r| f.width[r as usize]).sum();
+    // The blocks to cut, each as its range of nodes.
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
     for &r in nodes {
         let end = doc
             .nodes
@@ -115,12 +120,19 @@ fn link_blocks(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
                     .is_some_and(|e| LINK_BLOCKS.contains(&e.name.as_str()))
             {
                 let stop = doc.nodes[i].end as usize;
-                skip[i..stop].iter_mut().for_each(|s| *s = true);
+                cuts.push((i, stop));
                 i = stop;
             } else {
                 i += 1;
             }
         }
+    }
+    let cut: u32 = cuts.iter().map(|&(i, _)| f.width[i]).sum();
+    if cut * 2 > total {
+        return;
+    }
+    for (i, stop) in cuts {
+        skip[i..stop].iter_mut().for_each(|s| *s = true);
     }
 }
 
@@ -255,5 +267,41 @@ fn tail(doc: &Doc, f: &Facts, nodes: &[NodeId], lines: &[Line], skip: &mut [bool
         if f.para[l.block] {
             before += l.cols;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_blocks_are_cut_from_an_article_but_not_from_a_page_of_links() {
+        // The selection is the block holding prose and a table of links; the table is cut
+        // while it is a minority of the selection, kept when it makes most of it.
+        let kept = |paragraphs: usize, rows: usize| {
+            let prose =
+                "<p>The prize is given each year in December, with a medal and a diploma.</p>"
+                    .repeat(paragraphs);
+            let rows: String = (0..rows)
+                .map(|i| format!("<tr><td><a href=/p{i}>Laureate number {i}</a></td></tr>"))
+                .collect();
+            let doc = crate::clean::page(&format!(
+                "<body><div>{prose}<table>{rows}</table></div></body>"
+            ));
+            let opts = Options::default();
+            let f = Facts::new(&doc, &opts);
+            let root = (0..doc.nodes.len() as NodeId)
+                .find(|&i| doc.element(i).is_some_and(|e| e.name.as_str() == "div"))
+                .expect("the div");
+            let skip = mask(&doc, &f, &[root], &opts, None);
+            let text = doc.text_masked(&[root], &skip);
+            assert!(text.contains("medal"), "{text}");
+            text.contains("Laureate number 0")
+        };
+        assert!(!kept(10, 3), "a few links beside an article are cut");
+        assert!(
+            kept(2, 40),
+            "a table of links that is most of the selection is kept"
+        );
     }
 }
