@@ -27,10 +27,7 @@ fn pipeline(c: &mut Criterion) {
         .map(|i| forest::fetch::get(&i.page).expect("page").text())
         .collect();
     let bytes: u64 = htmls.iter().map(|h| h.len() as u64).sum();
-    let pages: Vec<Page> = htmls
-        .iter()
-        .map(|h| Page::from_html("p", h).unwrap())
-        .collect();
+    let pages: Vec<Page> = htmls.iter().map(|h| Page::from_html("p", h).unwrap()).collect();
 
     let mut g = c.benchmark_group("site");
     g.throughput(Throughput::Bytes(bytes));
@@ -51,16 +48,11 @@ fn pipeline(c: &mut Criterion) {
     });
     g.bench_function("induce", |b| {
         b.iter(|| {
-            let pages: Vec<Page> = htmls
-                .iter()
-                .map(|h| Page::from_html("p", h).unwrap())
-                .collect();
+            let pages: Vec<Page> = htmls.iter().map(|h| Page::from_html("p", h).unwrap()).collect();
             black_box(Wrapper::induce("bench", &pages, &Config::default()).expect("induce"))
         })
     });
-    let wrapper = Wrapper::induce("bench", &pages, &Config::default())
-        .expect("induce")
-        .wrapper;
+    let wrapper = Wrapper::induce("bench", &pages, &Config::default()).expect("induce").wrapper;
     let applier = Applier::new(wrapper).expect("xpath");
     g.bench_function("apply", |b| {
         b.iter(|| {

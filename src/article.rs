@@ -62,24 +62,9 @@ pub struct Article {
 /// Two articles are equal when their fields are (the page they came from is not compared).
 impl PartialEq for Article {
     fn eq(&self, o: &Article) -> bool {
-        (
-            &self.url,
-            &self.source,
-            &self.host,
-            &self.title,
-            &self.byline,
-            &self.published,
-            &self.lang,
-        ) == (
-            &o.url,
-            &o.source,
-            &o.host,
-            &o.title,
-            &o.byline,
-            &o.published,
-            &o.lang,
-        ) && (&self.text, &self.xpath, self.rule, self.extracted_at)
-            == (&o.text, &o.xpath, o.rule, o.extracted_at)
+        (&self.url, &self.source, &self.host, &self.title, &self.byline, &self.published, &self.lang)
+            == (&o.url, &o.source, &o.host, &o.title, &o.byline, &o.published, &o.lang)
+            && (&self.text, &self.xpath, self.rule, self.extracted_at) == (&o.text, &o.xpath, o.rule, o.extracted_at)
             && self.confidence.to_bits() == o.confidence.to_bits()
             && self.page_type == o.page_type
             && self.meta == o.meta
@@ -148,14 +133,7 @@ impl Article {
     /// The article `extraction` found on `page`, read from `source`; `xpath` names the rules
     /// and `declared` is what they say of the page beyond its own metadata; `fields` says
     /// which fields are worked out.
-    pub fn from_extraction(
-        page: Page,
-        extraction: Extraction,
-        source: &Location,
-        xpath: &str,
-        declared: Declared,
-        fields: Fields,
-    ) -> Article {
+    pub fn from_extraction(page: Page, extraction: Extraction, source: &Location, xpath: &str, declared: Declared, fields: Fields) -> Article {
         let doc = &page.doc;
         let meta = crate::metadata::read(doc);
         // The page's URL: where it was fetched from, else the canonical URL it declares.
@@ -167,46 +145,23 @@ impl Article {
                 _ => (None, None),
             },
         };
-        let host = parsed
-            .as_ref()
-            .and_then(|u| u.host_str().map(str::to_string));
+        let host = parsed.as_ref().and_then(|u| u.host_str().map(str::to_string));
         let page_type = crate::metadata::page_type(&meta, url.as_deref());
         // What the page shows, where it declares no byline or date (read for every field only).
         let all = fields != Fields::Text;
-        let shown = if all && (meta.byline.is_none() || meta.published.is_none()) {
-            crate::metadata::shown(doc)
-        } else {
-            (None, None)
-        };
-        let byline = if declared.authors.is_empty() {
-            meta.byline.clone().or(shown.0)
-        } else {
-            Some(declared.authors.join(", "))
-        };
+        let shown = if all && (meta.byline.is_none() || meta.published.is_none()) { crate::metadata::shown(doc) } else { (None, None) };
+        let byline = if declared.authors.is_empty() { meta.byline.clone().or(shown.0) } else { Some(declared.authors.join(", ")) };
         let published = declared
             .date
             .as_deref()
             .and_then(crate::metadata::normalized_date)
-            .or_else(|| {
-                meta.published
-                    .as_deref()
-                    .and_then(crate::metadata::normalized_date)
-            })
+            .or_else(|| meta.published.as_deref().and_then(crate::metadata::normalized_date))
             .or_else(|| url.as_deref().and_then(crate::metadata::url_date))
             .or(shown.1);
-        let title = if all {
-            title_of(doc, &extraction, &meta)
-        } else {
-            doc.title.clone()
-        };
+        let title = if all { title_of(doc, &extraction, &meta) } else { doc.title.clone() };
         // URLs the page declares, made absolute against where it was read.
         let absolute = |u: &Option<String>| {
-            u.as_deref().map(|u| {
-                parsed
-                    .as_ref()
-                    .and_then(|base| base.join(u.trim()).ok())
-                    .map_or_else(|| u.to_string(), String::from)
-            })
+            u.as_deref().map(|u| parsed.as_ref().and_then(|base| base.join(u.trim()).ok()).map_or_else(|| u.to_string(), String::from))
         };
         let extra = Meta {
             authors: match (&declared.authors, &byline) {
@@ -214,36 +169,20 @@ impl Article {
                 (_, Some(b)) if meta.authors.is_empty() => vec![b.clone()],
                 _ => meta.authors.clone(),
             },
-            modified: meta
-                .modified
-                .as_deref()
-                .and_then(crate::metadata::normalized_date),
-            site_name: meta
-                .site_name
-                .clone()
-                .or_else(|| crate::metadata::site_from_title(&doc.title, &title)),
+            modified: meta.modified.as_deref().and_then(crate::metadata::normalized_date),
+            site_name: meta.site_name.clone().or_else(|| crate::metadata::site_from_title(&doc.title, &title)),
             description: meta.description.clone(),
             image: absolute(&meta.image),
             tags: meta.tags.clone(),
             categories: meta.categories.clone(),
             canonical_url: absolute(&meta.url),
         };
-        let lang = meta
-            .lang
-            .or_else(|| all.then(|| detect_lang(&extraction.text)).flatten());
+        let lang = meta.lang.or_else(|| all.then(|| detect_lang(&extraction.text)).flatten());
         let rule = extraction.rule;
         let confidence = extraction.confidence(doc);
-        let (text, extracted) = if all {
-            (
-                extraction.text.clone(),
-                Some(Box::new(Extracted { page, extraction })),
-            )
-        } else {
-            (extraction.text, None)
-        };
-        let extracted_at = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64);
+        let (text, extracted) = if all { (extraction.text.clone(), Some(Box::new(Extracted { page, extraction }))) } else { (extraction.text, None) };
+        let extracted_at =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
         let mut article = Article {
             url,
             source: source.to_string(),
@@ -273,15 +212,10 @@ impl Article {
     /// is left out.
     pub fn body(&self) -> String {
         let headline = self.extracted.as_ref().and_then(|e| {
-            let h = e
-                .extraction
-                .headline
-                .or_else(|| crate::extract::headline(&e.page.doc))?;
+            let h = e.extraction.headline.or_else(|| crate::extract::headline(&e.page.doc))?;
             Some(collapse_ws(&e.page.doc.text(h)))
         });
-        let Some((first, rest)) = self.text.split_once("\n\n") else {
-            return self.text.clone();
-        };
+        let Some((first, rest)) = self.text.split_once("\n\n") else { return self.text.clone() };
         let first = collapse_ws(first);
         if first == collapse_ws(&self.title) || headline.is_some_and(|h| h == first) {
             return rest.to_string();
@@ -322,10 +256,7 @@ impl Article {
         use std::borrow::Cow;
         match &self.extracted {
             Some(b) => (Cow::Borrowed(&b.page.doc), Cow::Borrowed(&b.extraction)),
-            None => (
-                Cow::Owned(crate::clean::page("")),
-                Cow::Owned(Extraction::new(Vec::new(), self.text.clone(), self.rule)),
-            ),
+            None => (Cow::Owned(crate::clean::page("")), Cow::Owned(Extraction::new(Vec::new(), self.text.clone(), self.rule))),
         }
     }
 
@@ -344,13 +275,7 @@ impl Article {
     /// The article as a small HTML document with its title and language.
     pub fn html_document(&self) -> String {
         let (doc, x) = self.parts();
-        crate::render::html_document(
-            &doc,
-            &x,
-            self.base().as_ref(),
-            &self.title,
-            self.lang.as_deref(),
-        )
+        crate::render::html_document(&doc, &x, self.base().as_ref(), &self.title, self.lang.as_deref())
     }
 
     /// The article's cleaned XML, with `dfs` numbers (see [`crate::render::xml`]).
@@ -402,11 +327,7 @@ impl Article {
             meta: &self.meta,
             comments: &self.comments,
         };
-        let written = if pretty {
-            serde_json::to_string_pretty(&json)
-        } else {
-            serde_json::to_string(&json)
-        };
+        let written = if pretty { serde_json::to_string_pretty(&json) } else { serde_json::to_string(&json) };
         written.expect("a struct of strings always serializes")
     }
 }
@@ -446,17 +367,10 @@ impl Format {
     /// # Errors
     /// [`crate::Error::Invalid`] for another name, listing the names.
     pub fn named(name: &str) -> crate::Result<Format> {
-        Format::ALL
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|&(_, f)| f)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Format::ALL.iter().map(|(n, _)| *n).collect();
-                crate::Error::Invalid(format!(
-                    "unknown format {name:?}: use one of {}",
-                    names.join(", ")
-                ))
-            })
+        Format::ALL.iter().find(|(n, _)| *n == name).map(|&(_, f)| f).ok_or_else(|| {
+            let names: Vec<&str> = Format::ALL.iter().map(|(n, _)| *n).collect();
+            crate::Error::Invalid(format!("unknown format {name:?}: use one of {}", names.join(", ")))
+        })
     }
 
     /// What the format holds, in a line.
@@ -488,33 +402,18 @@ impl Article {
     /// Text, Markdown and HTML end with the reader comments, when the article has them,
     /// under a heading of their own (JSON has them as `comments`, XML leaves them out).
     pub fn render(&self, format: Format) -> String {
-        let comments = (!self.comments.is_empty()).then(|| {
-            self.comments
-                .iter()
-                .flat_map(|c| c.lines())
-                .collect::<Vec<_>>()
-                .join("\n\n")
-        });
+        let comments = (!self.comments.is_empty()).then(|| self.comments.iter().flat_map(|c| c.lines()).collect::<Vec<_>>().join("\n\n"));
         match (format, comments) {
             (Format::Text, None) => format!("{}\n", self.text),
             (Format::Text, Some(c)) => format!("{}\n\nComments\n\n{c}\n", self.text),
             (Format::Markdown, None) => self.markdown(),
-            (Format::Markdown, Some(c)) => format!(
-                "{}\n## Comments\n\n{}",
-                self.markdown(),
-                crate::render::text_markdown(&c)
-            ),
+            (Format::Markdown, Some(c)) => format!("{}\n## Comments\n\n{}", self.markdown(), crate::render::text_markdown(&c)),
             (Format::Xml, _) => self.xml(),
             (Format::Html, None) => self.html_document(),
             (Format::Html, Some(c)) => {
                 let page = self.html_document();
                 let end = page.rfind("</body>").unwrap_or(page.len());
-                format!(
-                    "{}<section class=\"comments\">\n<h2>Comments</h2>\n{}</section>\n{}",
-                    &page[..end],
-                    crate::render::text_html(&c),
-                    &page[end..]
-                )
+                format!("{}<section class=\"comments\">\n<h2>Comments</h2>\n{}</section>\n{}", &page[..end], crate::render::text_html(&c), &page[end..])
             }
             (Format::Json, _) => format!("{}\n", self.to_json(true)),
             (Format::Jsonl, _) => format!("{}\n", self.to_json(false)),
@@ -539,3 +438,4 @@ fn detect_lang(text: &str) -> Option<String> {
     let sample: String = text.chars().take(2000).collect();
     crate::text::Language::detect(&sample).map(|l| l.code.to_string())
 }
+

@@ -61,12 +61,7 @@ pub struct Budget {
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget {
-            max_elements: MAX_ELEMENTS,
-            max_depth: MAX_DEPTH,
-            max_xpath_visits: MAX_XPATH_VISITS,
-            max_time: None,
-        }
+        Budget { max_elements: MAX_ELEMENTS, max_depth: MAX_DEPTH, max_xpath_visits: MAX_XPATH_VISITS, max_time: None }
     }
 }
 

@@ -51,9 +51,7 @@ pub enum Error {
         message: String,
     },
     /// Fewer than two usable pages.
-    #[error(
-        "Forest needs at least 2 pages that share a template; got {got} usable page(s){detail}"
-    )]
+    #[error("Forest needs at least 2 pages that share a template; got {got} usable page(s){detail}")]
     TooFewPages {
         /// How many pages were usable.
         got: usize,

@@ -70,10 +70,7 @@ pub struct Sample {
 /// [`Error::Feed`] for a feed that does not parse.
 pub fn read(source: &str) -> Result<Sample> {
     match Location::parse(source) {
-        Location::Url(_) => read_with(
-            &fetch::Fetcher::new(fetch::FetchOptions::default())?,
-            source,
-        ),
+        Location::Url(_) => read_with(&fetch::Fetcher::new(fetch::FetchOptions::default())?, source),
         _ => read_with_local(source),
     }
 }
@@ -85,31 +82,20 @@ pub fn read(source: &str) -> Result<Sample> {
 /// # Errors
 /// As [`read`]; [`Error::Feed`] also when an HTML page names no feed.
 pub fn read_with(fetcher: &fetch::Fetcher, source: &str) -> Result<Sample> {
-    let Location::Url(url) = Location::parse(source) else {
-        return read_with_local(source);
-    };
+    let Location::Url(url) = Location::parse(source) else { return read_with_local(source) };
     let fetched = fetcher.get(&Location::Url(url.clone()))?;
     if crate::sitemap::looks_like(&fetched.bytes) {
         // A sitemap (or index) named: its own files, the site's robots.txt honoured.
         let robots = crate::sitemap::robots_of(fetcher, &url);
         let read = crate::sitemap::read_all(fetcher, vec![url.clone()], &robots);
-        return from_sitemap(&url, read, &robots).ok_or_else(|| Error::Feed {
-            what: source.to_string(),
-            message: "the sitemap lists no page".into(),
-        });
+        return from_sitemap(&url, read, &robots).ok_or_else(|| Error::Feed { what: source.to_string(), message: "the sitemap lists no page".into() });
     }
     match feed_of(fetcher, source, &fetched) {
-        Err(Error::Feed { message, .. })
-            if fetch::sniff_html(&fetched.bytes[..fetched.bytes.len().min(4096)]) =>
-        {
+        Err(Error::Feed { message, .. }) if fetch::sniff_html(&fetched.bytes[..fetched.bytes.len().min(4096)]) => {
             // A page that links no feed: the site's sitemaps.
             let robots = crate::sitemap::robots_of(fetcher, &url);
-            let read =
-                crate::sitemap::read_all(fetcher, crate::sitemap::of_site(&url, &robots), &robots);
-            from_sitemap(&url, read, &robots).ok_or_else(|| Error::Feed {
-                what: source.to_string(),
-                message: format!("{message}; and its site has no sitemap"),
-            })
+            let read = crate::sitemap::read_all(fetcher, crate::sitemap::of_site(&url, &robots), &robots);
+            from_sitemap(&url, read, &robots).ok_or_else(|| Error::Feed { what: source.to_string(), message: format!("{message}; and its site has no sitemap") })
         }
         other => other,
     }
@@ -121,9 +107,7 @@ pub fn read_with(fetcher: &fetch::Fetcher, source: &str) -> Result<Sample> {
 /// # Errors
 /// As [`read`]; [`Error::Feed`] also when an HTML page names no feed.
 pub fn read_feed_with(fetcher: &fetch::Fetcher, source: &str) -> Result<Sample> {
-    let Location::Url(url) = Location::parse(source) else {
-        return read_with_local(source);
-    };
+    let Location::Url(url) = Location::parse(source) else { return read_with_local(source) };
     let fetched = fetcher.get(&Location::Url(url))?;
     feed_of(fetcher, source, &fetched)
 }
@@ -155,19 +139,10 @@ fn feed_of(fetcher: &fetch::Fetcher, source: &str, fetched: &fetch::Fetched) -> 
 /// The sample sitemaps give: the pages of the first sitemap read that lists any, those of its
 /// most common URL shape, the most recent first ([`crate::sitemap::sample`]); `None` when no
 /// sitemap lists a page.
-fn from_sitemap(
-    site_url: &url::Url,
-    read: Vec<(url::Url, Vec<crate::sitemap::Entry>)>,
-    robots: &crate::sitemap::Robots,
-) -> Option<Sample> {
+fn from_sitemap(site_url: &url::Url, read: Vec<(url::Url, Vec<crate::sitemap::Entry>)>, robots: &crate::sitemap::Robots) -> Option<Sample> {
     let (at, entries) = read
         .into_iter()
-        .map(|(at, e)| {
-            (
-                at,
-                crate::sitemap::sample(e, crate::sitemap::SAMPLE_PAGES, robots),
-            )
-        })
+        .map(|(at, e)| (at, crate::sitemap::sample(e, crate::sitemap::SAMPLE_PAGES, robots)))
         .find(|(_, e)| !e.is_empty())?;
     let home = site_url.join("/").ok().map(String::from);
     let items = entries
@@ -182,34 +157,21 @@ fn from_sitemap(
         })
         .collect();
     let site = site_url.host_str().unwrap_or("site").to_string();
-    Some(Sample {
-        site,
-        items,
-        home,
-        found_at: Some(at.to_string()),
-        ..Sample::default()
-    })
+    Some(Sample { site, items, home, found_at: Some(at.to_string()), ..Sample::default() })
 }
 
 /// The feed an HTML page links to (`<link rel="alternate" type="…rss+xml|atom+xml|feed+json">`).
 pub fn discover(page: &fetch::Fetched) -> Option<url::Url> {
-    let Location::Url(base) = &page.location else {
-        return None;
-    };
+    let Location::Url(base) = &page.location else { return None };
     let html = scraper::Html::parse_document(&page.text());
     let links = scraper::Selector::parse("link[href]").ok()?;
     html.select(&links).find_map(|l| {
         let e = l.value();
         let rel = e.attr("rel")?.to_ascii_lowercase();
         let ty = e.attr("type")?.to_ascii_lowercase();
-        let is_feed = [
-            "application/rss+xml",
-            "application/atom+xml",
-            "application/feed+json",
-            "application/json",
-        ]
-        .iter()
-        .any(|t| ty.trim() == *t);
+        let is_feed = ["application/rss+xml", "application/atom+xml", "application/feed+json", "application/json"]
+            .iter()
+            .any(|t| ty.trim() == *t);
         if !rel.split_whitespace().any(|r| r == "alternate") || !is_feed {
             return None;
         }
@@ -223,10 +185,7 @@ fn read_with_local(source: &str) -> Result<Sample> {
         Location::Url(_) => Err(Error::Invalid(format!("{source} is a URL"))),
         Location::File(path) if path.is_dir() => read_dir(&path),
         Location::File(path) => {
-            let bytes = std::fs::read(&path).map_err(|source| Error::Io {
-                path: path.clone(),
-                source,
-            })?;
+            let bytes = std::fs::read(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
             parse(&bytes, &Location::File(path))
         }
     }
@@ -237,16 +196,9 @@ fn read_with_local(source: &str) -> Result<Sample> {
 /// # Errors
 /// [`Error::Feed`] when the bytes are not a feed.
 pub fn parse(bytes: &[u8], at: &Location) -> Result<Sample> {
-    let feed = feed_rs::parser::parse(bytes).map_err(|e| Error::Feed {
-        what: at.to_string(),
-        message: e.to_string(),
-    })?;
-    let web = |u: &str| {
-        url::Url::parse(u)
-            .ok()
-            .filter(|u| matches!(u.scheme(), "http" | "https"))
-            .map(String::from)
-    };
+    let feed = feed_rs::parser::parse(bytes)
+        .map_err(|e| Error::Feed { what: at.to_string(), message: e.to_string() })?;
+    let web = |u: &str| url::Url::parse(u).ok().filter(|u| matches!(u.scheme(), "http" | "https")).map(String::from);
     let home = feed
         .links
         .iter()
@@ -257,12 +209,7 @@ pub fn parse(bytes: &[u8], at: &Location) -> Result<Sample> {
             Location::File(_) => None,
         });
     let mut sample = Sample {
-        site: feed
-            .title
-            .as_ref()
-            .map(|t| plain(&t.content))
-            .filter(|t| !t.is_empty())
-            .unwrap_or_else(|| site_name(at)),
+        site: feed.title.as_ref().map(|t| plain(&t.content)).filter(|t| !t.is_empty()).unwrap_or_else(|| site_name(at)),
         home,
         ..Sample::default()
     };
@@ -273,52 +220,24 @@ pub fn parse(bytes: &[u8], at: &Location) -> Result<Sample> {
             .find(|l| l.rel.as_deref().is_none_or(|r| r == "alternate"))
             .or(entry.links.first())
             .map(|l| l.href.trim().to_string());
-        let id = if entry.id.trim().is_empty() {
-            link.clone().unwrap_or_default()
-        } else {
-            entry.id.trim().to_string()
-        };
-        let title = entry
-            .title
-            .as_ref()
-            .map(|t| plain(&t.content))
-            .unwrap_or_default();
+        let id = if entry.id.trim().is_empty() { link.clone().unwrap_or_default() } else { entry.id.trim().to_string() };
+        let title = entry.title.as_ref().map(|t| plain(&t.content)).unwrap_or_default();
         let description = entry
             .summary
             .as_ref()
             .map(|t| plain(&t.content))
-            .or_else(|| {
-                entry
-                    .content
-                    .as_ref()
-                    .and_then(|c| c.body.as_deref())
-                    .map(plain)
-            })
+            .or_else(|| entry.content.as_ref().and_then(|c| c.body.as_deref()).map(plain))
             .unwrap_or_default();
         match page_of(&id, link.as_deref(), at) {
-            Ok(page) => sample.items.push(Item {
-                id,
-                page,
-                title,
-                description,
-                link,
-                home: sample.home.clone(),
-            }),
-            Err(why) => sample.skipped.push(Skipped {
-                what: link.unwrap_or(id),
-                why,
-            }),
+            Ok(page) => sample.items.push(Item { id, page, title, description, link, home: sample.home.clone() }),
+            Err(why) => sample.skipped.push(Skipped { what: link.unwrap_or(id), why }),
         }
     }
     Ok(sample)
 }
 
 /// Where the page of an item lives, by the rules in the module docs.
-fn page_of(
-    id: &str,
-    link: Option<&str>,
-    feed_at: &Location,
-) -> std::result::Result<Location, String> {
+fn page_of(id: &str, link: Option<&str>, feed_at: &Location) -> std::result::Result<Location, String> {
     match feed_at {
         Location::File(feed_path) => {
             let dir = feed_path.parent().unwrap_or(Path::new("."));
@@ -334,11 +253,7 @@ fn page_of(
                 Ok(u) => Err(format!("link scheme {:?} is not http or https", u.scheme())),
                 Err(_) => {
                     let rel = Path::new(link);
-                    if rel.is_absolute()
-                        || rel
-                            .components()
-                            .any(|c| matches!(c, std::path::Component::ParentDir))
-                    {
+                    if rel.is_absolute() || rel.components().any(|c| matches!(c, std::path::Component::ParentDir)) {
                         return Err(format!("relative link {link:?} leaves the feed's folder"));
                     }
                     Ok(Location::File(dir.join(rel)))
@@ -347,9 +262,7 @@ fn page_of(
         }
         Location::Url(base) => {
             let link = link.ok_or("item has no link")?;
-            let u = base
-                .join(link)
-                .map_err(|e| format!("bad link {link:?}: {e}"))?;
+            let u = base.join(link).map_err(|e| format!("bad link {link:?}: {e}"))?;
             if matches!(u.scheme(), "http" | "https") {
                 Ok(Location::Url(u))
             } else {
@@ -371,10 +284,7 @@ fn is_plain_name(s: &str) -> bool {
 /// # Errors
 /// [`Error::Io`] when the folder cannot be listed.
 pub fn list_pages(dir: &Path) -> Result<Vec<PathBuf>> {
-    let io = |source| Error::Io {
-        path: dir.to_path_buf(),
-        source,
-    };
+    let io = |source| Error::Io { path: dir.to_path_buf(), source };
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(io)?
         .filter_map(|e| e.ok())
@@ -399,10 +309,7 @@ pub fn is_page_file(p: &Path) -> bool {
 
 /// [`is_page_file`] for a path known to be a file.
 fn is_page_named(p: &Path) -> bool {
-    let name = p
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
+    let name = p.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
     let name = name.strip_suffix(".gz").unwrap_or(&name);
     if name.ends_with(".html") || name.ends_with(".htm") {
         return true;
@@ -411,9 +318,7 @@ fn is_page_named(p: &Path) -> bool {
         return false;
     }
     let mut head = [0u8; 1024];
-    let n = std::fs::File::open(p)
-        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
-        .unwrap_or(0);
+    let n = std::fs::File::open(p).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
     fetch::sniff_html(&head[..n])
 }
 
@@ -425,29 +330,17 @@ fn read_dir(dir: &Path) -> Result<Sample> {
 /// file, with what its `feed.xml` says of it.
 pub(crate) fn folder_sample(dir: &Path, files: &[PathBuf]) -> Sample {
     let feed_path = dir.join("feed.xml");
-    let feed = if feed_path.is_file() {
-        read(&feed_path.to_string_lossy()).ok()
-    } else {
-        None
-    };
+    let feed = if feed_path.is_file() { read(&feed_path.to_string_lossy()).ok() } else { None };
     let mut sample = Sample {
-        site: feed
-            .as_ref()
-            .map(|f| f.site.clone())
-            .unwrap_or_else(|| site_name(&Location::File(dir.to_path_buf()))),
+        site: feed.as_ref().map(|f| f.site.clone()).unwrap_or_else(|| site_name(&Location::File(dir.to_path_buf()))),
         home: feed.as_ref().and_then(|f| f.home.clone()),
         ..Sample::default()
     };
     for path in files {
         let stem = crate::fetch::Location::File(path.clone()).stem();
-        let name = path
-            .file_name()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = path.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let known = feed.as_ref().and_then(|f| {
-            f.items
-                .iter()
-                .find(|i| i.id == stem || i.link.as_deref().is_some_and(|l| l.ends_with(&name)))
+            f.items.iter().find(|i| i.id == stem || i.link.as_deref().is_some_and(|l| l.ends_with(&name)))
         });
         sample.items.push(Item {
             id: stem,
@@ -466,11 +359,7 @@ fn site_name(at: &Location) -> String {
     match at {
         Location::Url(u) => u.host_str().unwrap_or("site").to_string(),
         Location::File(p) => {
-            let p = if p.is_dir() {
-                p.as_path()
-            } else {
-                p.parent().unwrap_or(p)
-            };
+            let p = if p.is_dir() { p.as_path() } else { p.parent().unwrap_or(p) };
             std::fs::canonicalize(p)
                 .ok()
                 .and_then(|c| c.file_name().map(|s| s.to_string_lossy().into_owned()))
@@ -511,10 +400,7 @@ mod tests {
     #[test]
     fn not_a_feed_is_an_error() {
         let at = Location::File("x.xml".into());
-        assert!(matches!(
-            parse(b"<html>hello</html>", &at),
-            Err(Error::Feed { .. })
-        ));
+        assert!(matches!(parse(b"<html>hello</html>", &at), Err(Error::Feed { .. })));
     }
 
     #[test]
@@ -533,16 +419,9 @@ mod tests {
             std::os::unix::fs::symlink(d.join("folder.html"), d.join("c.html")).unwrap();
             std::os::unix::fs::symlink(d.join("gone.html"), d.join("dangling.html")).unwrap();
         }
-        let names: Vec<String> = list_pages(d)
-            .unwrap()
-            .iter()
-            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
-            .collect();
-        let want: &[&str] = if cfg!(unix) {
-            &["a.html", "b.htm", "noext"]
-        } else {
-            &["a.html", "noext"]
-        };
+        let names: Vec<String> =
+            list_pages(d).unwrap().iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        let want: &[&str] = if cfg!(unix) { &["a.html", "b.htm", "noext"] } else { &["a.html", "noext"] };
         assert_eq!(names, want);
         // The folder's sample has an item per page file, as listed.
         let sample = read(&d.to_string_lossy()).unwrap();

@@ -145,33 +145,21 @@ impl SiteConfig {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         if text.len() as u64 > MAX_CONFIG_BYTES {
             let message = format!("the site config is larger than {MAX_CONFIG_BYTES} bytes (site configs are a few kilobytes)");
-            return Err(Error::SiteConfig {
-                file: file.to_string(),
-                line: 1,
-                message,
-            });
+            return Err(Error::SiteConfig { file: file.to_string(), line: 1, message });
         }
         let mut cfg = SiteConfig::default();
         let mut warnings = Vec::new();
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
             let (xpaths, names) = (
-                cfg.body.len()
-                    + cfg.title.len()
-                    + cfg.date.len()
-                    + cfg.author.len()
-                    + cfg.strip.len(),
+                cfg.body.len() + cfg.title.len() + cfg.date.len() + cfg.author.len() + cfg.strip.len(),
                 cfg.strip_id_or_class.len() + cfg.strip_image_src.len() + cfg.test_url.len(),
             );
             if xpaths > MAX_CONFIG_XPATHS || names > MAX_CONFIG_VALUES {
                 let message = format!(
                     "more than {MAX_CONFIG_XPATHS} XPaths or {MAX_CONFIG_VALUES} other values: each runs on every page, so a config this large would cost every page of its site seconds"
                 );
-                return Err(Error::SiteConfig {
-                    file: file.to_string(),
-                    line,
-                    message,
-                });
+                return Err(Error::SiteConfig { file: file.to_string(), line, message });
             }
             // A carriage return inside a line is a space, as the written form has it (found by
             // fuzzing: `# a\rb` read back as `a b`); for XPaths both are white space.
@@ -181,8 +169,7 @@ impl SiteConfig {
                 continue;
             }
             if let Some(c) = trimmed.strip_prefix('#') {
-                cfg.comments
-                    .push(c.strip_prefix(' ').unwrap_or(c).to_string());
+                cfg.comments.push(c.strip_prefix(' ').unwrap_or(c).to_string());
                 continue;
             }
             let mut warn = |message: String| warnings.push(Warning { line, message });
@@ -205,11 +192,7 @@ impl SiteConfig {
                         warn(format!("empty {lower}, ignored"));
                     } else if let Err(e) = crate::xpath::Program::compile(value) {
                         let message = format!("{lower}: {e}");
-                        return Err(Error::SiteConfig {
-                            file: file.to_string(),
-                            line,
-                            message,
-                        });
+                        return Err(Error::SiteConfig { file: file.to_string(), line, message });
                     } else {
                         list.push(value.to_string());
                     }
@@ -235,11 +218,7 @@ impl SiteConfig {
                             if on {
                                 warn(format!("ignored: forest does not support {lower}"));
                             }
-                            *(if lower == "prune" {
-                                &mut cfg.prune
-                            } else {
-                                &mut cfg.tidy
-                            }) = Some(on);
+                            *(if lower == "prune" { &mut cfg.prune } else { &mut cfg.tidy }) = Some(on);
                         }
                         None => warn(format!("{lower} takes yes or no, not {value:?}; ignored")),
                     }
@@ -269,10 +248,7 @@ impl SiteConfig {
     /// [`Error::SiteConfig`] as for [`SiteConfig::parse`].
     pub fn load(path: &Path) -> Result<(SiteConfig, Vec<Warning>)> {
         let bytes = crate::fetch::read_file_within(path, MAX_CONFIG_BYTES)?;
-        SiteConfig::parse(
-            &String::from_utf8_lossy(&bytes),
-            &path.display().to_string(),
-        )
+        SiteConfig::parse(&String::from_utf8_lossy(&bytes), &path.display().to_string())
     }
 }
 
@@ -285,9 +261,7 @@ pub const MAX_CONFIG_VALUES: usize = 10_000;
 
 /// `name: value`, `name(arg): value` → (name, arg, trimmed value); `None` when there is no `:`.
 fn split_directive(line: &str) -> Option<(&str, Option<&str>, &str)> {
-    let name_end = line
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .unwrap_or(line.len());
+    let name_end = line.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(line.len());
     if name_end == 0 {
         return None;
     }
@@ -296,10 +270,7 @@ fn split_directive(line: &str) -> Option<(&str, Option<&str>, &str)> {
     let mut arg = None;
     if let Some(inner) = rest.strip_prefix('(') {
         // The argument ends at the first `)` that a `:` follows (it may hold both).
-        let close = inner
-            .match_indices(')')
-            .map(|(j, _)| j)
-            .find(|&j| inner[j + 1..].trim_start().starts_with(':'))?;
+        let close = inner.match_indices(')').map(|(j, _)| j).find(|&j| inner[j + 1..].trim_start().starts_with(':'))?;
         arg = Some(&inner[..close]);
         rest = &inner[close + 1..];
     }
@@ -393,57 +364,31 @@ mod tests {
 
     #[test]
     fn a_site_config_past_the_limits_is_refused_naming_the_line() {
-        let many: String = (0..2_000)
-            .map(|i| format!("strip: //div[@id='x{i}']\n"))
-            .collect();
+        let many: String = (0..2_000).map(|i| format!("strip: //div[@id='x{i}']\n")).collect();
         let started = std::time::Instant::now();
         let err = SiteConfig::parse(&many, "big.txt").unwrap_err().to_string();
-        assert!(
-            err.starts_with("big.txt:1002: more than 1000 XPaths"),
-            "{err}"
-        );
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(5),
-            "{:?}",
-            started.elapsed()
-        );
+        assert!(err.starts_with("big.txt:1002: more than 1000 XPaths"), "{err}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
         let huge = "# x\n".repeat(300_000);
-        assert!(SiteConfig::parse(&huge, "huge.txt")
-            .unwrap_err()
-            .to_string()
-            .contains("larger than"));
-        let fine: String = (0..1000)
-            .map(|i| format!("strip: //div[@id='x{i}']\n"))
-            .collect();
-        assert_eq!(
-            SiteConfig::parse(&fine, "fine.txt").unwrap().0.strip.len(),
-            1000
-        );
+        assert!(SiteConfig::parse(&huge, "huge.txt").unwrap_err().to_string().contains("larger than"));
+        let fine: String = (0..1000).map(|i| format!("strip: //div[@id='x{i}']\n")).collect();
+        assert_eq!(SiteConfig::parse(&fine, "fine.txt").unwrap().0.strip.len(), 1000);
     }
 
     #[test]
     fn parses_a_realistic_config() {
         let (cfg, warnings) = SiteConfig::parse(REALISTIC, "example.com.txt").unwrap();
-        assert_eq!(
-            cfg.comments,
-            ["Site config for example.com", "maintained by hand"]
-        );
+        assert_eq!(cfg.comments, ["Site config for example.com", "maintained by hand"]);
         assert_eq!(cfg.body, ["//div[@class='article-body']", "//article"]);
         assert_eq!(cfg.title, ["//h1[@class='headline']"]);
         assert_eq!(cfg.author, ["//span[@class='byline']/a"]);
         assert_eq!(cfg.date, ["string(//time/@datetime)"]);
-        assert_eq!(
-            cfg.strip,
-            ["//div[@class='share']", "//p[contains(., 'Read more: ')]"]
-        );
+        assert_eq!(cfg.strip, ["//div[@class='share']", "//p[contains(., 'Read more: ')]"]);
         assert_eq!(cfg.strip_id_or_class, ["related"]);
         assert_eq!(cfg.strip_image_src, ["pixel.gif"]);
         assert_eq!((cfg.prune, cfg.tidy), (Some(false), Some(false)));
         assert_eq!(cfg.test_url, ["https://example.com/2024/03/a-story.html"]);
-        let got: Vec<(usize, &str)> = warnings
-            .iter()
-            .map(|w| (w.line, w.message.as_str()))
-            .collect();
+        let got: Vec<(usize, &str)> = warnings.iter().map(|w| (w.line, w.message.as_str())).collect();
         assert_eq!(
             got,
             [
@@ -459,38 +404,20 @@ mod tests {
 
     #[test]
     fn a_bad_xpath_is_an_error_naming_file_and_line() {
-        let err = SiteConfig::parse(
-            "# x\nbody: //article\nstrip: //div[@class='a'\n",
-            "example.com.txt",
-        )
-        .unwrap_err();
+        let err = SiteConfig::parse("# x\nbody: //article\nstrip: //div[@class='a'\n", "example.com.txt").unwrap_err();
         let msg = err.to_string();
         assert!(msg.starts_with("example.com.txt:3: strip: XPath"), "{msg}");
         assert!(matches!(err, Error::SiteConfig { line: 3, .. }));
         // Strings that are not XPaths are not compiled.
-        assert!(
-            SiteConfig::parse("strip_id_or_class: a[b\ntest_url: http://x/?a=[1]\n", "f").is_ok()
-        );
+        assert!(SiteConfig::parse("strip_id_or_class: a[b\ntest_url: http://x/?a=[1]\n", "f").is_ok());
     }
 
     #[test]
     fn directives_split_at_the_right_colon() {
-        assert_eq!(
-            split_directive("body: //div[@id='a:b']"),
-            Some(("body", None, "//div[@id='a:b']"))
-        );
-        assert_eq!(
-            split_directive("http_header(user-agent): x: y"),
-            Some(("http_header", Some("user-agent"), "x: y"))
-        );
-        assert_eq!(
-            split_directive("replace_string(<a href=\"http://x\">(1)): b"),
-            Some(("replace_string", Some("<a href=\"http://x\">(1)"), "b"))
-        );
-        assert_eq!(
-            split_directive("title :  //h1  "),
-            Some(("title", None, "//h1"))
-        );
+        assert_eq!(split_directive("body: //div[@id='a:b']"), Some(("body", None, "//div[@id='a:b']")));
+        assert_eq!(split_directive("http_header(user-agent): x: y"), Some(("http_header", Some("user-agent"), "x: y")));
+        assert_eq!(split_directive("replace_string(<a href=\"http://x\">(1)): b"), Some(("replace_string", Some("<a href=\"http://x\">(1)"), "b")));
+        assert_eq!(split_directive("title :  //h1  "), Some(("title", None, "//h1")));
         assert_eq!(split_directive("no colon here"), None);
         assert_eq!(split_directive(": x"), None);
         assert_eq!(split_directive("wrap_in(div: x"), None);
@@ -504,11 +431,7 @@ mod tests {
         let (again, warnings) = SiteConfig::parse(&text, "again.txt").unwrap();
         assert_eq!(again, cfg);
         assert!(warnings.is_empty(), "{warnings:?}");
-        let odd = SiteConfig {
-            comments: vec![String::new(), "  indented".into()],
-            prune: Some(true),
-            ..SiteConfig::default()
-        };
+        let odd = SiteConfig { comments: vec![String::new(), "  indented".into()], prune: Some(true), ..SiteConfig::default() };
         assert_eq!(SiteConfig::parse(&odd.to_string(), "f").unwrap().0, odd);
         assert_eq!(SiteConfig::default().to_string(), "");
     }

@@ -41,45 +41,24 @@ pub struct Filled {
 ///
 /// # Errors
 /// The feed's fetch and parse errors; [`rewrite`]'s.
-pub fn fill(
-    rules: &crate::rules::Rules,
-    fetcher: &crate::fetch::Fetcher,
-    at: &crate::fetch::Location,
-    jobs: usize,
-    budget: &crate::budget::Budget,
-) -> Result<Filled> {
+pub fn fill(rules: &crate::rules::Rules, fetcher: &crate::fetch::Fetcher, at: &crate::fetch::Location, jobs: usize, budget: &crate::budget::Budget) -> Result<Filled> {
     let fetched = fetcher.get(at)?;
     let sample = crate::feed::parse(&fetched.bytes, &fetched.location)?;
-    let sources = sample
-        .items
-        .iter()
-        .map(|i| crate::page::Source::Read(i.page.clone(), Some(i.clone())));
+    let sources = sample.items.iter().map(|i| crate::page::Source::Read(i.page.clone(), Some(i.clone())));
     let mut links = sample.items.iter().map(|i| i.link.clone());
     let (mut articles, mut failed) = (HashMap::new(), Vec::new());
-    rules.articles(
-        sources,
-        jobs,
-        fetcher,
-        budget,
-        crate::article::Fields::All,
-        |loc, r| -> Result<()> {
-            match (r, links.next().flatten()) {
-                (Ok(article), Some(link)) => {
-                    articles.insert(link, article.html());
-                }
-                (Ok(_), None) => {}
-                (Err(e), _) => failed.push((loc, e)),
+    rules.articles(sources, jobs, fetcher, budget, crate::article::Fields::All, |loc, r| -> Result<()> {
+        match (r, links.next().flatten()) {
+            (Ok(article), Some(link)) => {
+                articles.insert(link, article.html());
             }
-            Ok(())
-        },
-    )?;
+            (Ok(_), None) => {}
+            (Err(e), _) => failed.push((loc, e)),
+        }
+        Ok(())
+    })?;
     let feed = rewrite(&fetched.bytes, &at.to_string(), &articles)?;
-    Ok(Filled {
-        feed,
-        items: sample.items.len() + sample.skipped.len(),
-        skipped: sample.skipped,
-        failed,
-    })
+    Ok(Filled { feed, items: sample.items.len() + sample.skipped.len(), skipped: sample.skipped, failed })
 }
 
 /// `feed` (its bytes, read from `what`) with the HTML of `articles` (by the item's link, as
@@ -90,18 +69,10 @@ pub fn fill(
 /// [`Error::Feed`] when the feed is neither XML nor a JSON Feed.
 pub fn rewrite(feed: &[u8], what: &str, articles: &HashMap<String, String>) -> Result<Rewritten> {
     // A JSON Feed is a JSON object (after a byte order mark and white space, if any).
-    if feed
-        .strip_prefix(b"\xEF\xBB\xBF")
-        .unwrap_or(feed)
-        .trim_ascii_start()
-        .starts_with(b"{")
-    {
+    if feed.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(feed).trim_ascii_start().starts_with(b"{") {
         return rewrite_json(feed, what, articles);
     }
-    let bad = |e: String| Error::Feed {
-        what: what.to_string(),
-        message: e,
-    };
+    let bad = |e: String| Error::Feed { what: what.to_string(), message: e };
     let mut filled = 0usize;
     let mut root_seen = false;
     let mut reader = quick_xml::Reader::from_reader(feed);
@@ -111,25 +82,17 @@ pub fn rewrite(feed: &[u8], what: &str, articles: &HashMap<String, String>) -> R
     let mut item: Option<(String, bool, bool)> = None;
     let mut in_link = false;
     loop {
-        let event = reader
-            .read_event_into(&mut buf)
-            .map_err(|e| bad(format!("not XML: {e}")))?;
+        let event = reader.read_event_into(&mut buf).map_err(|e| bad(format!("not XML: {e}")))?;
         match &event {
             // The root of an RSS feed (2.0's `rss`, 1.0's `rdf:RDF`) declares the `content:`
             // prefix the items' `content:encoded` uses.
             Event::Start(e) if !root_seen && e.local_name().as_ref() != b"feed" => {
                 root_seen = true;
                 let mut start = e.to_owned();
-                if !e
-                    .attributes()
-                    .flatten()
-                    .any(|a| a.key.as_ref() == b"xmlns:content")
-                {
+                if !e.attributes().flatten().any(|a| a.key.as_ref() == b"xmlns:content") {
                     start.push_attribute(("xmlns:content", CONTENT_NS));
                 }
-                writer
-                    .write_event(Event::Start(start))
-                    .map_err(|e| bad(e.to_string()))?;
+                writer.write_event(Event::Start(start)).map_err(|e| bad(e.to_string()))?;
                 buf.clear();
                 continue;
             }
@@ -149,9 +112,7 @@ pub fn rewrite(feed: &[u8], what: &str, articles: &HashMap<String, String>) -> R
                     }
                 }
             }
-            Event::Start(e)
-                if e.local_name().as_ref() == b"content" && e.name().as_ref() == b"content" =>
-            {
+            Event::Start(e) if e.local_name().as_ref() == b"content" && e.name().as_ref() == b"content" => {
                 if let Some((_, has, _)) = item.as_mut() {
                     *has = true;
                 }
@@ -180,28 +141,20 @@ pub fn rewrite(feed: &[u8], what: &str, articles: &HashMap<String, String>) -> R
                         if atom && !has {
                             let mut start = BytesStart::new("content");
                             start.push_attribute(("type", "html"));
-                            w.write_event(Event::Start(start))
-                                .map_err(|e| bad(e.to_string()))?;
-                            w.write_event(Event::Text(BytesText::new(html)))
-                                .map_err(|e| bad(e.to_string()))?;
-                            w.write_event(Event::End(BytesEnd::new("content")))
-                                .map_err(|e| bad(e.to_string()))?;
+                            w.write_event(Event::Start(start)).map_err(|e| bad(e.to_string()))?;
+                            w.write_event(Event::Text(BytesText::new(html))).map_err(|e| bad(e.to_string()))?;
+                            w.write_event(Event::End(BytesEnd::new("content"))).map_err(|e| bad(e.to_string()))?;
                         } else if !atom {
-                            w.write_event(Event::Start(BytesStart::new("content:encoded")))
-                                .map_err(|e| bad(e.to_string()))?;
+                            w.write_event(Event::Start(BytesStart::new("content:encoded"))).map_err(|e| bad(e.to_string()))?;
                             // A CDATA section cannot hold `]]>`: split it there.
                             for (i, part) in html.split("]]>").enumerate() {
                                 if i > 0 {
-                                    w.write_event(Event::CData(BytesCData::new("]]")))
-                                        .map_err(|e| bad(e.to_string()))?;
-                                    w.write_event(Event::CData(BytesCData::new(">")))
-                                        .map_err(|e| bad(e.to_string()))?;
+                                    w.write_event(Event::CData(BytesCData::new("]]"))).map_err(|e| bad(e.to_string()))?;
+                                    w.write_event(Event::CData(BytesCData::new(">"))).map_err(|e| bad(e.to_string()))?;
                                 }
-                                w.write_event(Event::CData(BytesCData::new(part)))
-                                    .map_err(|e| bad(e.to_string()))?;
+                                w.write_event(Event::CData(BytesCData::new(part))).map_err(|e| bad(e.to_string()))?;
                             }
-                            w.write_event(Event::End(BytesEnd::new("content:encoded")))
-                                .map_err(|e| bad(e.to_string()))?;
+                            w.write_event(Event::End(BytesEnd::new("content:encoded"))).map_err(|e| bad(e.to_string()))?;
                         }
                     }
                 }
@@ -212,40 +165,21 @@ pub fn rewrite(feed: &[u8], what: &str, articles: &HashMap<String, String>) -> R
         writer.write_event(event).map_err(|e| bad(e.to_string()))?;
         buf.clear();
     }
-    Ok(Rewritten {
-        bytes: writer.into_inner(),
-        filled,
-    })
+    Ok(Rewritten { bytes: writer.into_inner(), filled })
 }
 
 /// A JSON Feed (jsonfeed.org, 1.0 and 1.1) with `content_html` set on each item whose `url`
 /// has an article; the rest of the feed as it was.
 fn rewrite_json(feed: &[u8], what: &str, articles: &HashMap<String, String>) -> Result<Rewritten> {
-    let bad = |message: String| Error::Feed {
-        what: what.to_string(),
-        message,
-    };
-    let mut value: serde_json::Value =
-        serde_json::from_slice(feed).map_err(|e| bad(format!("not JSON: {e}")))?;
-    let items = value
-        .get_mut("items")
-        .and_then(serde_json::Value::as_array_mut)
-        .ok_or_else(|| bad("a JSON Feed without items".into()))?;
+    let bad = |message: String| Error::Feed { what: what.to_string(), message };
+    let mut value: serde_json::Value = serde_json::from_slice(feed).map_err(|e| bad(format!("not JSON: {e}")))?;
+    let items = value.get_mut("items").and_then(serde_json::Value::as_array_mut).ok_or_else(|| bad("a JSON Feed without items".into()))?;
     let mut filled = 0usize;
     for item in items.iter_mut() {
-        let url = item
-            .get("url")
-            .or_else(|| item.get("external_url"))
-            .and_then(serde_json::Value::as_str)
-            .map(str::trim);
-        let Some(html) = url.and_then(|u| articles.get(u)) else {
-            continue;
-        };
+        let url = item.get("url").or_else(|| item.get("external_url")).and_then(serde_json::Value::as_str).map(str::trim);
+        let Some(html) = url.and_then(|u| articles.get(u)) else { continue };
         if let Some(o) = item.as_object_mut() {
-            o.insert(
-                "content_html".into(),
-                serde_json::Value::String(html.clone()),
-            );
+            o.insert("content_html".into(), serde_json::Value::String(html.clone()));
             filled += 1;
         }
     }
@@ -254,10 +188,7 @@ fn rewrite_json(feed: &[u8], what: &str, articles: &HashMap<String, String>) -> 
 }
 
 fn attr(e: &BytesStart, name: &[u8]) -> Option<String> {
-    e.attributes()
-        .flatten()
-        .find(|a| a.key.as_ref() == name)
-        .and_then(|a| a.unescape_value().ok().map(|v| v.into_owned()))
+    e.attributes().flatten().find(|a| a.key.as_ref() == name).and_then(|a| a.unescape_value().ok().map(|v| v.into_owned()))
 }
 
 #[cfg(test)]
@@ -265,10 +196,7 @@ mod tests {
     use super::*;
 
     fn articles() -> HashMap<String, String> {
-        HashMap::from([(
-            "https://a.test/1?x=1&y=2".to_string(),
-            "<p>Full <b>one</b> ]]> end</p>".to_string(),
-        )])
+        HashMap::from([("https://a.test/1?x=1&y=2".to_string(), "<p>Full <b>one</b> ]]> end</p>".to_string())])
     }
 
     #[test]
@@ -281,18 +209,11 @@ mod tests {
         let out = out.bytes;
         let feed = feed_rs::parser::parse(out.as_slice()).expect("the output is a feed");
         assert_eq!(feed.entries.len(), 2);
-        let body = feed.entries[0]
-            .content
-            .as_ref()
-            .and_then(|c| c.body.clone())
-            .unwrap_or_default();
+        let body = feed.entries[0].content.as_ref().and_then(|c| c.body.clone()).unwrap_or_default();
         assert_eq!(body, "<p>Full <b>one</b> ]]> end</p>");
         assert!(feed.entries[1].content.is_none());
         let text = String::from_utf8(out).unwrap();
-        assert!(
-            text.contains("xmlns:content=") && text.contains("<description>short</description>"),
-            "{text}"
-        );
+        assert!(text.contains("xmlns:content=") && text.contains("<description>short</description>"), "{text}");
     }
 
     #[test]
@@ -303,13 +224,8 @@ mod tests {
 <item rdf:about="https://a.test/1"><title>One</title><link>https://a.test/1?x=1&amp;y=2</link></item></rdf:RDF>"#;
         let out = rewrite(rdf, "f", &articles()).unwrap();
         assert_eq!(out.filled, 1);
-        let feed =
-            feed_rs::parser::parse(out.bytes.as_slice()).expect("the RSS 1.0 output is a feed");
-        let body = feed.entries[0]
-            .content
-            .as_ref()
-            .and_then(|c| c.body.clone())
-            .unwrap_or_default();
+        let feed = feed_rs::parser::parse(out.bytes.as_slice()).expect("the RSS 1.0 output is a feed");
+        let body = feed.entries[0].content.as_ref().and_then(|c| c.body.clone()).unwrap_or_default();
         assert!(body.contains("Full <b>one</b>"), "{body}");
         // A link written as CDATA.
         let rss = br#"<rss version="2.0"><channel><title>T</title><item><title>One</title><link><![CDATA[https://a.test/1?x=1&y=2]]></link></item></channel></rss>"#;
@@ -319,10 +235,7 @@ mod tests {
         let out = rewrite(json, "f", &articles()).unwrap();
         assert_eq!(out.filled, 1);
         let v: serde_json::Value = serde_json::from_slice(&out.bytes).unwrap();
-        assert_eq!(
-            v["items"][0]["content_html"],
-            "<p>Full <b>one</b> ]]> end</p>"
-        );
+        assert_eq!(v["items"][0]["content_html"], "<p>Full <b>one</b> ]]> end</p>");
         assert!(v["items"][1].get("content_html").is_none());
         assert!(rewrite(b"{\"items\": 3}", "f", &articles()).is_err());
     }
@@ -333,11 +246,7 @@ mod tests {
 <entry><title>One</title><link rel="alternate" href="https://a.test/1?x=1&amp;y=2"/><id>1</id></entry></feed>"#;
         let out = rewrite(atom, "f", &articles()).unwrap().bytes;
         let feed = feed_rs::parser::parse(out.as_slice()).expect("the output is a feed");
-        let body = feed.entries[0]
-            .content
-            .as_ref()
-            .and_then(|c| c.body.clone())
-            .unwrap_or_default();
+        let body = feed.entries[0].content.as_ref().and_then(|c| c.body.clone()).unwrap_or_default();
         assert!(body.contains("Full <b>one</b>"), "{body}");
         assert!(rewrite(b"</oops>", "f", &articles()).is_err());
     }

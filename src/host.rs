@@ -41,14 +41,8 @@ pub fn key(host: &str) -> Result<String> {
 fn of_parsed(url: &url::Url) -> Option<String> {
     let h = url.host_str()?.trim_end_matches('.').to_ascii_lowercase();
     let h = h.strip_prefix("www.").unwrap_or(&h).to_string();
-    let plain =
-        |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.' || c == '_';
-    if h.is_empty()
-        || h.len() > 253
-        || !h.chars().all(plain)
-        || h.starts_with('.')
-        || h.contains("..")
-    {
+    let plain = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.' || c == '_';
+    if h.is_empty() || h.len() > 253 || !h.chars().all(plain) || h.starts_with('.') || h.contains("..") {
         return None;
     }
     Some(h)
@@ -57,17 +51,13 @@ fn of_parsed(url: &url::Url) -> Option<String> {
 /// The host key of an http(s) URL; `None` for anything else. The URL is parsed once: the
 /// host it gives is already in the form [`key`] would parse it into.
 pub fn of_url(url: &str) -> Option<String> {
-    let u = url::Url::parse(url)
-        .ok()
-        .filter(|u| matches!(u.scheme(), "http" | "https"))?;
+    let u = url::Url::parse(url).ok().filter(|u| matches!(u.scheme(), "http" | "https"))?;
     of_parsed(&u)
 }
 
 /// The host key of the canonical URL a page declares.
 pub fn declared(doc: &Doc) -> Option<String> {
-    crate::metadata::declared_url(doc)
-        .as_deref()
-        .and_then(of_url)
+    crate::metadata::declared_url(doc).as_deref().and_then(of_url)
 }
 
 /// The sources of a page's host, in order of trust.
@@ -88,9 +78,7 @@ pub fn of_page(page: &Page) -> Option<String> {
 
 /// The host key of a sample of pages: the most common answer of the first source (in the
 /// module's order) that any page has.
-pub fn of_pages<'a, P: std::borrow::Borrow<Page> + 'a>(
-    pages: impl IntoIterator<Item = &'a P>,
-) -> Option<String> {
+pub fn of_pages<'a, P: std::borrow::Borrow<Page> + 'a>(pages: impl IntoIterator<Item = &'a P>) -> Option<String> {
     of_sources(pages.into_iter().map(|p| sources(p.borrow())).collect())
 }
 
@@ -118,29 +106,14 @@ mod tests {
 
     #[test]
     fn keys_are_plain_host_names() {
-        for bad in [
-            "",
-            " ",
-            "a/b",
-            "..",
-            "../x",
-            "a..b",
-            "[::1]",
-            "C:\\x",
-            "x\0y",
-            "a b",
-            "user@host",
-        ] {
+        for bad in ["", " ", "a/b", "..", "../x", "a..b", "[::1]", "C:\\x", "x\0y", "a b", "user@host"] {
             assert!(key(bad).is_err(), "{bad:?} accepted");
         }
         assert_eq!(key("Example.ORG.").unwrap(), "example.org");
         assert_eq!(key("http://www.a.example:81/p").unwrap(), "a.example");
         assert_eq!(key("127.0.0.1").unwrap(), "127.0.0.1");
         assert_eq!(of_url("ftp://a.example/x"), None);
-        assert_eq!(
-            of_url("https://WWW.A.example/x").as_deref(),
-            Some("a.example")
-        );
+        assert_eq!(of_url("https://WWW.A.example/x").as_deref(), Some("a.example"));
     }
 
     #[test]
@@ -157,9 +130,7 @@ mod tests {
             "http://%41.example/",
         ];
         for u in urls {
-            let host = url::Url::parse(u)
-                .ok()
-                .and_then(|p| p.host_str().map(str::to_string));
+            let host = url::Url::parse(u).ok().and_then(|p| p.host_str().map(str::to_string));
             assert_eq!(of_url(u), host.and_then(|h| key(&h).ok()), "{u}");
         }
     }

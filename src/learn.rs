@@ -28,6 +28,7 @@ pub const SAMPLES: usize = 8;
 /// wrapper, when it is stored, serves the host's later pages).
 pub const LEARN_SECONDS: u64 = 20;
 
+
 /// What learning a host gave.
 #[derive(Debug, Clone)]
 pub struct Learned {
@@ -57,10 +58,7 @@ pub struct Learner {
 
 impl std::fmt::Debug for Learner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Learner")
-            .field("store", &self.store)
-            .field("samples", &self.samples)
-            .finish_non_exhaustive()
+        f.debug_struct("Learner").field("store", &self.store).field("samples", &self.samples).finish_non_exhaustive()
     }
 }
 
@@ -90,51 +88,30 @@ impl Learner {
     /// when the page is not from the web or nothing could be learned (see [`Learned`]), or
     /// when learning takes longer than [`Learner::time`] (it goes on in the background).
     pub fn learn(self: &Arc<Self>, page: &Page) -> Option<PathBuf> {
-        let Location::Url(url) = Location::parse(&page.location) else {
-            return None;
-        };
+        let Location::Url(url) = Location::parse(&page.location) else { return None };
         let host = crate::host::of_url(url.as_str())?;
         let cell = {
             let mut hosts = self.hosts.lock().ok()?;
             Arc::clone(hosts.entry(host.clone()).or_default())
         };
         let learned = cell.get_or_init(|| {
-            let learned = Learned {
-                host: host.clone(),
-                outcome: self.learn_within(page, &url, &host),
-            };
+            let learned = Learned { host: host.clone(), outcome: self.learn_within(page, &url, &host) };
             if let Some(report) = &self.report {
                 report(&learned);
             }
             learned
         });
-        learned
-            .outcome
-            .as_ref()
-            .ok()
-            .map(|(path, _, _)| path.clone())
+        learned.outcome.as_ref().ok().map(|(path, _, _)| path.clone())
     }
 
     /// [`Learner::learn_host`] in a thread of its own, waited for at most [`Learner::time`]:
     /// past it the page goes on, and the learning finishes in the background.
-    fn learn_within(
-        self: &Arc<Self>,
-        page: &Page,
-        url: &Url,
-        host: &str,
-    ) -> std::result::Result<(PathBuf, String, usize), String> {
+    fn learn_within(self: &Arc<Self>, page: &Page, url: &Url, host: &str) -> std::result::Result<(PathBuf, String, usize), String> {
         let (tx, rx) = std::sync::mpsc::channel();
-        let (me, page_copy, url_copy, host_copy) = (
-            Arc::clone(self),
-            page.clone(),
-            url.clone(),
-            host.to_string(),
-        );
-        let spawned = std::thread::Builder::new()
-            .name(format!("learn {host}"))
-            .spawn(move || {
-                let _ = tx.send(me.learn_host(&page_copy, &url_copy, &host_copy));
-            });
+        let (me, page_copy, url_copy, host_copy) = (Arc::clone(self), page.clone(), url.clone(), host.to_string());
+        let spawned = std::thread::Builder::new().name(format!("learn {host}")).spawn(move || {
+            let _ = tx.send(me.learn_host(&page_copy, &url_copy, &host_copy));
+        });
         if spawned.is_err() {
             return self.learn_host(page, url, host);
         }
@@ -168,54 +145,40 @@ impl Learner {
     pub fn relearn_drifted(&self, drift: &crate::store::Drift) -> Learned {
         let at = drift.last_failure.as_deref().map(Location::parse);
         let page = match at {
-            Some(loc @ Location::Url(_)) => crate::page::Source::Read(loc, None)
-                .page(&self.fetcher, &self.budget)
-                .map_err(|e| e.to_string()),
+            Some(loc @ Location::Url(_)) => crate::page::Source::Read(loc, None).page(&self.fetcher, &self.budget).map_err(|e| e.to_string()),
             _ => Err("no web page it failed on is known".to_string()),
         };
         match page {
             Ok(page) => self.relearn(&page),
-            Err(why) => Learned {
-                host: drift.host.clone(),
-                outcome: Err(why),
-            },
+            Err(why) => Learned { host: drift.host.clone(), outcome: Err(why) },
         }
     }
 
-    fn learn_host(
-        &self,
-        page: &Page,
-        url: &Url,
-        host: &str,
-    ) -> std::result::Result<(PathBuf, String, usize), String> {
+    fn learn_host(&self, page: &Page, url: &Url, host: &str) -> std::result::Result<(PathBuf, String, usize), String> {
         let robots = sitemap::robots_of(&self.fetcher, url);
         let want = crate::sitemap::shape(url);
         let mut chosen: Vec<Url> = Vec::new();
         let mut seen: HashSet<String> = HashSet::from([url.as_str().to_string()]);
         let mut from: Vec<String> = Vec::new();
-        let mut take =
-            |source: String, mut urls: Vec<(Url, Option<String>)>, chosen: &mut Vec<Url>| {
-                urls.retain(|(u, _)| {
-                    crate::host::of_url(u.as_str()).as_deref() == Some(host)
-                        && sitemap::shape(u) == want
-                });
-                // The most recently modified first; undated ones after, in their order. Only the
-                // pages taken are checked against robots.txt.
-                urls.sort_by(|a, b| b.1.cmp(&a.1));
-                let before = chosen.len();
-                for (u, _) in urls {
-                    if chosen.len() >= self.samples {
-                        break;
-                    }
-                    if !seen.contains(u.as_str()) && robots.allows(&u) {
-                        seen.insert(u.as_str().to_string());
-                        chosen.push(u);
-                    }
+        let mut take = |source: String, mut urls: Vec<(Url, Option<String>)>, chosen: &mut Vec<Url>| {
+            urls.retain(|(u, _)| crate::host::of_url(u.as_str()).as_deref() == Some(host) && sitemap::shape(u) == want);
+            // The most recently modified first; undated ones after, in their order. Only the
+            // pages taken are checked against robots.txt.
+            urls.sort_by(|a, b| b.1.cmp(&a.1));
+            let before = chosen.len();
+            for (u, _) in urls {
+                if chosen.len() >= self.samples {
+                    break;
                 }
-                if chosen.len() > before {
-                    from.push(source);
+                if !seen.contains(u.as_str()) && robots.allows(&u) {
+                    seen.insert(u.as_str().to_string());
+                    chosen.push(u);
                 }
-            };
+            }
+            if chosen.len() > before {
+                from.push(source);
+            }
+        };
         if let Ok(sample) = crate::feed::read_feed_with(&self.fetcher, url.as_str()) {
             let at = sample.found_at.clone().unwrap_or_else(|| url.to_string());
             let urls = sample.items.iter().filter_map(|i| match &i.page {
@@ -225,42 +188,23 @@ impl Learner {
             take(format!("feed {at}"), urls.collect(), &mut chosen);
         }
         if chosen.len() < self.samples {
-            for (at, entries) in
-                sitemap::read_all(&self.fetcher, sitemap::of_site(url, &robots), &robots)
-            {
-                take(
-                    format!("sitemap {at}"),
-                    entries.into_iter().map(|e| (e.url, e.lastmod)).collect(),
-                    &mut chosen,
-                );
+            for (at, entries) in sitemap::read_all(&self.fetcher, sitemap::of_site(url, &robots), &robots) {
+                take(format!("sitemap {at}"), entries.into_iter().map(|e| (e.url, e.lastmod)).collect(), &mut chosen);
                 if chosen.len() >= self.samples {
                     break;
                 }
             }
         }
         if chosen.len() < self.samples {
-            take(
-                "links of the page".to_string(),
-                links(page, url),
-                &mut chosen,
-            );
+            take("links of the page".to_string(), links(page, url), &mut chosen);
         }
         // A site with neither feed nor sitemap, whose page links no sibling, links its recent
         // pages from its home page: one more page read, its links taken.
         if chosen.len() < self.samples {
             if let Some(home) = url.join("/").ok().filter(|h| h != url && robots.allows(h)) {
-                let read = self
-                    .fetcher
-                    .get(&Location::Url(home.clone()))
-                    .and_then(|f| {
-                        Page::from_fetched(&Location::Url(home.clone()), f, &self.budget)
-                    });
+                let read = self.fetcher.get(&Location::Url(home.clone())).and_then(|f| Page::from_fetched(&Location::Url(home.clone()), f, &self.budget));
                 if let Ok(home_page) = read {
-                    take(
-                        format!("links of {home}"),
-                        links(&home_page, &home),
-                        &mut chosen,
-                    );
+                    take(format!("links of {home}"), links(&home_page, &home), &mut chosen);
                 }
             }
         }
@@ -273,20 +217,12 @@ impl Learner {
         let mut inducer = crate::wrapper::Inducer::new(host, self.config.clone());
         let mut pages = 0usize;
         let config = &self.config;
-        crate::page::read_each(
-            &self.fetcher,
-            &locs,
-            4,
-            &self.budget,
-            &|| {},
-            |_, p| Summary::of(&p, config),
-            |_, summary| {
-                if let Ok(summary) = summary {
-                    inducer.add_summary(summary);
-                    pages += 1;
-                }
-            },
-        );
+        crate::page::read_each(&self.fetcher, &locs, 4, &self.budget, &|| {}, |_, p| Summary::of(&p, config), |_, summary| {
+            if let Ok(summary) = summary {
+                inducer.add_summary(summary);
+                pages += 1;
+            }
+        });
         inducer.add(page);
         let mut wrapper = inducer.finish().map_err(|e| e.to_string())?.wrapper;
         wrapper.host = Some(host.to_string());

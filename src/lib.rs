@@ -83,12 +83,12 @@ pub mod clean;
 pub mod feed;
 pub mod fetch;
 pub mod host;
+pub mod sitemap;
 pub mod metadata;
 pub mod page;
 pub mod patterns;
 pub mod rank;
 pub mod signifiers;
-pub mod sitemap;
 pub mod template;
 pub mod warc;
 
@@ -103,10 +103,10 @@ pub mod ftr;
 // output
 pub mod article;
 pub mod crawl;
-pub mod fulltext;
 pub mod index;
-pub mod learn;
 pub mod output;
+pub mod fulltext;
+pub mod learn;
 pub mod render;
 pub mod rules;
 

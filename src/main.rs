@@ -51,42 +51,32 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Learn a site's wrapper from sample pages; prints its XPath and keeps it in the store.
-    #[command(
-        after_help = "Examples:\n  forest induce feeds/demo-news/feed.xml --out demo.json\n  \
+    #[command(after_help = "Examples:\n  forest induce feeds/demo-news/feed.xml --out demo.json\n  \
         forest induce feeds/demo-news/ --explain\n  \
         forest induce https://example.org/feed.xml            # stored as example.org\n  \
-        forest induce feeds/demo-news/ --format ftr > riverside-gazette.example.txt   # FiveFilters site config"
-    )]
+        forest induce feeds/demo-news/ --format ftr > riverside-gazette.example.txt   # FiveFilters site config")]
     Induce(InduceArgs),
     /// Write a feed back with each item's full article (RSS `content:encoded`, Atom `content`).
-    #[command(
-        after_help = "Examples:\n  forest feed https://example.org/feed.xml --out full.xml\n  \
-        forest feed feeds/demo-news/feed.xml > full.xml"
-    )]
+    #[command(after_help = "Examples:\n  forest feed https://example.org/feed.xml --out full.xml\n  \
+        forest feed feeds/demo-news/feed.xml > full.xml")]
     Feed(FeedArgs),
     /// Apply a wrapper to pages of its site; prints the article.
-    #[command(
-        after_help = "Examples:\n  forest apply --wrapper demo.json feeds/demo-news/bridge-repair.html\n  \
+    #[command(after_help = "Examples:\n  forest apply --wrapper demo.json feeds/demo-news/bridge-repair.html\n  \
         forest apply feeds/demo-news/bridge-repair.html        # the stored wrapper of the page's host\n  \
         forest apply --wrapper demo.json feeds/demo-news/ --out-dir out/ --format markdown\n  \
         forest apply --site-config example.org.txt https://example.org/a.html --format json\n  \
-        forest apply --wrapper demo.json feeds/demo-news/ --format jsonl > articles.jsonl"
-    )]
+        forest apply --wrapper demo.json feeds/demo-news/ --format jsonl > articles.jsonl")]
     #[command(alias = "extract")]
     Apply(ApplyArgs),
     /// List, show, remove or import the stored wrappers (one per site host).
-    #[command(
-        after_help = "Examples:\n  forest wrappers list\n  forest wrappers show riverside-gazette.example\n  \
+    #[command(after_help = "Examples:\n  forest wrappers list\n  forest wrappers show riverside-gazette.example\n  \
         forest wrappers rm riverside-gazette.example\n  \
-        forest wrappers import ftr-site-config/example.org.txt   # a FiveFilters site config"
-    )]
+        forest wrappers import ftr-site-config/example.org.txt   # a FiveFilters site config")]
     Wrappers(WrappersArgs),
     /// Search the articles of an index made by `forest apply --index DIR`.
-    #[command(
-        after_help = "Examples:\n  forest search archive/ \"bridge repairs\"\n  \
+    #[command(after_help = "Examples:\n  forest search archive/ \"bridge repairs\"\n  \
         forest search archive/ '\"neural lace\" -musk' --limit 5 --host arstechnica.com\n  \
-        forest search archive/ flood --json"
-    )]
+        forest search archive/ flood --json")]
     Search(SearchArgs),
     /// Merge indexes (one per shard) into one: every article of each, URLs kept unique.
     #[command(after_help = "Example:\n  forest merge-index archive/ shard-0001/ shard-0002/")]
@@ -99,11 +89,9 @@ enum Command {
     },
     /// Crawl a site: find its pages (feed, sitemaps, links), learn its templates from its
     /// articles, and write every article (listings, tag and author pages passed over).
-    #[command(
-        after_help = "Examples:\n  forest crawl https://example.org/ --out-dir example/ --max-pages 500\n  \
+    #[command(after_help = "Examples:\n  forest crawl https://example.org/ --out-dir example/ --max-pages 500\n  \
         forest crawl https://example.org/blog/ --out-dir blog/ --warc --index archive/   # a re-run continues\n  \
-        forest crawl https://example.org/ --max-pages 50 > articles.jsonl"
-    )]
+        forest crawl https://example.org/ --max-pages 50 > articles.jsonl")]
     Crawl(CrawlArgs),
     /// Evaluate methods on a gold set: the paper's Table 1 and Figures 4–7.
     #[command(after_help = "Examples:\n  forest bench gold/\n  \
@@ -125,9 +113,7 @@ fn progress_bar(len: usize, what: &str, quiet: bool) -> Option<indicatif::Progre
         return None;
     }
     let bar = indicatif::ProgressBar::new(len as u64);
-    if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
-        "{{bar:40}} {{pos}}/{{len}} {what}  {{elapsed}}  {{msg}}"
-    )) {
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&format!("{{bar:40}} {{pos}}/{{len}} {what}  {{elapsed}}  {{msg}}")) {
         bar.set_style(style);
     }
     Some(bar)
@@ -149,12 +135,8 @@ fn explain(e: &forest::Error) -> String {
         forest::Error::NoRules { host: Some(_), .. } => {
             format!("{e}: run `forest induce` on a feed of the site, or pass --wrapper or --site-config")
         }
-        forest::Error::NoRules { host: None, .. } => {
-            format!("{e}: pass --wrapper or --site-config")
-        }
-        forest::Error::Invalid(m) if m.starts_with("no data folder known") => {
-            format!("{e}: pass --store DIR")
-        }
+        forest::Error::NoRules { host: None, .. } => format!("{e}: pass --wrapper or --site-config"),
+        forest::Error::Invalid(m) if m.starts_with("no data folder known") => format!("{e}: pass --store DIR"),
         _ => e.to_string(),
     }
 }
@@ -164,12 +146,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         // The reader of our output went away (`forest … | head`): not an error.
-        Err(e)
-            if e.chain().any(|c| {
-                c.downcast_ref::<std::io::Error>()
-                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-            }) =>
-        {
+        Err(e) if e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)) => {
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -202,11 +179,7 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 #[cfg(not(target_env = "msvc"))]
 #[export_name = "_rjem_malloc_conf"]
 static ALLOCATOR_OPTIONS: std::sync::atomic::AtomicPtr<std::ffi::c_char> =
-    std::sync::atomic::AtomicPtr::new(
-        c"narenas:1,dirty_decay_ms:100,muzzy_decay_ms:0"
-            .as_ptr()
-            .cast_mut(),
-    );
+    std::sync::atomic::AtomicPtr::new(c"narenas:1,dirty_decay_ms:100,muzzy_decay_ms:0".as_ptr().cast_mut());
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
@@ -234,11 +207,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if skipped == shards.len() && skipped > 0 {
                 anyhow::bail!("no shard could be merged ({skipped} skipped)");
             }
-            Ok(if skipped > 0 {
-                ExitCode::from(3)
-            } else {
-                ExitCode::SUCCESS
-            })
+            Ok(if skipped > 0 { ExitCode::from(3) } else { ExitCode::SUCCESS })
         }
         Command::Clean { page } => {
             let page = Page::read(&Location::parse(&page), &forest::budget::Budget::default())?;

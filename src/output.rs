@@ -30,19 +30,13 @@ enum To<W> {
 
 impl<W: Write> std::fmt::Debug for Writer<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Writer")
-            .field("format", &self.format)
-            .field("written", &self.written)
-            .finish_non_exhaustive()
+        f.debug_struct("Writer").field("format", &self.format).field("written", &self.written).finish_non_exhaustive()
     }
 }
 
 /// An I/O error at `path` as the library's [`Error::Io`].
 pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
-    move |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    }
+    move |source| Error::Io { path: path.to_path_buf(), source }
 }
 
 /// The name [`Error::Io`] gives a stream.
@@ -51,12 +45,7 @@ const STREAM: &str = "standard output";
 impl<W: Write> Writer<W> {
     /// Articles in `format` to `out`; `many` when there may be several (arrays and headers).
     pub fn stream(out: W, format: Format, many: bool) -> Writer<W> {
-        Writer {
-            format,
-            to: To::Stream { out, many },
-            index: None,
-            written: 0,
-        }
+        Writer { format, to: To::Stream { out, many }, index: None, written: 0 }
     }
 
     /// Articles in `format`, a file each, into `dir` (created when absent).
@@ -65,15 +54,7 @@ impl<W: Write> Writer<W> {
     /// [`Error::Io`] when the folder cannot be made.
     pub fn folder(dir: &Path, format: Format) -> Result<Writer<W>> {
         std::fs::create_dir_all(dir).map_err(io(dir))?;
-        Ok(Writer {
-            format,
-            to: To::Folder {
-                dir: dir.to_path_buf(),
-                used: HashSet::new(),
-            },
-            index: None,
-            written: 0,
-        })
+        Ok(Writer { format, to: To::Folder { dir: dir.to_path_buf(), used: HashSet::new() }, index: None, written: 0 })
     }
 
     /// The articles' format.
@@ -87,10 +68,7 @@ impl<W: Write> Writer<W> {
     /// # Errors
     /// The index's errors.
     pub fn with_index(mut self, dir: &Path, batch: usize) -> Result<Writer<W>> {
-        self.index = Some((
-            crate::index::ArticleIndex::open_or_create(dir)?.writer(batch)?,
-            dir.to_path_buf(),
-        ));
+        self.index = Some((crate::index::ArticleIndex::open_or_create(dir)?.writer(batch)?, dir.to_path_buf()));
         Ok(self)
     }
 
@@ -99,12 +77,7 @@ impl<W: Write> Writer<W> {
     ///
     /// # Errors
     /// [`Error::Io`] when it cannot be written; the index's errors.
-    pub fn put(
-        &mut self,
-        loc: &Location,
-        mut article: Article,
-        text: Option<String>,
-    ) -> Result<()> {
+    pub fn put(&mut self, loc: &Location, mut article: Article, text: Option<String>) -> Result<()> {
         if let Some((index, _)) = &mut self.index {
             index.add(&article)?;
         }
@@ -121,14 +94,10 @@ impl<W: Write> Writer<W> {
                 let stream = Path::new(STREAM);
                 match self.format {
                     Format::Json if *many => {
-                        out.write_all(if self.written == 0 { b"[\n" } else { b",\n" })
-                            .map_err(io(stream))?;
-                        out.write_all(body.trim_end().as_bytes())
-                            .map_err(io(stream))?;
+                        out.write_all(if self.written == 0 { b"[\n" } else { b",\n" }).map_err(io(stream))?;
+                        out.write_all(body.trim_end().as_bytes()).map_err(io(stream))?;
                     }
-                    Format::Json | Format::Jsonl => {
-                        out.write_all(body.as_bytes()).map_err(io(stream))?
-                    }
+                    Format::Json | Format::Jsonl => out.write_all(body.as_bytes()).map_err(io(stream))?,
                     _ if *many => write!(out, "==> {loc} <==\n{body}").map_err(io(stream))?,
                     _ => out.write_all(body.as_bytes()).map_err(io(stream))?,
                 }
@@ -144,18 +113,8 @@ impl<W: Write> Writer<W> {
     /// # Errors
     /// As [`Writer::put`].
     pub fn finish(self) -> Result<Option<(usize, usize)>> {
-        if let (
-            To::Stream {
-                mut out,
-                many: true,
-            },
-            Format::Json,
-            1..,
-        ) = (self.to, self.format, self.written)
-        {
-            out.write_all(b"\n]\n")
-                .and_then(|()| out.flush())
-                .map_err(io(Path::new(STREAM)))?;
+        if let (To::Stream { mut out, many: true }, Format::Json, 1..) = (self.to, self.format, self.written) {
+            out.write_all(b"\n]\n").and_then(|()| out.flush()).map_err(io(Path::new(STREAM)))?;
         }
         match self.index {
             Some((index, dir)) => {
@@ -170,24 +129,11 @@ impl<W: Write> Writer<W> {
 /// A file name from an untrusted stem: safe characters only, never a path, never one of `used`
 /// (which it joins).
 pub fn unique_name(used: &mut HashSet<String>, stem: &str, ext: &str) -> String {
-    let mut safe: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(100)
-        .collect();
+    let mut safe: String = stem.chars().map(|c| if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' }).take(100).collect();
     // Hidden names, and the names Windows reserves for devices (CON, NUL, COM1, …), get a `_`.
     let device = safe.split('.').next().is_some_and(|base| {
         let b = base.to_ascii_uppercase();
-        matches!(b.as_str(), "CON" | "PRN" | "AUX" | "NUL")
-            || ((b.starts_with("COM") || b.starts_with("LPT"))
-                && b.len() == 4
-                && b.as_bytes()[3].is_ascii_digit())
+        matches!(b.as_str(), "CON" | "PRN" | "AUX" | "NUL") || ((b.starts_with("COM") || b.starts_with("LPT")) && b.len() == 4 && b.as_bytes()[3].is_ascii_digit())
     });
     if safe.is_empty() || safe.starts_with('.') || device {
         safe.insert(0, '_');
@@ -210,40 +156,24 @@ mod tests {
         let mut used = HashSet::new();
         assert_eq!(unique_name(&mut used, "story", "txt"), "story.txt");
         assert_eq!(unique_name(&mut used, "story", "txt"), "story-2.txt");
-        assert_eq!(
-            unique_name(&mut used, "../etc/passwd", "txt"),
-            "_.._etc_passwd.txt"
-        );
+        assert_eq!(unique_name(&mut used, "../etc/passwd", "txt"), "_.._etc_passwd.txt");
         assert_eq!(unique_name(&mut used, "con", "txt"), "_con.txt");
         assert_eq!(unique_name(&mut used, "", "txt"), "_.txt");
     }
 
     #[test]
     fn several_json_articles_are_one_array_and_text_ones_get_headers() {
-        let article = |url: &str| Article {
-            url: Some(url.into()),
-            text: "Body.".into(),
-            ..Article::default()
-        };
-        let (a, b) = (
-            Location::parse("https://a.example/one"),
-            Location::parse("https://a.example/two"),
-        );
+        let article = |url: &str| Article { url: Some(url.into()), text: "Body.".into(), ..Article::default() };
+        let (a, b) = (Location::parse("https://a.example/one"), Location::parse("https://a.example/two"));
         let mut w = Writer::stream(Vec::new(), Format::Json, true);
         w.put(&a, article("https://a.example/one"), None).unwrap();
-        w.put(&b, article("https://a.example/two"), Some("Other.".into()))
-            .unwrap();
-        let To::Stream { out, .. } = &w.to else {
-            unreachable!()
-        };
-        let json: serde_json::Value =
-            serde_json::from_slice(&[out.as_slice(), b"\n]\n"].concat()).unwrap();
+        w.put(&b, article("https://a.example/two"), Some("Other.".into())).unwrap();
+        let To::Stream { out, .. } = &w.to else { unreachable!() };
+        let json: serde_json::Value = serde_json::from_slice(&[out.as_slice(), b"\n]\n"].concat()).unwrap();
         assert_eq!(json[1]["text"], "Other.");
         let mut w = Writer::stream(Vec::new(), Format::Text, true);
         w.put(&a, article("https://a.example/one"), None).unwrap();
-        let To::Stream { out, .. } = &w.to else {
-            unreachable!()
-        };
+        let To::Stream { out, .. } = &w.to else { unreachable!() };
         assert!(String::from_utf8_lossy(out).starts_with("==> https://a.example/one <==\nBody."));
     }
 }

@@ -63,19 +63,9 @@ impl Page {
     pub fn new(html: &str, opts: PageOptions) -> Result<Page> {
         let deadline = opts.deadline.or_else(|| opts.budget.deadline());
         let doc = clean::page_until(html, &opts.budget, deadline)?;
-        let id = opts
-            .id
-            .unwrap_or_else(|| opts.item.as_ref().map(|i| i.id.clone()).unwrap_or_default());
+        let id = opts.id.unwrap_or_else(|| opts.item.as_ref().map(|i| i.id.clone()).unwrap_or_default());
         let source = opts.keep_source.then(|| Arc::from(html));
-        Ok(Page {
-            id,
-            location: opts.location,
-            item: opts.item,
-            doc,
-            budget: opts.budget,
-            deadline,
-            source,
-        })
+        Ok(Page { id, location: opts.location, item: opts.item, doc, budget: opts.budget, deadline, source })
     }
 
     /// A page from HTML text already in memory, named `id`, within the default budget.
@@ -84,14 +74,7 @@ impl Page {
     /// As [`Page::new`].
     pub fn from_html(id: impl Into<String>, html: &str) -> Result<Page> {
         let id = id.into();
-        Page::new(
-            html,
-            PageOptions {
-                id: Some(id.clone()),
-                location: id,
-                ..PageOptions::default()
-            },
-        )
+        Page::new(html, PageOptions { id: Some(id.clone()), location: id, ..PageOptions::default() })
     }
 
     /// A page from fetched bytes: checked to be HTML, decoded, cleaned within `budget`.
@@ -121,11 +104,7 @@ impl Page {
     /// As [`Page::from_fetched`].
     pub fn from_bytes(bytes: &[u8], location: &str) -> Result<Page> {
         let loc = Location::parse(location);
-        Page::from_fetched(
-            &loc,
-            Fetched::local(loc.clone(), bytes.to_vec()),
-            &Budget::default(),
-        )
+        Page::from_fetched(&loc, Fetched::local(loc.clone(), bytes.to_vec()), &Budget::default())
     }
 
     /// Read (fetch or open), decode and clean the page at `loc` within `budget`.
@@ -197,31 +176,23 @@ impl Source {
 /// [`Error::Io`] for a folder that cannot be listed; [`Error::Invalid`] for a folder without
 /// pages.
 pub fn sources(inputs: &[String]) -> Result<Vec<Source>> {
-    let mut feeds: std::collections::HashMap<std::path::PathBuf, Vec<feed::Item>> =
-        Default::default();
+    let mut feeds: std::collections::HashMap<std::path::PathBuf, Vec<feed::Item>> = Default::default();
     fn items_of<'a>(
         feeds: &'a mut std::collections::HashMap<std::path::PathBuf, Vec<feed::Item>>,
         dir: &std::path::Path,
         files: Option<&[std::path::PathBuf]>,
     ) -> &'a Vec<feed::Item> {
-        feeds
-            .entry(dir.to_path_buf())
-            .or_insert_with(|| folder_items(dir, files))
+        feeds.entry(dir.to_path_buf()).or_insert_with(|| folder_items(dir, files))
     }
     let mut out = Vec::new();
     for input in inputs {
         if input == "-" {
             let mut bytes = Vec::new();
             let stdin = std::io::Read::take(std::io::stdin().lock(), fetch::MAX_BYTES + 1);
-            std::io::Read::read_to_end(&mut { stdin }, &mut bytes).map_err(|source| Error::Io {
-                path: "(standard input)".into(),
-                source,
-            })?;
+            std::io::Read::read_to_end(&mut { stdin }, &mut bytes)
+                .map_err(|source| Error::Io { path: "(standard input)".into(), source })?;
             if bytes.len() as u64 > fetch::MAX_BYTES {
-                return Err(Error::TooLarge {
-                    what: "standard input".into(),
-                    limit: fetch::MAX_BYTES,
-                });
+                return Err(Error::TooLarge { what: "standard input".into(), limit: fetch::MAX_BYTES });
             }
             let bytes = fetch::gunzip_within(bytes, fetch::MAX_BYTES, "standard input")?;
             let loc = Location::File("-".into());
@@ -232,30 +203,17 @@ pub fn sources(inputs: &[String]) -> Result<Vec<Source>> {
             Location::File(dir) if dir.is_dir() => {
                 let files = feed::list_pages(&dir)?;
                 if files.is_empty() {
-                    return Err(Error::Invalid(format!(
-                        "{} holds no .html pages",
-                        dir.display()
-                    )));
+                    return Err(Error::Invalid(format!("{} holds no .html pages", dir.display())));
                 }
                 let items = items_of(&mut feeds, &dir, Some(&files));
                 for f in files {
-                    let item = items
-                        .iter()
-                        .find(|i| i.page == Location::File(f.clone()))
-                        .cloned();
+                    let item = items.iter().find(|i| i.page == Location::File(f.clone())).cloned();
                     out.push(Source::Read(Location::File(f), item));
                 }
             }
             Location::File(f) => {
-                let dir = f
-                    .parent()
-                    .map(std::path::Path::to_path_buf)
-                    .unwrap_or_default();
-                let dir = if dir.as_os_str().is_empty() {
-                    std::path::PathBuf::from(".")
-                } else {
-                    dir
-                };
+                let dir = f.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+                let dir = if dir.as_os_str().is_empty() { std::path::PathBuf::from(".") } else { dir };
                 let item = item_of_file(items_of(&mut feeds, &dir, None), &f).cloned();
                 out.push(Source::Read(Location::File(f), item));
             }
@@ -270,29 +228,17 @@ pub fn sources(inputs: &[String]) -> Result<Vec<Source>> {
 /// reads each folder's feed once, and again when it changes: the last few folders' items are
 /// kept, with the feed's modification time.
 fn folder_items(dir: &std::path::Path, files: Option<&[std::path::PathBuf]>) -> Vec<feed::Item> {
-    type Kept =
-        std::collections::HashMap<std::path::PathBuf, (std::time::SystemTime, Vec<feed::Item>)>;
+    type Kept = std::collections::HashMap<std::path::PathBuf, (std::time::SystemTime, Vec<feed::Item>)>;
     static KEPT: std::sync::Mutex<Option<Kept>> = std::sync::Mutex::new(None);
     const FOLDERS: usize = 16;
     let feed = dir.join("feed.xml");
     let read = || match files {
         Some(files) => feed::folder_sample(dir, files).items,
-        None => feed::read(&dir.to_string_lossy())
-            .map(|s| s.items)
-            .unwrap_or_default(),
+        None => feed::read(&dir.to_string_lossy()).map(|s| s.items).unwrap_or_default(),
     };
-    let Some(meta) = std::fs::metadata(&feed)
-        .ok()
-        .filter(std::fs::Metadata::is_file)
-    else {
-        return Vec::new();
-    };
-    let Ok(modified) = meta.modified() else {
-        return read();
-    };
-    let mut kept = KEPT
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let Some(meta) = std::fs::metadata(&feed).ok().filter(std::fs::Metadata::is_file) else { return Vec::new() };
+    let Ok(modified) = meta.modified() else { return read() };
+    let mut kept = KEPT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let kept = kept.get_or_insert_with(Default::default);
     if let Some((at, items)) = kept.get(dir) {
         if *at == modified {
@@ -318,11 +264,7 @@ fn item_of_file<'a>(items: &'a [feed::Item], f: &std::path::Path) -> Option<&'a 
         return Some(i);
     }
     let real = std::fs::canonicalize(f).ok()?;
-    items.iter().find(|&i| {
-        path(i)
-            .and_then(|p| std::fs::canonicalize(p).ok())
-            .is_some_and(|p| p == real)
-    })
+    items.iter().find(|&i| path(i).and_then(|p| std::fs::canonicalize(p).ok()).is_some_and(|p| p == real))
 }
 
 /// Well-known formats that are not pages, by their first bytes.
@@ -339,33 +281,21 @@ const NOT_PAGES: &[(&[u8], &str)] = &[
 /// Refuse bytes that are plainly not HTML: a non-text content type, a known binary format,
 /// binary data, no tag.
 fn check_html(f: &Fetched, what: &str) -> Result<()> {
-    let not = |why: &str| {
-        Err(Error::NotHtml {
-            what: what.to_string(),
-            why: why.to_string(),
-        })
-    };
+    let not = |why: &str| Err(Error::NotHtml { what: what.to_string(), why: why.to_string() });
     if let Some(ct) = &f.content_type {
         let ct = ct.to_ascii_lowercase();
         if !(ct.contains("html") || ct.contains("xml") || ct.starts_with("text/")) {
             return not(&format!("content type {ct}"));
         }
     }
-    if let Some((_, kind)) = NOT_PAGES
-        .iter()
-        .find(|(magic, _)| f.bytes.starts_with(magic))
-    {
+    if let Some((_, kind)) = NOT_PAGES.iter().find(|(magic, _)| f.bytes.starts_with(magic)) {
         return not(kind);
     }
     let head = &f.bytes[..f.bytes.len().min(4096)];
     // UTF-16 by its byte order mark, or declared by the HTTP charset (as browsers honour it
     // before looking at the bytes): its NULs are text, not binary data.
-    let declared_utf16 = f
-        .content_type
-        .as_deref()
-        .is_some_and(|ct| ct.to_ascii_lowercase().contains("utf-16"));
-    let utf16 =
-        declared_utf16 || head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]);
+    let declared_utf16 = f.content_type.as_deref().is_some_and(|ct| ct.to_ascii_lowercase().contains("utf-16"));
+    let utf16 = declared_utf16 || head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]);
     if head.is_empty() {
         return not("empty");
     }
@@ -398,18 +328,10 @@ pub fn load_with(
 ) -> (Vec<Page>, Vec<(String, Error)>) {
     let mut pages = Vec::new();
     let mut failed = Vec::new();
-    read_items(
-        fetcher,
-        items,
-        jobs,
-        budget,
-        done,
-        |p| p,
-        |item, page| match page {
-            Ok(p) => pages.push(p),
-            Err(e) => failed.push((item.page.to_string(), e)),
-        },
-    );
+    read_items(fetcher, items, jobs, budget, done, |p| p, |item, page| match page {
+        Ok(p) => pages.push(p),
+        Err(e) => failed.push((item.page.to_string(), e)),
+    });
     (pages, failed)
 }
 
@@ -456,23 +378,9 @@ pub fn read_items<T: Send>(
 /// The pages at `locs`, in their order, each fetched and cleaned within `budget` by the same
 /// worker, `jobs` at once (per-host fetch limits apply): pages are cleaned in parallel, and no
 /// more than `jobs` fetched pages wait as raw bytes. `done` is called per page (progress).
-pub fn read_many(
-    fetcher: &fetch::Fetcher,
-    locs: &[Location],
-    jobs: usize,
-    budget: &Budget,
-    done: &(dyn Fn() + Sync),
-) -> Vec<Result<Page>> {
+pub fn read_many(fetcher: &fetch::Fetcher, locs: &[Location], jobs: usize, budget: &Budget, done: &(dyn Fn() + Sync)) -> Vec<Result<Page>> {
     let mut out = Vec::with_capacity(locs.len());
-    read_each(
-        fetcher,
-        locs,
-        jobs,
-        budget,
-        done,
-        |_, page| page,
-        |_, page| out.push(page),
-    );
+    read_each(fetcher, locs, jobs, budget, done, |_, page| page, |_, page| out.push(page));
     out
 }
 
@@ -489,28 +397,18 @@ pub fn read_each<T: Send>(
     mut put: impl FnMut(usize, Result<T>),
 ) {
     let read = |_: &mut (), (i, loc): (usize, &Location)| {
-        let page = fetcher
-            .get(loc)
-            .and_then(|f| Page::from_fetched(loc, f, budget))
-            .map(|p| map(i, p));
+        let page = fetcher.get(loc).and_then(|f| Page::from_fetched(loc, f, budget)).map(|p| map(i, p));
         done();
         (i, page)
     };
     let jobs = jobs.clamp(1, locs.len().max(1));
     let mut next = 0;
     // A worker's page in hand and one read waiting its turn: a few pages per job are held.
-    let run = crate::run::ordered_within(
-        locs.iter().enumerate(),
-        jobs,
-        2 * jobs,
-        || (),
-        read,
-        |(i, page)| {
-            next = i + 1;
-            put(i, page);
-            Ok::<(), Error>(())
-        },
-    );
+    let run = crate::run::ordered_within(locs.iter().enumerate(), jobs, 2 * jobs, || (), read, |(i, page)| {
+        next = i + 1;
+        put(i, page);
+        Ok::<(), Error>(())
+    });
     // A worker that panicked (a bug) fails its page and every page after it.
     if let Err(e) = run {
         for i in next..locs.len() {
@@ -531,8 +429,7 @@ mod tests {
                 let name = format!("p{i}.html");
                 // Every third page is missing: an error in its place.
                 if i % 3 != 2 {
-                    std::fs::write(dir.path().join(&name), format!("<p>page {i}</p>"))
-                        .expect("write page");
+                    std::fs::write(dir.path().join(&name), format!("<p>page {i}</p>")).expect("write page");
                 }
                 feed::Item {
                     id: name.clone(),
@@ -548,35 +445,15 @@ mod tests {
         for jobs in [1, 3] {
             let mut seen = Vec::new();
             // What the worker makes of each page (its item's id, its id and text) comes in order.
-            let summary = |p: Page| {
-                (
-                    p.item.as_ref().map(|i| i.id.clone()),
-                    p.id.clone(),
-                    p.doc.text(p.doc.body),
-                )
-            };
-            read_items(
-                &fetcher,
-                &items,
-                jobs,
-                &Budget::default(),
-                &|| {},
-                summary,
-                |item, page| {
-                    seen.push((
-                        item.id.clone(),
-                        page.map(|(of, id, text)| (of == Some(item.id.clone()), id, text)),
-                    ));
-                },
-            );
+            let summary = |p: Page| (p.item.as_ref().map(|i| i.id.clone()), p.id.clone(), p.doc.text(p.doc.body));
+            read_items(&fetcher, &items, jobs, &Budget::default(), &|| {}, summary, |item, page| {
+                seen.push((item.id.clone(), page.map(|(of, id, text)| (of == Some(item.id.clone()), id, text))));
+            });
             assert_eq!(seen.len(), items.len(), "jobs {jobs}");
             for (i, (id, page)) in seen.iter().enumerate() {
                 assert_eq!(id, &format!("p{i}.html"));
                 match page {
-                    Ok((of_item, pid, text)) => assert_eq!(
-                        (*of_item, pid.as_str(), text.trim()),
-                        (true, id.as_str(), format!("page {i}").as_str())
-                    ),
+                    Ok((of_item, pid, text)) => assert_eq!((*of_item, pid.as_str(), text.trim()), (true, id.as_str(), format!("page {i}").as_str())),
                     Err(_) => assert_eq!(i % 3, 2, "page {i}"),
                 }
             }
@@ -599,15 +476,8 @@ mod tests {
         };
         let items = [item("a.html"), item("b.html")];
         let found = |f: std::path::PathBuf| item_of_file(&items, &f).map(|i| i.page.clone());
-        assert_eq!(
-            found(dir.path().join("b.html")),
-            Some(items[1].page.clone())
-        );
-        assert_eq!(
-            found(dir.path().join(".").join("b.html")),
-            Some(items[1].page.clone()),
-            "another spelling of the same file"
-        );
+        assert_eq!(found(dir.path().join("b.html")), Some(items[1].page.clone()));
+        assert_eq!(found(dir.path().join(".").join("b.html")), Some(items[1].page.clone()), "another spelling of the same file");
         assert_eq!(found(dir.path().join("c.html")), None, "no such file");
     }
 }

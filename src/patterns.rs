@@ -67,10 +67,7 @@ impl Tokens {
 
     /// Both tests' needs.
     pub fn or(self, other: Tokens) -> Tokens {
-        Tokens {
-            digits: self.digits || other.digits,
-            anywhere: self.anywhere || other.anywhere,
-        }
+        Tokens { digits: self.digits || other.digits, anywhere: self.anywhere || other.anywhere }
     }
 }
 
@@ -120,11 +117,7 @@ impl TokenCache {
         std::hash::Hasher::write(&mut hash, value.as_bytes());
         let key = std::hash::Hasher::finish(&hash);
         if let Some(e) = self.at.get(&key) {
-            if self
-                .values
-                .get(e.start as usize..(e.start + e.len) as usize)
-                == Some(value)
-            {
+            if self.values.get(e.start as usize..(e.start + e.len) as usize) == Some(value) {
                 return e.token;
             }
         }
@@ -136,11 +129,7 @@ impl TokenCache {
             self.values.clear();
             self.at.clear();
         }
-        let entry = TokenEntry {
-            start: self.values.len() as u32,
-            len: value.len() as u32,
-            token,
-        };
+        let entry = TokenEntry { start: self.values.len() as u32, len: value.len() as u32, token };
         self.values.push_str(value);
         self.at.insert(key, entry);
         token
@@ -153,275 +142,37 @@ fn first_stable(value: &str) -> Option<&str> {
 
 /// Layout words that utility and grid frameworks use as whole class tokens.
 const UTILITY_WORDS: &[&str] = &[
-    "flex",
-    "grid",
-    "block",
-    "inline",
-    "inline-block",
-    "inline-flex",
-    "inline-grid",
-    "hidden",
-    "visible",
-    "invisible",
-    "container",
-    "container-fluid",
-    "row",
-    "col",
-    "clearfix",
-    "relative",
-    "absolute",
-    "fixed",
-    "sticky",
-    "static",
-    "truncate",
-    "underline",
-    "italic",
-    "uppercase",
-    "lowercase",
-    "capitalize",
-    "shadow",
-    "rounded",
-    "border",
-    "transition",
-    "sr-only",
-    "visually-hidden",
-    "group",
-    "peer",
-    "contents",
-    "isolate",
-    "grow",
-    "shrink",
+    "flex", "grid", "block", "inline", "inline-block", "inline-flex", "inline-grid", "hidden", "visible", "invisible",
+    "container", "container-fluid", "row", "col", "clearfix", "relative", "absolute", "fixed", "sticky", "static",
+    "truncate", "underline", "italic", "uppercase", "lowercase", "capitalize", "shadow", "rounded", "border",
+    "transition", "sr-only", "visually-hidden", "group", "peer", "contents", "isolate", "grow", "shrink",
 ];
 
 /// Prefixes of utility tokens that set one CSS property (`mt-4`, `text-sm`, `bg-white`,
 /// `d-flex`, `col-md-8`): a utility when the rest is a value ([`UTILITY_VALUES`], a number).
 const UTILITY_PREFIXES: &[&str] = &[
-    "m",
-    "mx",
-    "my",
-    "mt",
-    "mb",
-    "ml",
-    "mr",
-    "ms",
-    "me",
-    "p",
-    "px",
-    "py",
-    "pt",
-    "pb",
-    "pl",
-    "pr",
-    "ps",
-    "pe",
-    "w",
-    "h",
-    "min-w",
-    "min-h",
-    "max-w",
-    "max-h",
-    "size",
-    "text",
-    "bg",
-    "font",
-    "fw",
-    "fs",
-    "lh",
-    "leading",
-    "tracking",
-    "gap",
-    "gap-x",
-    "gap-y",
-    "space-x",
-    "space-y",
-    "g",
-    "gx",
-    "gy",
-    "items",
-    "justify",
-    "self",
-    "place",
-    "align",
-    "order",
-    "z",
-    "top",
-    "bottom",
-    "left",
-    "right",
-    "inset",
-    "d",
-    "col",
-    "row",
-    "flex",
-    "grid",
-    "grid-cols",
-    "grid-rows",
-    "col-span",
-    "row-span",
-    "basis",
-    "border",
-    "rounded",
-    "shadow",
-    "opacity",
-    "overflow",
-    "object",
-    "aspect",
-    "ring",
-    "outline",
-    "decoration",
-    "whitespace",
-    "break",
-    "line-clamp",
-    "float",
-    "fill",
-    "stroke",
-    "cursor",
-    "select",
-    "duration",
-    "ease",
-    "delay",
-    "animate",
-    "scale",
-    "rotate",
-    "translate-x",
-    "translate-y",
-    "from",
-    "to",
-    "via",
-    "divide",
-    "color",
-    "offset",
-    "position",
-    "display",
-    "visible",
-    "hidden",
-    "block",
-    "inline",
-    "clear",
-    "list",
-    "v",
-    "u",
+    "m", "mx", "my", "mt", "mb", "ml", "mr", "ms", "me", "p", "px", "py", "pt", "pb", "pl", "pr", "ps", "pe", "w", "h",
+    "min-w", "min-h", "max-w", "max-h", "size", "text", "bg", "font", "fw", "fs", "lh", "leading", "tracking", "gap",
+    "gap-x", "gap-y", "space-x", "space-y", "g", "gx", "gy", "items", "justify", "self", "place", "align", "order", "z",
+    "top", "bottom", "left", "right", "inset", "d", "col", "row", "flex", "grid", "grid-cols", "grid-rows", "col-span",
+    "row-span", "basis", "border", "rounded", "shadow", "opacity", "overflow", "object", "aspect", "ring", "outline",
+    "decoration", "whitespace", "break", "line-clamp", "float", "fill", "stroke", "cursor", "select", "duration",
+    "ease", "delay", "animate", "scale", "rotate", "translate-x", "translate-y", "from", "to", "via", "divide",
+    "color", "offset", "position", "display", "visible", "hidden", "block", "inline", "clear", "list", "v", "u",
 ];
 
 /// Values a utility token sets: sizes, breakpoints, colours, alignments, keywords.
 const UTILITY_VALUES: &[&str] = &[
-    "xs",
-    "sm",
-    "md",
-    "lg",
-    "xl",
-    "xxl",
-    "full",
-    "screen",
-    "auto",
-    "px",
-    "none",
-    "fit",
-    "min",
-    "max",
-    "prose",
-    "center",
-    "start",
-    "end",
-    "between",
-    "around",
-    "evenly",
-    "stretch",
-    "baseline",
-    "wrap",
-    "nowrap",
-    "col",
-    "row",
-    "column",
-    "hidden",
-    "visible",
-    "scroll",
-    "clip",
-    "block",
-    "inline",
-    "flex",
-    "grid",
-    "table",
-    "contents",
-    "bold",
-    "semibold",
-    "medium",
-    "normal",
-    "light",
-    "thin",
-    "extrabold",
-    "black",
-    "white",
-    "transparent",
-    "current",
-    "inherit",
-    "gray",
-    "grey",
-    "slate",
-    "zinc",
-    "neutral",
-    "stone",
-    "red",
-    "orange",
-    "amber",
-    "yellow",
-    "lime",
-    "green",
-    "emerald",
-    "teal",
-    "cyan",
-    "sky",
-    "blue",
-    "indigo",
-    "violet",
-    "purple",
-    "fuchsia",
-    "pink",
-    "rose",
-    "primary",
-    "secondary",
-    "muted",
-    "fg",
-    "base",
-    "left",
-    "right",
-    "top",
-    "bottom",
-    "justify",
-    "sans",
-    "serif",
-    "mono",
-    "tight",
-    "snug",
-    "relaxed",
-    "loose",
-    "wide",
-    "wider",
-    "widest",
-    "underline",
-    "uppercase",
-    "lowercase",
-    "italic",
-    "x",
-    "y",
-    "first",
-    "last",
-    "static",
-    "fixed",
-    "absolute",
-    "relative",
-    "sticky",
-    "square",
-    "video",
-    "cover",
-    "contain",
-    "pointer",
-    "default",
-    "opacity",
-    "all",
-    "colors",
-    "transform",
-    "regular",
+    "xs", "sm", "md", "lg", "xl", "xxl", "full", "screen", "auto", "px", "none", "fit", "min", "max", "prose",
+    "center", "start", "end", "between", "around", "evenly", "stretch", "baseline", "wrap", "nowrap", "col", "row",
+    "column", "hidden", "visible", "scroll", "clip", "block", "inline", "flex", "grid", "table", "contents", "bold",
+    "semibold", "medium", "normal", "light", "thin", "extrabold", "black", "white", "transparent", "current",
+    "inherit", "gray", "grey", "slate", "zinc", "neutral", "stone", "red", "orange", "amber", "yellow", "lime",
+    "green", "emerald", "teal", "cyan", "sky", "blue", "indigo", "violet", "purple", "fuchsia", "pink", "rose",
+    "primary", "secondary", "muted", "fg", "base", "left", "right", "top", "bottom", "justify", "sans", "serif",
+    "mono", "tight", "snug", "relaxed", "loose", "wide", "wider", "widest", "underline", "uppercase", "lowercase",
+    "italic", "x", "y", "first", "last", "static", "fixed", "absolute", "relative", "sticky", "square", "video",
+    "cover", "contain", "pointer", "default", "opacity", "all", "colors", "transform", "regular",
 ];
 
 /// Is a class token a utility (it says how an element looks, not what it is)? Yes when it
@@ -431,9 +182,7 @@ const UTILITY_VALUES: &[&str] = &[
 /// generated (`css-1x8a2b`, `sc-bdVaJa`, `jsx-2981`).
 pub fn is_utility(token: &str) -> bool {
     let b = token.as_bytes();
-    if b.iter()
-        .any(|c| matches!(c, b':' | b'[' | b'(' | b'/' | b'.' | b'!' | b'#'))
-    {
+    if b.iter().any(|c| matches!(c, b':' | b'[' | b'(' | b'/' | b'.' | b'!' | b'#')) {
         return true;
     }
     let start = b.iter().position(|&c| c != b'-').unwrap_or(b.len());
@@ -457,9 +206,7 @@ pub fn is_utility(token: &str) -> bool {
     for gen in [&b"css-"[..], b"sc-", b"jsx-", b"emotion-", b"svelte-"] {
         if lower.len() >= gen.len() + 4
             && lower.starts_with(gen)
-            && t[gen.len()..]
-                .iter()
-                .any(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+            && t[gen.len()..].iter().any(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
         {
             return true;
         }
@@ -490,11 +237,7 @@ struct UtilitySets {
 fn utility_sets() -> &'static UtilitySets {
     static SETS: std::sync::LazyLock<UtilitySets> = std::sync::LazyLock::new(|| {
         let set = |list: &[&'static str]| list.iter().map(|s| s.as_bytes()).collect();
-        UtilitySets {
-            words: set(UTILITY_WORDS),
-            prefixes: set(UTILITY_PREFIXES),
-            values: set(UTILITY_VALUES),
-        }
+        UtilitySets { words: set(UTILITY_WORDS), prefixes: set(UTILITY_PREFIXES), values: set(UTILITY_VALUES) }
     });
     &SETS
 }
@@ -555,24 +298,13 @@ impl ElementType {
     pub fn of<T: Tree>(doc: &T, node: NodeId) -> Option<ElementType> {
         let tag = doc.tag(node)?;
         let [id, class] = doc.id_class(node).map(|v| v.and_then(tolerant));
-        let dfs = (id.is_none() && class.is_none())
-            .then(|| doc.dfs(node))
-            .flatten();
-        Some(ElementType {
-            tag: tag.to_string(),
-            id,
-            class,
-            dfs,
-            path: None,
-        })
+        let dfs = (id.is_none() && class.is_none()).then(|| doc.dfs(node)).flatten();
+        Some(ElementType { tag: tag.to_string(), id, class, dfs, path: None })
     }
 
     /// The same type without its `dfs` part: what can be recognized on a page never seen.
     pub fn portable(&self) -> ElementType {
-        ElementType {
-            dfs: None,
-            ..self.clone()
-        }
+        ElementType { dfs: None, ..self.clone() }
     }
 
     /// The portable type shared by same-kind siblings (the path's last index dropped).
@@ -587,13 +319,9 @@ impl ElementType {
     /// Does the element at `node` have this type, ignoring `dfs`? (Paper typing; see
     /// [`Typer::matches`] for any typing.)
     pub fn matches_portable<T: Tree>(&self, doc: &T, node: NodeId) -> bool {
-        let Some(tag) = doc.tag(node) else {
-            return false;
-        };
+        let Some(tag) = doc.tag(node) else { return false };
         let [id, class] = doc.id_class(node);
-        tag == self.tag
-            && id.and_then(tolerant) == self.id
-            && class.and_then(tolerant) == self.class
+        tag == self.tag && id.and_then(tolerant) == self.id && class.and_then(tolerant) == self.class
     }
 
     /// A short human form: `div.story#main`, `td@78`, `div#main/table[2]/td[3]`.
@@ -651,11 +379,7 @@ pub struct Typer<'a, T: Tree = Doc> {
 impl<'a, T: Tree> Typer<'a, T> {
     /// A typer for `doc`.
     pub fn new(doc: &'a T, typing: Typing) -> Typer<'a, T> {
-        Typer {
-            doc,
-            typing,
-            sibling_index: std::cell::OnceCell::new(),
-        }
+        Typer { doc, typing, sibling_index: std::cell::OnceCell::new() }
     }
 
     fn sibling_index(&self) -> &[u32] {
@@ -715,21 +439,11 @@ impl<'a, T: Tree> Typer<'a, T> {
             let tag = self.doc.tag(c)?;
             let [id, class] = self.doc.id_class(c).map(|v| v.and_then(tolerant));
             if id.is_some() || class.is_some() {
-                steps.push(Step {
-                    tag: tag.to_string(),
-                    id,
-                    class,
-                    index: None,
-                });
+                steps.push(Step { tag: tag.to_string(), id, class, index: None });
                 break;
             }
             let index = self.sibling_index().get(c as usize).copied().unwrap_or(1);
-            steps.push(Step {
-                tag: tag.to_string(),
-                id: None,
-                class: None,
-                index: Some(index),
-            });
+            steps.push(Step { tag: tag.to_string(), id: None, class: None, index: Some(index) });
             if steps.len() == MAX_ANCHORED_STEPS {
                 break;
             }
@@ -744,13 +458,8 @@ impl<'a, T: Tree> Typer<'a, T> {
     /// Does the element at `node` have type `ty` (ignoring `dfs`)?
     pub fn matches(&self, ty: &ElementType, node: NodeId) -> bool {
         match (self.typing, &ty.path) {
-            (Typing::Anchored, Some(_)) => {
-                self.of(node).is_some_and(|t| t.portable() == ty.portable())
-            }
-            _ => {
-                ty.matches_portable(self.doc, node)
-                    && (ty.path.is_none() || self.typing == Typing::Anchored)
-            }
+            (Typing::Anchored, Some(_)) => self.of(node).is_some_and(|t| t.portable() == ty.portable()),
+            _ => ty.matches_portable(self.doc, node) && (ty.path.is_none() || self.typing == Typing::Anchored),
         }
     }
 
@@ -758,9 +467,7 @@ impl<'a, T: Tree> Typer<'a, T> {
     /// [`ElementType::sibling_kind`])?
     pub fn same_kind(&self, ty: &ElementType, node: NodeId) -> bool {
         match &ty.path {
-            Some(_) => self
-                .of(node)
-                .is_some_and(|t| t.sibling_kind() == ty.sibling_kind()),
+            Some(_) => self.of(node).is_some_and(|t| t.sibling_kind() == ty.sibling_kind()),
             None => ty.matches_portable(self.doc, node),
         }
     }
@@ -861,23 +568,12 @@ impl Patterns {
 }
 
 /// Significant nodes, terminal paths and candidates of one page.
-pub fn collect<T: Tree>(
-    doc: &T,
-    terms: &PageTerms,
-    sig: &Signifiers,
-    typing: Typing,
-) -> PageCandidates {
+pub fn collect<T: Tree>(doc: &T, terms: &PageTerms, sig: &Signifiers, typing: Typing) -> PageCandidates {
     collect_with(doc, terms, sig, typing, &mut Patterns::default())
 }
 
 /// [`collect`], the candidates' patterns shared through `patterns` (with other pages').
-pub fn collect_with<T: Tree>(
-    doc: &T,
-    terms: &PageTerms,
-    sig: &Signifiers,
-    typing: Typing,
-    patterns: &mut Patterns,
-) -> PageCandidates {
+pub fn collect_with<T: Tree>(doc: &T, terms: &PageTerms, sig: &Signifiers, typing: Typing, patterns: &mut Patterns) -> PageCandidates {
     let typer = Typer::new(doc, typing);
     let n = doc.node_count();
     let mut x = vec![0u32; n];
@@ -885,9 +581,7 @@ pub fn collect_with<T: Tree>(
     let mut w = vec![0f64; n];
     let mut significant = vec![false; n];
     for &(text, start, stop) in &terms.texts {
-        let Some(parent) = doc.parent(text) else {
-            continue;
-        };
+        let Some(parent) = doc.parent(text) else { continue };
         let p = parent as usize;
         for &t in &terms.terms[start as usize..stop as usize] {
             match sig.weights.get(&t) {
@@ -954,10 +648,7 @@ pub fn collect_with<T: Tree>(
             Some(Candidate {
                 node: i as NodeId,
                 dfs,
-                pattern: patterns.share(Pattern {
-                    ty,
-                    level: doc.level(i as NodeId),
-                }),
+                pattern: patterns.share(Pattern { ty, level: doc.level(i as NodeId) }),
                 x: x[i],
                 y: y[i],
                 weight: w[i],
@@ -966,12 +657,7 @@ pub fn collect_with<T: Tree>(
         .collect();
     candidates.shrink_to_fit();
     let b = body as usize;
-    PageCandidates {
-        candidates,
-        total_x: x[b],
-        total_y: y[b],
-        total_weight: w[b],
-    }
+    PageCandidates { candidates, total_x: x[b], total_y: y[b], total_weight: w[b] }
 }
 
 #[cfg(test)]
@@ -982,15 +668,7 @@ mod tests {
     #[test]
     fn remembered_stable_tokens_are_the_tokens_found() {
         let long = format!("{} story", "mt-4 ".repeat(TOKEN_CACHE_VALUE));
-        let values = [
-            "flex mx-auto article-body",
-            "post wrapper-02",
-            " 2013 ",
-            "container row",
-            "",
-            "  a  ",
-            long.as_str(),
-        ];
+        let values = ["flex mx-auto article-body", "post wrapper-02", " 2013 ", "container row", "", "  a  ", long.as_str()];
         for _ in 0..2 {
             for v in values {
                 assert_eq!(stable_token(v), first_stable(v), "{v:?}");
@@ -999,10 +677,7 @@ mod tests {
         assert_eq!(stable_token(&long), Some("story"));
         // The same value at another address gives the token in that copy.
         let copy = String::from("flex mx-auto article-body");
-        assert!(std::ptr::eq(
-            stable_token(&copy).unwrap().as_ptr(),
-            copy[13..].as_ptr()
-        ));
+        assert!(std::ptr::eq(stable_token(&copy).unwrap().as_ptr(), copy[13..].as_ptr()));
     }
 
     /// `is_utility` as first written, on `String`s and linear list scans: the oracle.
@@ -1017,11 +692,7 @@ mod tests {
         }
         for gen in ["css-", "sc-", "jsx-", "emotion-", "svelte-"] {
             if let Some(rest) = lower.strip_prefix(gen) {
-                if rest.len() >= 4
-                    && t[gen.len()..]
-                        .chars()
-                        .any(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
-                {
+                if rest.len() >= 4 && t[gen.len()..].chars().any(|c| c.is_ascii_digit() || c.is_ascii_uppercase()) {
                     return true;
                 }
             }
@@ -1042,27 +713,8 @@ mod tests {
     #[test]
     fn utility_tokens_as_the_plain_definition_says() {
         let mut tokens: Vec<String> = Vec::new();
-        let parts: Vec<&str> = UTILITY_WORDS
-            .iter()
-            .chain(UTILITY_PREFIXES)
-            .chain(UTILITY_VALUES)
-            .copied()
-            .collect();
-        let extra = [
-            "",
-            "-",
-            "--",
-            "x",
-            "story",
-            "article-body",
-            "Ésta",
-            "日本",
-            "4",
-            "42px",
-            "Md",
-            "SM",
-            "ñ",
-        ];
+        let parts: Vec<&str> = UTILITY_WORDS.iter().chain(UTILITY_PREFIXES).chain(UTILITY_VALUES).copied().collect();
+        let extra = ["", "-", "--", "x", "story", "article-body", "Ésta", "日本", "4", "42px", "Md", "SM", "ñ"];
         for a in parts.iter().chain(&extra) {
             tokens.push((*a).to_string());
             tokens.push(format!("-{a}"));
@@ -1080,9 +732,7 @@ mod tests {
         tokens.push("a".repeat(63) + "-4");
         tokens.push("mt".to_string() + &"-".repeat(70) + "4");
         tokens.push("text-".to_string() + &"é".repeat(40));
-        for t in [
-            "md:flex", "w-[30px]", "Pos(r)", "w-1/2", "a.b", "!mt-0", "#x",
-        ] {
+        for t in ["md:flex", "w-[30px]", "Pos(r)", "w-1/2", "a.b", "!mt-0", "#x"] {
             tokens.push(t.to_string());
         }
         for t in &tokens {
@@ -1102,9 +752,7 @@ mod tests {
         let terms = PageTerms::of(&doc, &mut a, &[]);
         let mut kitkat = Vec::new();
         a.terms("kitkat", &mut kitkat);
-        let sig = Signifiers {
-            weights: [(kitkat[0], 1.0)].into_iter().collect(),
-        };
+        let sig = Signifiers { weights: [(kitkat[0], 1.0)].into_iter().collect() };
         for typing in [Typing::Dfs, Typing::Anchored] {
             let (on_doc, on_shape) = (Typer::new(&doc, typing), Typer::new(&shape, typing));
             for n in 0..doc.nodes.len() as NodeId {
@@ -1119,15 +767,9 @@ mod tests {
                     }
                 }
             }
-            let (d, s) = (
-                collect(&doc, &terms, &sig, typing),
-                collect(&shape, &terms, &sig, typing),
-            );
+            let (d, s) = (collect(&doc, &terms, &sig, typing), collect(&shape, &terms, &sig, typing));
             let key = |pc: &PageCandidates| -> Vec<(NodeId, u32, Pattern, u32, u32)> {
-                pc.candidates
-                    .iter()
-                    .map(|c| (c.node, c.dfs, (*c.pattern).clone(), c.x, c.y))
-                    .collect()
+                pc.candidates.iter().map(|c| (c.node, c.dfs, (*c.pattern).clone(), c.x, c.y)).collect()
             };
             assert_eq!(key(&d), key(&s));
             assert!(d.candidates.len() >= 5);
@@ -1143,22 +785,13 @@ mod tests {
         let terms = PageTerms::of(&doc, &mut a, &[]);
         let mut kitkat = Vec::new();
         a.terms("kitkat", &mut kitkat);
-        let sig = Signifiers {
-            weights: [(kitkat[0], 1.0)].into_iter().collect(),
-        };
+        let sig = Signifiers { weights: [(kitkat[0], 1.0)].into_iter().collect() };
         let pc = collect(&doc, &terms, &sig, Typing::Dfs);
-        let clues: Vec<(String, u32, u32, u32)> = pc
-            .candidates
-            .iter()
-            .map(|c| (c.pattern.ty.clue(), c.pattern.level, c.x, c.y))
-            .collect();
+        let clues: Vec<(String, u32, u32, u32)> =
+            pc.candidates.iter().map(|c| (c.pattern.ty.clue(), c.pattern.level, c.x, c.y)).collect();
         assert_eq!(
             clues,
-            [
-                ("body@2".into(), 2, 1, 4),
-                ("div.post".into(), 3, 1, 2),
-                ("p@5".into(), 4, 1, 1)
-            ]
+            [("body@2".into(), 2, 1, 4), ("div.post".into(), 3, 1, 2), ("p@5".into(), 4, 1, 1)]
         );
         assert_eq!((pc.total_x, pc.total_y), (1, 4));
     }

@@ -49,12 +49,7 @@ fn xlny(a: f64, b: f64) -> f64 {
 /// assert!((forest::rank::u(10, 26, 20, 100) - 22.66).abs() < 0.01);
 /// ```
 pub fn u(x: u32, y: u32, big_x: u32, big_y: u32) -> f64 {
-    let (x, y, bx, by) = (
-        f64::from(x),
-        f64::from(y),
-        f64::from(big_x),
-        f64::from(big_y),
-    );
+    let (x, y, bx, by) = (f64::from(x), f64::from(y), f64::from(big_x), f64::from(big_y));
     xlny(x + y, bx + by) - xlny(x, bx) - xlny(y, by)
 }
 
@@ -158,9 +153,7 @@ impl std::str::FromStr for Strategy {
             "coverage" => Ok(Strategy::Coverage),
             "j" => Ok(Strategy::J),
             "u" => Ok(Strategy::U),
-            _ => Err(Error::Invalid(format!(
-                "unknown ranking {name:?}: use forest or coverage"
-            ))),
+            _ => Err(Error::Invalid(format!("unknown ranking {name:?}: use forest or coverage"))),
         }
     }
 }
@@ -191,10 +184,7 @@ impl Ranked {
 
 /// Rank every pattern seen on the pages, most relevant first (ties: fewer pages last, then
 /// deeper level first, then pattern order, so the result never depends on hash order).
-pub fn rank<P: std::borrow::Borrow<PageCandidates>>(
-    pages: &[P],
-    ranker: &dyn Ranker,
-) -> Vec<Ranked> {
+pub fn rank<P: std::borrow::Borrow<PageCandidates>>(pages: &[P], ranker: &dyn Ranker) -> Vec<Ranked> {
     let mut by_pattern: HashMap<&Pattern, Vec<(usize, u32, f64)>> = HashMap::new();
     for (i, page) in pages.iter().map(std::borrow::Borrow::borrow).enumerate() {
         for c in &page.candidates {
@@ -216,12 +206,7 @@ pub fn rank<P: std::borrow::Borrow<PageCandidates>>(
         .map(|(pattern, best)| {
             let p = best.len();
             let sum: f64 = best.iter().map(|&(_, _, s)| s).sum();
-            Ranked {
-                relevance: sum * p as f64 * f64::from(pattern.level),
-                pattern: pattern.clone(),
-                pages: p,
-                best,
-            }
+            Ranked { relevance: sum * p as f64 * f64::from(pattern.level), pattern: pattern.clone(), pages: p, best }
         })
         .collect();
     ranked.sort_by(|a, b| {

@@ -15,11 +15,11 @@
 //! for that rather than compiling it too.
 
 use crate::article::{Article, Declared, Fields};
-use crate::budget::Budget;
 use crate::extract::{Applier, Extractor, SinglePage};
-use crate::fetch::Fetcher;
 use crate::fetch::Location;
 use crate::ftr::{ConfigApplier, SiteConfig};
+use crate::budget::Budget;
+use crate::fetch::Fetcher;
 use crate::page::Source;
 use crate::store::{Kind, Store};
 use crate::{Error, Page, Result, Wrapper};
@@ -67,10 +67,7 @@ impl Compiled {
 
     fn site_config(c: SiteConfig) -> Result<Compiled> {
         let xpath = c.body.join(" | ");
-        Ok(Compiled::SiteConfig(
-            Box::new(ConfigApplier::new(c)?),
-            xpath,
-        ))
+        Ok(Compiled::SiteConfig(Box::new(ConfigApplier::new(c)?), xpath))
     }
 
     fn extractor(&self) -> &dyn Extractor {
@@ -165,24 +162,14 @@ impl Shared {
     /// worker that is compiling it (waited for), or before.
     fn wrapper(&self, path: &Path, modified: Option<std::time::SystemTime>) -> Result<Compiled> {
         let slot = {
-            let mut slots = self
-                .slots
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let (at, slot) = slots
-                .entry(path.to_path_buf())
-                .or_insert_with(|| (modified, Slot::default()));
+            let mut slots = self.slots.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let (at, slot) = slots.entry(path.to_path_buf()).or_insert_with(|| (modified, Slot::default()));
             if *at != modified {
                 (*at, *slot) = (modified, Slot::default());
             }
             Arc::clone(slot)
         };
-        let compiled = slot.get_or_init(|| {
-            Wrapper::load(path)
-                .ok()
-                .and_then(|w| Applier::new(w).ok())
-                .map(Arc::new)
-        });
+        let compiled = slot.get_or_init(|| Wrapper::load(path).ok().and_then(|w| Applier::new(w).ok()).map(Arc::new));
         match compiled {
             Some(applier) => Ok(Compiled::Wrapper(Arc::clone(applier))),
             None => Compiled::wrapper(Wrapper::load(path)?),
@@ -203,9 +190,7 @@ impl Resolver<'_> {
             return Ok(fixed);
         }
         let Rules::Store(store, missing) = self.rules else {
-            return Err(Error::Internal(
-                "rules without a store were not compiled".into(),
-            ));
+            return Err(Error::Internal("rules without a store were not compiled".into()));
         };
         let host = crate::host::of_page(page);
         let mut entry = match &host {
@@ -224,31 +209,18 @@ impl Resolver<'_> {
             if matches!(missing, Missing::SinglePage | Missing::Learn(_)) {
                 return Ok(&self.single);
             }
-            return Err(Error::NoRules {
-                host,
-                store: store.dir().to_path_buf(),
-            });
+            return Err(Error::NoRules { host, store: store.dir().to_path_buf() });
         };
-        let modified = std::fs::metadata(&entry.path)
-            .and_then(|m| m.modified())
-            .ok();
-        if self
-            .by_file
-            .get(&entry.path)
-            .is_none_or(|(at, _)| *at != modified)
-        {
+        let modified = std::fs::metadata(&entry.path).and_then(|m| m.modified()).ok();
+        if self.by_file.get(&entry.path).is_none_or(|(at, _)| *at != modified) {
             let compiled = match (entry.kind, self.shared) {
                 (Kind::Wrapper, Some(shared)) => shared.wrapper(&entry.path, modified)?,
                 (Kind::Wrapper, None) => Compiled::wrapper(Wrapper::load(&entry.path)?)?,
                 (Kind::SiteConfig, _) => Compiled::site_config(SiteConfig::load(&entry.path)?.0)?,
             };
-            self.by_file
-                .insert(entry.path.clone(), (modified, compiled));
+            self.by_file.insert(entry.path.clone(), (modified, compiled));
         }
-        self.by_file
-            .get(&entry.path)
-            .map(|(_, c)| c)
-            .ok_or_else(|| Error::Internal("compiled rules went missing".into()))
+        self.by_file.get(&entry.path).map(|(_, c)| c).ok_or_else(|| Error::Internal("compiled rules went missing".into()))
     }
 
     /// The article of `page`, read from `source`, by the rules of its site.
@@ -263,14 +235,7 @@ impl Resolver<'_> {
         page.check_deadline("extraction")?;
         let declared = rules.declared(&page);
         let xpath = extraction.xpath.clone();
-        Ok(Article::from_extraction(
-            page,
-            extraction,
-            source,
-            xpath.as_deref().unwrap_or(rules.xpath()),
-            declared,
-            fields,
-        ))
+        Ok(Article::from_extraction(page, extraction, source, xpath.as_deref().unwrap_or(rules.xpath()), declared, fields))
     }
 
     /// The article of `page`, read from where it says ([`Page::location`]).
@@ -303,18 +268,11 @@ impl Rules {
         crate::run::ordered(
             sources,
             jobs,
-            || {
-                self.resolver().map(|r| Resolver {
-                    shared: Some(&shared),
-                    ..r.fields(fields)
-                })
-            },
+            || self.resolver().map(|r| Resolver { shared: Some(&shared), ..r.fields(fields) }),
             |resolver, source| {
                 let loc = source.location().clone();
                 let article = match resolver {
-                    Ok(r) => source
-                        .page(fetcher, budget)
-                        .and_then(|page| r.article_from(page, &loc)),
+                    Ok(r) => source.page(fetcher, budget).and_then(|page| r.article_from(page, &loc)),
                     // The rules compiled before (`resolver()` is checked first): this is not reached.
                     Err(e) => Err(Error::Internal(format!("the rules no longer compile: {e}"))),
                 };
@@ -339,17 +297,13 @@ mod tests {
                 page
             })
             .collect();
-        Wrapper::induce("t", &pages, &crate::Config::default())
-            .expect("induce")
-            .wrapper
+        Wrapper::induce("t", &pages, &crate::Config::default()).expect("induce").wrapper
     }
 
     #[test]
     fn a_stored_wrapper_is_compiled_once_for_the_workers_of_a_run_until_its_file_changes() {
         let dir = tempfile::tempdir().unwrap();
-        let path = Store::new(dir.path().to_path_buf())
-            .save("a.example", &wrapper())
-            .unwrap();
+        let path = Store::new(dir.path().to_path_buf()).save("a.example", &wrapper()).unwrap();
         let shared = Shared::default();
         let at = |secs| Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs));
         let applier = |c: Compiled| match c {
@@ -357,20 +311,12 @@ mod tests {
             _ => panic!("a wrapper compiles to a wrapper"),
         };
         let workers: Vec<Arc<Applier>> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..4)
-                .map(|_| s.spawn(|| applier(shared.wrapper(&path, at(1)).unwrap())))
-                .collect();
+            let handles: Vec<_> = (0..4).map(|_| s.spawn(|| applier(shared.wrapper(&path, at(1)).unwrap()))).collect();
             handles.into_iter().map(|h| h.join().unwrap()).collect()
         });
-        assert!(
-            workers.iter().all(|a| Arc::ptr_eq(a, &workers[0])),
-            "one compile for all the workers"
-        );
+        assert!(workers.iter().all(|a| Arc::ptr_eq(a, &workers[0])), "one compile for all the workers");
         let changed = applier(shared.wrapper(&path, at(2)).unwrap());
-        assert!(
-            !Arc::ptr_eq(&changed, &workers[0]),
-            "a changed file is compiled again"
-        );
+        assert!(!Arc::ptr_eq(&changed, &workers[0]), "a changed file is compiled again");
         // A file that does not load is each worker's own error.
         std::fs::write(&path, b"not a wrapper").unwrap();
         assert!(shared.wrapper(&path, at(3)).is_err());

@@ -57,14 +57,7 @@ where
     T: Send,
     E: From<Error>,
 {
-    ordered_within(
-        inputs,
-        jobs,
-        jobs.saturating_mul(IN_FLIGHT_PER_JOB),
-        state,
-        work,
-        put,
-    )
+    ordered_within(inputs, jobs, jobs.saturating_mul(IN_FLIGHT_PER_JOB), state, work, put)
 }
 
 /// As [`ordered`], with at most `max_in_flight` inputs in flight (at least `jobs`): for
@@ -86,12 +79,7 @@ where
     E: From<Error>,
 {
     let jobs = jobs.min(MAX_JOBS);
-    let panicked = |i: usize| {
-        E::from(Error::Internal(format!(
-            "extraction panicked on input {}",
-            i + 1
-        )))
-    };
+    let panicked = |i: usize| E::from(Error::Internal(format!("extraction panicked on input {}", i + 1)));
     // One input's result, or `None` when the work on it panicked (a bug: the run reports it).
     let attempt = |s: &mut S, input: I| catch_unwind(AssertUnwindSafe(|| work(s, input))).ok();
     if jobs <= 1 {
@@ -118,9 +106,7 @@ where
             let worker = std::thread::Builder::new().spawn_scoped(scope, move || {
                 let mut s = state();
                 loop {
-                    let Some((i, input)) = tasks.next() else {
-                        break;
-                    };
+                    let Some((i, input)) = tasks.next() else { break };
                     if done_tx.send((i, attempt(&mut s, input))).is_err() {
                         break;
                     }
@@ -155,12 +141,7 @@ where
                 // Each worker answers every task it takes: none answers only when all are gone.
                 (None, None) => match done_rx.recv() {
                     Ok(ready) => ready,
-                    Err(_) => {
-                        break Err(E::from(Error::Internal(format!(
-                            "the workers stopped with {} inputs unanswered",
-                            sent - written
-                        ))))
-                    }
+                    Err(_) => break Err(E::from(Error::Internal(format!("the workers stopped with {} inputs unanswered", sent - written)))),
                 },
             };
             waiting.insert(i, done);
@@ -196,17 +177,12 @@ struct Tasks<I> {
 
 impl<I> Tasks<I> {
     fn new() -> Tasks<I> {
-        Tasks {
-            queue: Mutex::new((VecDeque::new(), true)),
-            more: Condvar::new(),
-        }
+        Tasks { queue: Mutex::new((VecDeque::new(), true)), more: Condvar::new() }
     }
 
     /// The queue (no code panics while holding it, so a poisoned lock still holds a sound queue).
     fn lock(&self) -> MutexGuard<'_, (VecDeque<(usize, I)>, bool)> {
-        self.queue
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     fn push(&self, task: (usize, I)) {
@@ -229,10 +205,7 @@ impl<I> Tasks<I> {
             if !q.1 {
                 return None;
             }
-            q = self
-                .more
-                .wait(q)
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            q = self.more.wait(q).unwrap_or_else(std::sync::PoisonError::into_inner);
         }
     }
 
@@ -268,22 +241,13 @@ mod tests {
     #[test]
     fn results_come_back_in_input_order_for_any_jobs() {
         for jobs in [1, 2, 3, 8] {
-            let out = collect(
-                0..500u64,
-                jobs,
-                || (),
-                |_, i| {
-                    // Uneven work, so workers finish out of order.
-                    std::thread::sleep(std::time::Duration::from_micros((i * 7919) % 300));
-                    i * 2
-                },
-            )
+            let out = collect(0..500u64, jobs, || (), |_, i| {
+                // Uneven work, so workers finish out of order.
+                std::thread::sleep(std::time::Duration::from_micros((i * 7919) % 300));
+                i * 2
+            })
             .unwrap();
-            assert_eq!(
-                out,
-                (0..500).map(|i| i * 2).collect::<Vec<_>>(),
-                "jobs {jobs}"
-            );
+            assert_eq!(out, (0..500).map(|i| i * 2).collect::<Vec<_>>(), "jobs {jobs}");
         }
     }
 
@@ -291,36 +255,22 @@ mod tests {
     fn the_calling_thread_is_one_of_the_jobs() {
         let caller = std::thread::current().id();
         for jobs in [1, 2, 3] {
-            let threads = collect(
-                0..200u64,
-                jobs,
-                || (),
-                |_, i| {
-                    std::thread::sleep(std::time::Duration::from_micros(i % 50));
-                    std::thread::current().id()
-                },
-            )
+            let threads = collect(0..200u64, jobs, || (), |_, i| {
+                std::thread::sleep(std::time::Duration::from_micros(i % 50));
+                std::thread::current().id()
+            })
             .unwrap();
             let distinct: std::collections::HashSet<_> = threads.iter().collect();
-            assert!(
-                distinct.len() <= jobs,
-                "jobs {jobs}: {} threads worked",
-                distinct.len()
-            );
+            assert!(distinct.len() <= jobs, "jobs {jobs}: {} threads worked", distinct.len());
             if jobs == 1 {
                 assert!(threads.iter().all(|t| *t == caller));
             }
         }
         // With two jobs, both the caller and its one worker take inputs.
-        let threads = collect(
-            0..200u64,
-            2,
-            || (),
-            |_, _| {
-                std::thread::sleep(std::time::Duration::from_micros(200));
-                std::thread::current().id()
-            },
-        )
+        let threads = collect(0..200u64, 2, || (), |_, _| {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+            std::thread::current().id()
+        })
         .unwrap();
         assert!(threads.contains(&caller) && threads.iter().any(|t| *t != caller));
     }
@@ -328,28 +278,17 @@ mod tests {
     #[test]
     fn a_failing_put_stops_the_run_and_a_panic_is_an_error() {
         let mut seen = 0;
-        let r = ordered(
-            0..1000,
-            2,
-            || (),
-            |_, i| i,
-            |i| {
-                seen += 1;
-                if i == 10 {
-                    Err(Error::Invalid("stop".into()))
-                } else {
-                    Ok(())
-                }
-            },
-        );
+        let r = ordered(0..1000, 2, || (), |_, i| i, |i| {
+            seen += 1;
+            if i == 10 {
+                Err(Error::Invalid("stop".into()))
+            } else {
+                Ok(())
+            }
+        });
         assert!(matches!(r, Err(Error::Invalid(_))) && seen == 11);
         for jobs in [1, 2] {
-            let r = collect(
-                0..50,
-                jobs,
-                || (),
-                |_, i| if i == 7 { panic!("boom") } else { i },
-            );
+            let r = collect(0..50, jobs, || (), |_, i| if i == 7 { panic!("boom") } else { i });
             assert!(matches!(r, Err(Error::Internal(_))), "jobs {jobs}");
         }
     }

@@ -29,9 +29,7 @@ impl std::str::FromStr for Source {
         match s {
             "tfidf" => Ok(Source::Tfidf),
             "feed" => Ok(Source::Feed),
-            _ => Err(Error::Invalid(format!(
-                "unknown signifier source {s:?}: use tfidf or feed"
-            ))),
+            _ => Err(Error::Invalid(format!("unknown signifier source {s:?}: use tfidf or feed"))),
         }
     }
 }
@@ -75,12 +73,7 @@ pub struct Options {
 /// `bags[i]` holds every term occurrence of page i's body; `feed[i]` the terms of page i's feed
 /// item (title + description). Ties in tf·idf are broken by term id (first seen first), so
 /// the choice is deterministic.
-pub fn select<B: AsRef<[TermId]>>(
-    analyzer: &Analyzer,
-    bags: &[B],
-    feed: &[Vec<TermId>],
-    opts: Options,
-) -> Vec<Signifiers> {
+pub fn select<B: AsRef<[TermId]>>(analyzer: &Analyzer, bags: &[B], feed: &[Vec<TermId>], opts: Options) -> Vec<Signifiers> {
     let n = bags.len() as f64;
     // Each page's term counts, made when needed and dropped after: a sample of a thousand
     // pages never holds a thousand count tables.
@@ -125,12 +118,7 @@ pub fn select<B: AsRef<[TermId]>>(
                     .into_iter()
                     .flatten()
                     .filter(|t| usable(**t))
-                    .map(|&t| {
-                        (
-                            t,
-                            (f64::from(tf.get(&t).copied().unwrap_or(0)) * idf(t)).max(1e-9),
-                        )
-                    })
+                    .map(|&t| (t, (f64::from(tf.get(&t).copied().unwrap_or(0)) * idf(t)).max(1e-9)))
                     .collect(),
             };
             Signifiers { weights }
@@ -158,11 +146,7 @@ mod tests {
         let mut p2 = Vec::new();
         a.terms("menu home kitkat kitkat android", &mut p1);
         a.terms("menu home apple auction auction auction", &mut p2);
-        let opts = Options {
-            source: Source::Tfidf,
-            k: 1,
-            skip_numeric: false,
-        };
+        let opts = Options { source: Source::Tfidf, k: 1, skip_numeric: false };
         let s = select(&a, &[p1, p2], &[], opts);
         let top = |s: &Signifiers| a.term(*s.weights.keys().next().unwrap()).to_string();
         assert_eq!(top(&s[0]), "kitkat");

@@ -55,10 +55,7 @@ pub fn parse(bytes: &[u8], what: &str, max_bytes: u64) -> Result<Sitemap> {
     } else {
         bytes
     };
-    let bad = |message: String| Error::Feed {
-        what: what.to_string(),
-        message,
-    };
+    let bad = |message: String| Error::Feed { what: what.to_string(), message };
     let mut reader = quick_xml::Reader::from_reader(bytes);
     let mut buf = Vec::new();
     let (mut index, mut root_seen) = (false, false);
@@ -66,9 +63,7 @@ pub fn parse(bytes: &[u8], what: &str, max_bytes: u64) -> Result<Sitemap> {
     let (mut in_loc, mut in_lastmod) = (false, false);
     let (mut loc, mut lastmod) = (String::new(), None::<String>);
     loop {
-        let event = reader
-            .read_event_into(&mut buf)
-            .map_err(|e| bad(format!("not XML: {e}")))?;
+        let event = reader.read_event_into(&mut buf).map_err(|e| bad(format!("not XML: {e}")))?;
         match event {
             Event::Start(e) => match e.local_name().as_ref() {
                 b"urlset" => root_seen = true,
@@ -79,10 +74,7 @@ pub fn parse(bytes: &[u8], what: &str, max_bytes: u64) -> Result<Sitemap> {
                 _ => {}
             },
             Event::Text(t) => {
-                let text = t
-                    .decode()
-                    .map(|c| c.into_owned())
-                    .unwrap_or_else(|_| String::from_utf8_lossy(&t).into_owned());
+                let text = t.decode().map(|c| c.into_owned()).unwrap_or_else(|_| String::from_utf8_lossy(&t).into_owned());
                 if in_loc {
                     loc.push_str(text.trim());
                 } else if in_lastmod {
@@ -97,16 +89,11 @@ pub fn parse(bytes: &[u8], what: &str, max_bytes: u64) -> Result<Sitemap> {
                 b"lastmod" => in_lastmod = false,
                 b"url" | b"sitemap" => {
                     if let Ok(u) = Url::parse(&loc) {
-                        if matches!(u.scheme(), "http" | "https")
-                            && urls.len() + maps.len() < MAX_URLS
-                        {
+                        if matches!(u.scheme(), "http" | "https") && urls.len() + maps.len() < MAX_URLS {
                             if index {
                                 maps.push(u);
                             } else {
-                                urls.push(Entry {
-                                    url: u,
-                                    lastmod: lastmod.take(),
-                                });
+                                urls.push(Entry { url: u, lastmod: lastmod.take() });
                             }
                         }
                     }
@@ -121,11 +108,7 @@ pub fn parse(bytes: &[u8], what: &str, max_bytes: u64) -> Result<Sitemap> {
     if !root_seen {
         return Err(bad("no <urlset> or <sitemapindex>: not a sitemap".into()));
     }
-    Ok(if index {
-        Sitemap::Index(maps)
-    } else {
-        Sitemap::Urls(urls)
-    })
+    Ok(if index { Sitemap::Index(maps) } else { Sitemap::Urls(urls) })
 }
 
 /// One `User-agent` group of a `robots.txt`: its agents, and its rules.
@@ -149,12 +132,7 @@ impl Rule {
             Some(p) => (p, true),
             None => (pattern, false),
         };
-        Rule {
-            allow,
-            len: pattern.len(),
-            parts: body.split('*').map(str::to_string).collect(),
-            anchored,
-        }
+        Rule { allow, len: pattern.len(), parts: body.split('*').map(str::to_string).collect(), anchored }
     }
 
     /// Does the rule match `path`? The first run at its start, each later run at its first
@@ -163,9 +141,7 @@ impl Rule {
     /// time is linear in the path and the pattern, whatever the `*`s.
     fn matches(&self, path: &str) -> bool {
         let path = path.as_bytes();
-        let Some((first, rest)) = self.parts.split_first() else {
-            return true;
-        };
+        let Some((first, rest)) = self.parts.split_first() else { return true };
         if !path.starts_with(first.as_bytes()) {
             return false;
         }
@@ -205,9 +181,7 @@ impl Robots {
         let mut last_was_agent = false;
         for line in text.lines() {
             let line = line.split('#').next().unwrap_or("").trim();
-            let Some((key, value)) = line.split_once(':') else {
-                continue;
-            };
+            let Some((key, value)) = line.split_once(':') else { continue };
             let (key, value) = (key.trim().to_ascii_lowercase(), value.trim());
             match key.as_str() {
                 "user-agent" => {
@@ -235,24 +209,16 @@ impl Robots {
                 _ => {}
             }
         }
-        let ours = groups
-            .iter()
-            .position(|g| g.0.iter().any(|a| a.contains("forest")));
+        let ours = groups.iter().position(|g| g.0.iter().any(|a| a.contains("forest")));
         let any = groups.iter().position(|g| g.0.iter().any(|a| a == "*"));
-        let rules = ours
-            .or(any)
-            .map(|i| groups.swap_remove(i).1)
-            .unwrap_or_default();
+        let rules = ours.or(any).map(|i| groups.swap_remove(i).1).unwrap_or_default();
         Robots { rules, sitemaps }
     }
 
     /// A `robots.txt` that allows nothing (`Disallow: /`): what an unreachable one means
     /// (RFC 9309, 2.3.1.4).
     pub fn disallow_all() -> Robots {
-        Robots {
-            rules: vec![Rule::new(false, "/")],
-            sitemaps: Vec::new(),
-        }
+        Robots { rules: vec![Rule::new(false, "/")], sitemaps: Vec::new() }
     }
 
     /// May forest fetch this URL's path (with its query)?
@@ -286,9 +252,7 @@ const MAX_CHILD_SITEMAPS: usize = 3;
 /// reached.
 pub fn robots_of(fetcher: &crate::fetch::Fetcher, url: &Url) -> Robots {
     use crate::fetch::{RobotsTxt, ROBOTS_BYTES};
-    let Ok(at) = url.join("/robots.txt") else {
-        return Robots::disallow_all();
-    };
+    let Ok(at) = url.join("/robots.txt") else { return Robots::disallow_all() };
     match fetcher.get_robots(&at) {
         RobotsTxt::Found(f) => {
             let mut text = f.text();
@@ -307,14 +271,9 @@ pub fn robots_of(fetcher: &crate::fetch::Fetcher, url: &Url) -> Robots {
 /// `robots` allows. A file that is not a sitemap or cannot be fetched is passed over. The
 /// pages are not checked against `robots` here: a caller checks those it takes (a sitemap may
 /// list thousands, and a `robots.txt` hold thousands of rules).
-pub fn read_all(
-    fetcher: &crate::fetch::Fetcher,
-    first: Vec<Url>,
-    robots: &Robots,
-) -> Vec<(Url, Vec<Entry>)> {
+pub fn read_all(fetcher: &crate::fetch::Fetcher, first: Vec<Url>, robots: &Robots) -> Vec<(Url, Vec<Entry>)> {
     let max = fetcher.options().max_bytes;
-    let mut queue: std::collections::VecDeque<Url> =
-        first.into_iter().take(MAX_SITEMAPS_READ).collect();
+    let mut queue: std::collections::VecDeque<Url> = first.into_iter().take(MAX_SITEMAPS_READ).collect();
     let (mut out, mut read) = (Vec::new(), 0usize);
     while let Some(at) = queue.pop_front() {
         read += 1;
@@ -324,9 +283,7 @@ pub fn read_all(
         if !robots.allows(&at) {
             continue;
         }
-        let Ok(f) = fetcher.get(&crate::fetch::Location::Url(at.clone())) else {
-            continue;
-        };
+        let Ok(f) = fetcher.get(&crate::fetch::Location::Url(at.clone())) else { continue };
         match parse(&f.bytes, at.as_str(), max) {
             Ok(Sitemap::Urls(entries)) => out.push((at, entries)),
             Ok(Sitemap::Index(maps)) => queue.extend(maps.into_iter().take(MAX_CHILD_SITEMAPS)),
@@ -379,22 +336,11 @@ pub fn sample(entries: Vec<Entry>, n: usize, robots: &Robots) -> Vec<Entry> {
             None => counts.push((s, 1)),
         }
     }
-    let best = counts
-        .iter()
-        .enumerate()
-        .max_by(|a, b| a.1 .1.cmp(&b.1 .1).then(b.0.cmp(&a.0)))
-        .map(|(_, (k, _))| k.clone());
+    let best = counts.iter().enumerate().max_by(|a, b| a.1 .1.cmp(&b.1 .1).then(b.0.cmp(&a.0))).map(|(_, (k, _))| k.clone());
     let Some(best) = best else { return Vec::new() };
-    let mut chosen: Vec<Entry> = entries
-        .into_iter()
-        .filter(|e| shape(&e.url) == best)
-        .collect();
+    let mut chosen: Vec<Entry> = entries.into_iter().filter(|e| shape(&e.url) == best).collect();
     chosen.sort_by(|a, b| b.lastmod.cmp(&a.lastmod));
-    chosen
-        .into_iter()
-        .filter(|e| robots.allows(&e.url))
-        .take(n)
-        .collect()
+    chosen.into_iter().filter(|e| robots.allows(&e.url)).take(n).collect()
 }
 
 /// The shape of a URL's path: its segments, each with runs of digits as `0`, the last one's
@@ -424,9 +370,7 @@ pub fn shape(url: &Url) -> String {
             norm = match seg.rsplit_once('.') {
                 Some((_, ext)) if !ext.is_empty() && ext.len() <= 5 => format!("*.{ext}"),
                 _ if norm.chars().all(|c| c == '0') => norm,
-                _ if k > 0 || seg.split('-').filter(|w| !w.is_empty()).count() > 1 => {
-                    "*".to_string()
-                }
+                _ if k > 0 || seg.split('-').filter(|w| !w.is_empty()).count() > 1 => "*".to_string(),
                 _ => norm,
             };
         }
@@ -444,17 +388,12 @@ mod tests {
         let urlset = br#"<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
             <url><loc>https://a.test/2024/06/one.html</loc><lastmod>2024-06-12</lastmod></url>
             <url><loc> https://a.test/2024/07/two.html </loc></url><url><loc>ftp://x/</loc></url></urlset>"#;
-        let Sitemap::Urls(urls) = parse(urlset, "s", 1 << 20).unwrap() else {
-            panic!("urls")
-        };
+        let Sitemap::Urls(urls) = parse(urlset, "s", 1 << 20).unwrap() else { panic!("urls") };
         assert_eq!(urls.len(), 2);
         assert_eq!(urls[0].lastmod.as_deref(), Some("2024-06-12"));
         assert_eq!(urls[1].url.as_str(), "https://a.test/2024/07/two.html");
         let index = br#"<sitemapindex><sitemap><loc>https://a.test/s1.xml.gz</loc></sitemap></sitemapindex>"#;
-        assert_eq!(
-            parse(index, "s", 1 << 20).unwrap(),
-            Sitemap::Index(vec![Url::parse("https://a.test/s1.xml.gz").unwrap()])
-        );
+        assert_eq!(parse(index, "s", 1 << 20).unwrap(), Sitemap::Index(vec![Url::parse("https://a.test/s1.xml.gz").unwrap()]));
         assert!(parse(b"<rss></rss>", "s", 1 << 20).is_err());
         assert!(parse(b"not xml <<<", "s", 1 << 20).is_err());
         assert!(looks_like(urlset) && !looks_like(b"<html>"));
@@ -470,14 +409,8 @@ mod tests {
         let ok = |p: &str| r.allows(&base.join(p).unwrap());
         assert!(ok("/2024/a.html") && ok("/private/open/x") && ok("/a.pdf?x=1"));
         assert!(!ok("/private/x") && !ok("/docs/a.pdf"));
-        assert_eq!(
-            r.sitemaps,
-            [Url::parse("https://a.test/sitemap.xml").unwrap()]
-        );
-        let ours = Robots::parse(
-            "User-agent: *\nAllow: /\nUser-agent: forest\nDisallow: /\n",
-            &base,
-        );
+        assert_eq!(r.sitemaps, [Url::parse("https://a.test/sitemap.xml").unwrap()]);
+        let ours = Robots::parse("User-agent: *\nAllow: /\nUser-agent: forest\nDisallow: /\n", &base);
         assert!(!ours.allows(&base));
         assert!(Robots::parse("", &base).allows(&base));
     }
@@ -493,35 +426,13 @@ mod tests {
 
     #[test]
     fn patterns_match_as_the_plain_definition_says() {
-        let patterns = [
-            "/",
-            "/a",
-            "/a*",
-            "*a",
-            "/a*b",
-            "/a*b$",
-            "*.pdf$",
-            "/*/x/*y",
-            "**a**b*",
-            "/a$",
-            "$",
-            "*",
-            "/ab*ab*b$",
-            "/a*a*a",
-        ];
-        let paths = [
-            "/", "/a", "/ab", "/aab", "/b/a", "/x.pdf", "/x.pdfx", "/q/x/zy", "/abab", "/ababb",
-            "/aaa", "/a/a", "",
-        ];
+        let patterns = ["/", "/a", "/a*", "*a", "/a*b", "/a*b$", "*.pdf$", "/*/x/*y", "**a**b*", "/a$", "$", "*", "/ab*ab*b$", "/a*a*a"];
+        let paths = ["/", "/a", "/ab", "/aab", "/b/a", "/x.pdf", "/x.pdfx", "/q/x/zy", "/abab", "/ababb", "/aaa", "/a/a", ""];
         for p in patterns {
             let rule = Rule::new(false, p);
             let (body, anchored) = p.strip_suffix('$').map_or((p, false), |b| (b, true));
             for s in paths {
-                assert_eq!(
-                    rule.matches(s),
-                    reference(body.as_bytes(), s.as_bytes(), anchored),
-                    "{p:?} on {s:?}"
-                );
+                assert_eq!(rule.matches(s), reference(body.as_bytes(), s.as_bytes(), anchored), "{p:?} on {s:?}");
             }
         }
     }
@@ -532,16 +443,9 @@ mod tests {
         let pattern = format!("{}b", "*a".repeat(20_000));
         let path = format!("/{}", "a".repeat(50_000));
         let started = std::time::Instant::now();
-        let r = Robots::parse(
-            &format!("User-agent: *\nDisallow: {pattern}\n"),
-            &Url::parse("https://a.test/").unwrap(),
-        );
+        let r = Robots::parse(&format!("User-agent: *\nDisallow: {pattern}\n"), &Url::parse("https://a.test/").unwrap());
         assert!(r.allows(&Url::parse(&format!("https://a.test{path}")).unwrap()));
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(5),
-            "{:?}",
-            started.elapsed()
-        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
     }
 
     #[test]
@@ -553,10 +457,7 @@ mod tests {
 
     #[test]
     fn a_sample_is_the_most_common_shape_newest_first() {
-        let e = |u: &str, m: Option<&str>| Entry {
-            url: Url::parse(u).unwrap(),
-            lastmod: m.map(String::from),
-        };
+        let e = |u: &str, m: Option<&str>| Entry { url: Url::parse(u).unwrap(), lastmod: m.map(String::from) };
         let entries = vec![
             e("https://a.test/about", None),
             e("https://a.test/2024/01/a.html", Some("2024-01-02")),
@@ -564,10 +465,7 @@ mod tests {
             e("https://a.test/tag/x", None),
             e("https://a.test/2023/12/c.html", None),
         ];
-        let s: Vec<String> = sample(entries, 2, &Robots::default())
-            .into_iter()
-            .map(|e| e.url.path().to_string())
-            .collect();
+        let s: Vec<String> = sample(entries, 2, &Robots::default()).into_iter().map(|e| e.url.path().to_string()).collect();
         assert_eq!(s, ["/2024/03/b.html", "/2024/01/a.html"]);
         assert!(sample(Vec::new(), 3, &Robots::default()).is_empty());
     }
@@ -575,25 +473,13 @@ mod tests {
     #[test]
     fn shapes_of_one_template_agree() {
         let s = |u: &str| shape(&Url::parse(u).unwrap());
-        assert_eq!(
-            s("https://a.test/2024/06/budget.html"),
-            s("https://a.test/2023/11/flood-warning.html")
-        );
+        assert_eq!(s("https://a.test/2024/06/budget.html"), s("https://a.test/2023/11/flood-warning.html"));
         assert_eq!(s("https://a.test/products/blue-chair"), "products/*");
-        assert_ne!(
-            s("https://a.test/products/blue-chair"),
-            s("https://a.test/collections/chairs/blue")
-        );
+        assert_ne!(s("https://a.test/products/blue-chair"), s("https://a.test/collections/chairs/blue"));
         assert_eq!(s("https://a.test/"), "");
         // Posts at the root of a site: a slug or a file name; a one-word page stays itself.
-        assert_eq!(
-            s("https://a.test/my-post/"),
-            s("https://a.test/another-longer-post")
-        );
-        assert_eq!(
-            s("https://a.test/climate-0.html"),
-            s("https://a.test/flood-1.html")
-        );
+        assert_eq!(s("https://a.test/my-post/"), s("https://a.test/another-longer-post"));
+        assert_eq!(s("https://a.test/climate-0.html"), s("https://a.test/flood-1.html"));
         assert_ne!(s("https://a.test/about"), s("https://a.test/my-post/"));
         assert_ne!(s("https://a.test/about"), s("https://a.test/contact"));
     }

@@ -129,9 +129,7 @@ pub struct Drift {
 impl Outcomes {
     /// Count `article`'s outcome when a site's rules were applied to it ([`crate::Rule::rules_held`]).
     pub fn add(&mut self, article: &crate::Article) {
-        let (Some(host), Some(held)) = (&article.host, article.rule.rules_held()) else {
-            return;
-        };
+        let (Some(host), Some(held)) = (&article.host, article.rule.rules_held()) else { return };
         let entry = self.hosts.entry(host.clone()).or_default();
         entry.0.push(held);
         if !held {
@@ -157,26 +155,14 @@ impl Outcomes {
         hosts.sort_by(|a, b| a.0.cmp(&b.0));
         let (mut drifted, mut failed) = (Vec::new(), Vec::new());
         for (host, (held, last_failure)) in hosts {
-            let Ok(Some(entry)) = store.find(&host) else {
-                continue;
-            };
+            let Ok(Some(entry)) = store.find(&host) else { continue };
             if entry.kind != Kind::Wrapper {
                 continue;
             }
             match store.record(&entry.host, &held) {
                 Ok(health) if health.drifted() => {
-                    let failed = health
-                        .recent
-                        .iter()
-                        .rev()
-                        .take(DRIFT_PAGES)
-                        .filter(|&&ok| !ok)
-                        .count();
-                    drifted.push(Drift {
-                        host: entry.host,
-                        failed,
-                        last_failure,
-                    });
+                    let failed = health.recent.iter().rev().take(DRIFT_PAGES).filter(|&&ok| !ok).count();
+                    drifted.push(Drift { host: entry.host, failed, last_failure });
                 }
                 Ok(_) => {}
                 Err(e) => failed.push((entry.host, e)),
@@ -195,11 +181,7 @@ pub struct Store {
 /// The default store folder: `$XDG_DATA_HOME/forest/wrappers`, else
 /// `~/.local/share/forest/wrappers`; `None` when neither variable is set.
 pub fn default_dir() -> Option<PathBuf> {
-    Some(
-        crate::dirs::user_dir("XDG_DATA_HOME", ".local/share")?
-            .join("forest")
-            .join("wrappers"),
-    )
+    Some(crate::dirs::user_dir("XDG_DATA_HOME", ".local/share")?.join("forest").join("wrappers"))
 }
 
 impl Store {
@@ -213,12 +195,9 @@ impl Store {
     /// # Errors
     /// [`Error::Invalid`] when no home or data folder is known (then pass a folder).
     pub fn open_default() -> Result<Store> {
-        default_dir().map(Store::new).ok_or_else(|| {
-            Error::Invalid(
-                "no data folder known (neither XDG_DATA_HOME nor HOME is set): pass --store DIR"
-                    .into(),
-            )
-        })
+        default_dir()
+            .map(Store::new)
+            .ok_or_else(|| Error::Invalid("no data folder known (neither XDG_DATA_HOME nor HOME is set): pass --store DIR".into()))
     }
 
     /// The store's folder.
@@ -294,10 +273,7 @@ impl Store {
             return Ok(None);
         }
         let path = self.path(&key, Kind::Wrapper);
-        std::fs::rename(&prev, &path).map_err(|source| Error::Io {
-            path: path.clone(),
-            source,
-        })?;
+        std::fs::rename(&prev, &path).map_err(|source| Error::Io { path: path.clone(), source })?;
         let _ = std::fs::remove_file(self.dir.join(format!("{key}.health")));
         Ok(Some(path))
     }
@@ -308,10 +284,7 @@ impl Store {
     /// [`Error::Invalid`] for a bad host.
     pub fn health(&self, host: &str) -> Result<Option<Health>> {
         let key = crate::host::key(host)?;
-        let bytes = match crate::fetch::read_file_within(
-            &self.dir.join(format!("{key}.health")),
-            MAX_HEALTH_BYTES,
-        ) {
+        let bytes = match crate::fetch::read_file_within(&self.dir.join(format!("{key}.health")), MAX_HEALTH_BYTES) {
             Ok(b) => b,
             Err(_) => return Ok(None),
         };
@@ -343,11 +316,7 @@ impl Store {
     /// # Errors
     /// [`Error::Io`] when the folder cannot be read.
     pub fn reports(&self) -> Result<Vec<Report>> {
-        Ok(self
-            .list()?
-            .into_iter()
-            .map(|e| self.report_of(e))
-            .collect())
+        Ok(self.list()?.into_iter().map(|e| self.report_of(e)).collect())
     }
 
     fn report_of(&self, e: Entry) -> Report {
@@ -362,11 +331,7 @@ impl Store {
             },
         };
         let health = self.health(&e.host).ok().flatten().unwrap_or_default();
-        let age_days = std::fs::metadata(&e.path)
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .map(|d| d.as_secs() / 86_400);
+        let age_days = std::fs::metadata(&e.path).and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok()).map(|d| d.as_secs() / 86_400);
         Report {
             drifted: health.drifted(),
             host: e.host,
@@ -390,15 +355,9 @@ impl Store {
 
     fn save_bytes(&self, host: &str, kind: Kind, bytes: &[u8]) -> Result<PathBuf> {
         let key = crate::host::key(host)?;
-        std::fs::create_dir_all(&self.dir).map_err(|source| Error::Io {
-            path: self.dir.clone(),
-            source,
-        })?;
+        std::fs::create_dir_all(&self.dir).map_err(|source| Error::Io { path: self.dir.clone(), source })?;
         let path = self.path(&key, kind);
-        write_atomic(&path, bytes).map_err(|source| Error::Io {
-            path: path.clone(),
-            source,
-        })?;
+        write_atomic(&path, bytes).map_err(|source| Error::Io { path: path.clone(), source })?;
         Ok(path)
     }
 
@@ -414,11 +373,7 @@ impl Store {
             for kind in [Kind::Wrapper, Kind::SiteConfig] {
                 let path = self.path(name, kind);
                 if path.is_file() {
-                    return Ok(Some(Entry {
-                        host: name.to_string(),
-                        kind,
-                        path,
-                    }));
+                    return Ok(Some(Entry { host: name.to_string(), kind, path }));
                 }
             }
             match name.split_once('.') {
@@ -436,12 +391,7 @@ impl Store {
         let read = match std::fs::read_dir(&self.dir) {
             Ok(r) => r,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(source) => {
-                return Err(Error::Io {
-                    path: self.dir.clone(),
-                    source,
-                })
-            }
+            Err(source) => return Err(Error::Io { path: self.dir.clone(), source }),
         };
         let mut out: Vec<Entry> = read
             .filter_map(|e| e.ok())
@@ -453,11 +403,7 @@ impl Store {
                     _ => return None,
                 };
                 let host = path.file_stem()?.to_str()?.to_string();
-                (crate::host::key(&host).ok()? == host && path.is_file()).then_some(Entry {
-                    host,
-                    kind,
-                    path,
-                })
+                (crate::host::key(&host).ok()? == host && path.is_file()).then_some(Entry { host, kind, path })
             })
             .collect();
         out.sort_by(|a, b| (&a.host, a.kind).cmp(&(&b.host, b.kind)));
@@ -501,22 +447,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     {
         return Ok(());
     }
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path.file_name().ok_or_else(|| {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "the path has no file name",
-        )
-    })?;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path has no file name"))?;
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let tmp = dir.join(format!(
-        ".{}.tmp{}-{n}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    let tmp = dir.join(format!(".{}.tmp{}-{n}", name.to_string_lossy(), std::process::id()));
     // A new file (never one already there, nor a link's target), renamed over the path: a
     // link at the path is replaced, not followed.
     let result = std::fs::OpenOptions::new()
@@ -545,9 +481,7 @@ mod tests {
                 page
             })
             .collect();
-        crate::Wrapper::induce("t", &p, &crate::Config::default())
-            .expect("induce")
-            .wrapper
+        crate::Wrapper::induce("t", &p, &crate::Config::default()).expect("induce").wrapper
     }
 
     #[test]
@@ -560,24 +494,13 @@ mod tests {
         let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
         let first = inode(&path);
         write_atomic(&path, b"one").unwrap();
-        assert_eq!(
-            inode(&path),
-            first,
-            "the same bytes: the file is left as it is"
-        );
+        assert_eq!(inode(&path), first, "the same bytes: the file is left as it is");
         write_atomic(&path, b"two").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
-        assert_ne!(
-            inode(&path),
-            first,
-            "other bytes: a new file renamed into place"
-        );
+        assert_ne!(inode(&path), first, "other bytes: a new file renamed into place");
         write_atomic(&path, b"three").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"three");
-        let left: Vec<_> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(left.len(), 1, "no temporary file left: {left:?}");
     }
 
@@ -589,19 +512,11 @@ mod tests {
         let w = wrapper(&["https://www.a.example/1", "https://www.a.example/2"]);
         assert_eq!(w.site_host().as_deref(), Some("a.example"));
         store.save("www.a.example", &w).unwrap();
-        store
-            .save_site_config("b.example", "body: //article\n")
-            .unwrap();
+        store.save_site_config("b.example", "body: //article\n").unwrap();
         let found = store.find("news.a.example").unwrap().unwrap();
-        assert_eq!(
-            (found.host.as_str(), found.kind),
-            ("a.example", Kind::Wrapper)
-        );
+        assert_eq!((found.host.as_str(), found.kind), ("a.example", Kind::Wrapper));
         assert_eq!(Wrapper::load(&found.path).unwrap(), w);
-        assert_eq!(
-            store.find("b.example").unwrap().unwrap().kind,
-            Kind::SiteConfig
-        );
+        assert_eq!(store.find("b.example").unwrap().unwrap().kind, Kind::SiteConfig);
         assert!(store.find("c.example").unwrap().is_none());
         // A top-level domain alone never matches.
         store.save_site_config("example", "body: //x\n").unwrap();
@@ -612,10 +527,8 @@ mod tests {
         assert!(store.find("a.example").unwrap().is_none());
         assert!(store.remove("../../x").is_err());
         // No temporary file is left behind.
-        let names: Vec<String> = std::fs::read_dir(store.dir())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
+        let names: Vec<String> =
+            std::fs::read_dir(store.dir()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
         assert!(names.iter().all(|n| !n.contains(".tmp")), "{names:?}");
     }
 
@@ -633,10 +546,7 @@ mod tests {
         store.add("a.example", &w).unwrap();
         assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep me");
         let prev = store.dir().join("a.example.prev");
-        assert!(
-            std::fs::symlink_metadata(&prev).unwrap().is_file(),
-            "the link was replaced by a file"
-        );
+        assert!(std::fs::symlink_metadata(&prev).unwrap().is_file(), "the link was replaced by a file");
         assert_eq!(Wrapper::load(&prev).unwrap(), w);
     }
 
@@ -645,24 +555,12 @@ mod tests {
     fn a_store_file_without_end_is_refused_not_read_whole() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::new(dir.path().join("w"));
-        store
-            .save(
-                "a.example",
-                &wrapper(&["https://a.example/1", "https://a.example/2"]),
-            )
-            .unwrap();
+        store.save("a.example", &wrapper(&["https://a.example/1", "https://a.example/2"])).unwrap();
         std::os::unix::fs::symlink("/dev/zero", store.dir().join("a.example.health")).unwrap();
         let started = std::time::Instant::now();
         assert_eq!(store.health("a.example").unwrap(), None);
         std::os::unix::fs::symlink("/dev/zero", store.dir().join("b.example.json")).unwrap();
-        assert!(matches!(
-            Wrapper::load(&store.dir().join("b.example.json")),
-            Err(Error::TooLarge { .. })
-        ));
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(10),
-            "{:?}",
-            started.elapsed()
-        );
+        assert!(matches!(Wrapper::load(&store.dir().join("b.example.json")), Err(Error::TooLarge { .. })));
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
     }
 }

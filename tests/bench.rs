@@ -16,25 +16,12 @@ fn bench(corpus: &Path, args: &[&str], tmp: &Path) -> (Value, PathBuf) {
     let o = Command::new(env!("CARGO_BIN_EXE_forest"))
         .arg("bench")
         .arg(corpus)
-        .args([
-            "--json",
-            json.to_str().unwrap(),
-            "--dump",
-            dump.to_str().unwrap(),
-            "--quiet",
-        ])
+        .args(["--json", json.to_str().unwrap(), "--dump", dump.to_str().unwrap(), "--quiet"])
         .args(args)
         .output()
         .expect("run forest bench");
-    assert!(
-        o.status.success(),
-        "bench failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    (
-        serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap(),
-        dump,
-    )
+    assert!(o.status.success(), "bench failed: {}", String::from_utf8_lossy(&o.stderr));
+    (serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap(), dump)
 }
 
 fn row<'a>(report: &'a Value, method: &str, protocol: &str) -> &'a Value {
@@ -49,39 +36,22 @@ fn row<'a>(report: &'a Value, method: &str, protocol: &str) -> &'a Value {
 #[test]
 fn gold_set_table_puts_forest_well_above_fulltext() {
     let tmp = tempfile::tempdir().unwrap();
-    let (report, _) = bench(
-        &root().join("gold"),
-        &["--jobs", "2", "--no-figures"],
-        tmp.path(),
-    );
+    let (report, _) = bench(&root().join("gold"), &["--jobs", "2", "--no-figures"], tmp.path());
     assert_eq!(report["report"]["sites"].as_array().unwrap().len(), 3);
-    assert_eq!(
-        report["rows"].as_array().unwrap().len(),
-        forest::bench::METHODS.len() * 2
-    );
+    assert_eq!(report["rows"].as_array().unwrap().len(), forest::bench::METHODS.len() * 2);
     let f1 = |m: &str, p: &str| row(&report, m, p)["mean"]["f1"].as_f64().unwrap();
     let forest = f1("forest-tfidf", "samples");
     let fulltext = f1("fulltext", "samples");
     assert!(forest > 0.85, "forest-tfidf F1 {forest}");
-    assert!(
-        forest > fulltext + 0.1,
-        "forest {forest} vs fulltext {fulltext}"
-    );
+    assert!(forest > fulltext + 0.1, "forest {forest} vs fulltext {fulltext}");
     assert!(f1("forest-tfidf", "unseen") > fulltext + 0.1);
     assert!(f1("boilerpipe", "samples") > fulltext);
     // Single-page methods give the same result under both protocols.
     assert_eq!(f1("fulltext", "samples"), f1("fulltext", "unseen"));
-    assert!(
-        row(&report, "forest-tfidf", "samples")["pages_per_sec"]
-            .as_f64()
-            .unwrap()
-            > 0.0
-    );
+    assert!(row(&report, "forest-tfidf", "samples")["pages_per_sec"].as_f64().unwrap() > 0.0);
     // Speed is also given against html5ever's parse alone, timed on the same pages in the run.
     assert!(report["report"]["parse_only_secs"].as_f64().unwrap() > 0.0);
-    let x = row(&report, "single-page", "samples")["x_parse_only"]
-        .as_f64()
-        .unwrap();
+    let x = row(&report, "single-page", "samples")["x_parse_only"].as_f64().unwrap();
     assert!(x > 0.0 && x.is_finite(), "×parse {x}");
 }
 
@@ -89,30 +59,9 @@ fn gold_set_table_puts_forest_well_above_fulltext() {
 fn results_do_not_depend_on_the_number_of_threads() {
     let per_page = |jobs: &str| {
         let tmp = tempfile::tempdir().unwrap();
-        let (report, _) = bench(
-            &root().join("gold"),
-            &[
-                "--jobs",
-                jobs,
-                "--no-figures",
-                "--method",
-                "forest-tfidf,sigfeed",
-            ],
-            tmp.path(),
-        );
+        let (report, _) = bench(&root().join("gold"), &["--jobs", jobs, "--no-figures", "--method", "forest-tfidf,sigfeed"], tmp.path());
         let results = report["report"]["results"].clone();
-        results
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| {
-                (
-                    r["site"].to_string(),
-                    r["page"].to_string(),
-                    r["f1"].to_string(),
-                )
-            })
-            .collect::<Vec<_>>()
+        results.as_array().unwrap().iter().map(|r| (r["site"].to_string(), r["page"].to_string(), r["f1"].to_string())).collect::<Vec<_>>()
     };
     assert_eq!(per_page("1"), per_page("3"));
 }
@@ -123,33 +72,14 @@ fn figures_are_written_as_svg() {
     let out = tmp.path().join("figs");
     let (report, _) = bench(
         &root().join("gold"),
-        &[
-            "--method",
-            "forest-tfidf,fulltext",
-            "--protocol",
-            "samples",
-            "--out",
-            out.to_str().unwrap(),
-        ],
+        &["--method", "forest-tfidf,fulltext", "--protocol", "samples", "--out", out.to_str().unwrap()],
         tmp.path(),
     );
     let curves = report["report"]["curves"].as_array().unwrap();
-    assert_eq!(
-        curves.iter().filter(|c| c["curve"] == "signifiers").count(),
-        20
-    );
-    assert_eq!(
-        curves.iter().filter(|c| c["curve"] == "samples").count(),
-        9,
-        "2 to 10 sample pages"
-    );
+    assert_eq!(curves.iter().filter(|c| c["curve"] == "signifiers").count(), 20);
+    assert_eq!(curves.iter().filter(|c| c["curve"] == "samples").count(), 9, "2 to 10 sample pages");
     assert_eq!(curves.iter().filter(|c| c["curve"] == "measure").count(), 3);
-    for name in [
-        "fig4-f1-per-method-samples.svg",
-        "fig5-f1-by-sample-pages.svg",
-        "fig6-f1-by-signifiers.svg",
-        "fig7-measures.svg",
-    ] {
+    for name in ["fig4-f1-per-method-samples.svg", "fig5-f1-by-sample-pages.svg", "fig6-f1-by-signifiers.svg", "fig7-measures.svg"] {
         let svg = std::fs::read_to_string(out.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(svg.contains("<svg"), "{name}");
     }
@@ -167,29 +97,15 @@ fn cross_check(corpus: &Path, methods: &str) {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let (report, dump) = bench(
-        corpus,
-        &["--protocol", "samples", "--no-figures", "--method", methods],
-        tmp.path(),
-    );
+    let (report, dump) = bench(corpus, &["--protocol", "samples", "--no-figures", "--method", methods], tmp.path());
     let mut compared = 0;
     for method in methods.split(',') {
         let o = Command::new("python3")
             .arg(&score_py)
-            .args([
-                "--gold",
-                corpus.to_str().unwrap(),
-                "--pred",
-                dump.join(method).to_str().unwrap(),
-                "--json",
-            ])
+            .args(["--gold", corpus.to_str().unwrap(), "--pred", dump.join(method).to_str().unwrap(), "--json"])
             .output()
             .unwrap();
-        assert!(
-            o.status.success(),
-            "score.py: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        assert!(o.status.success(), "score.py: {}", String::from_utf8_lossy(&o.stderr));
         let py: Value = serde_json::from_slice(&o.stdout).unwrap();
         for p in py["pages"].as_array().unwrap() {
             let ours = report["report"]["results"]
@@ -200,12 +116,7 @@ fn cross_check(corpus: &Path, methods: &str) {
                 .unwrap_or_else(|| panic!("{method}: no result for {} {}", p["site"], p["page"]));
             for key in ["p", "r", "f1", "bow_p", "bow_r", "bow_f1"] {
                 let (a, b) = (ours[key].as_f64().unwrap(), p[key].as_f64().unwrap());
-                assert!(
-                    (a - b).abs() <= 1e-6,
-                    "{method} {}/{} {key}: ours {a}, score.py {b}",
-                    p["site"],
-                    p["page"]
-                );
+                assert!((a - b).abs() <= 1e-6, "{method} {}/{} {key}: ours {a}, score.py {b}", p["site"], p["page"]);
             }
             compared += 1;
         }
@@ -235,45 +146,22 @@ fn learned_methods_train_per_fold_and_their_models_save_and_load() {
     let gold = root().join("gold");
     let (report, _) = bench(
         &gold,
-        &[
-            "--method",
-            "mss,gbt,cetd",
-            "--no-figures",
-            "--protocol",
-            "samples",
-            "--save-model",
-            model.to_str().unwrap(),
-        ],
+        &["--method", "mss,gbt,cetd", "--no-figures", "--protocol", "samples", "--save-model", model.to_str().unwrap()],
         tmp.path(),
     );
     // Trained per fold of hosts: every learned method has a row, and its training time.
     for m in ["mss", "gbt", "cetd"] {
-        assert!(
-            row(&report, m, "samples")["pages"].as_u64().unwrap() > 0,
-            "{m}"
-        );
+        assert!(row(&report, m, "samples")["pages"].as_u64().unwrap() > 0, "{m}");
     }
     let training = report["report"]["training"].as_array().unwrap();
     assert_eq!(training.len(), 2, "{training:?}");
     let saved: Value = serde_json::from_slice(&std::fs::read(&model).unwrap()).unwrap();
-    assert!(
-        saved.get("mss").is_some() && saved.get("gbt").is_some() && saved.get("cetd").is_none()
-    );
+    assert!(saved.get("mss").is_some() && saved.get("gbt").is_some() && saved.get("cetd").is_none());
     // A --train set holding the bench's own sites adds nothing: a site is taken once.
     let tmp3 = tempfile::tempdir().unwrap();
     let (again, _) = bench(
         &gold,
-        &[
-            "--method",
-            "mss",
-            "--no-figures",
-            "--protocol",
-            "samples",
-            "--train",
-            gold.to_str().unwrap(),
-            "--folds",
-            "3",
-        ],
+        &["--method", "mss", "--no-figures", "--protocol", "samples", "--train", gold.to_str().unwrap(), "--folds", "3"],
         tmp3.path(),
     );
     let f1 = |r: &Value| row(r, "mss", "samples")["mean"]["f1"].as_f64().unwrap();
@@ -282,48 +170,18 @@ fn learned_methods_train_per_fold_and_their_models_save_and_load() {
     let tmp2 = tempfile::tempdir().unwrap();
     let (loaded, _) = bench(
         &gold,
-        &[
-            "--method",
-            "mss,gbt",
-            "--no-figures",
-            "--protocol",
-            "samples",
-            "--load-model",
-            model.to_str().unwrap(),
-        ],
+        &["--method", "mss,gbt", "--no-figures", "--protocol", "samples", "--load-model", model.to_str().unwrap()],
         tmp2.path(),
     );
-    assert!(loaded["report"]["training"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|t| t[1].as_f64().unwrap() < 1.0));
-    assert!(
-        row(&loaded, "mss", "samples")["mean"]["f1"]
-            .as_f64()
-            .unwrap()
-            > 0.5
-    );
+    assert!(loaded["report"]["training"].as_array().unwrap().iter().all(|t| t[1].as_f64().unwrap() < 1.0));
+    assert!(row(&loaded, "mss", "samples")["mean"]["f1"].as_f64().unwrap() > 0.5);
     // A file that is not a model file is refused with a message.
     let bad = tmp.path().join("bad.json");
     std::fs::write(&bad, "[1, 2]").unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_forest"))
-        .args([
-            "bench",
-            gold.to_str().unwrap(),
-            "--method",
-            "mss",
-            "--no-figures",
-            "-q",
-            "--load-model",
-            bad.to_str().unwrap(),
-        ])
+        .args(["bench", gold.to_str().unwrap(), "--method", "mss", "--no-figures", "-q", "--load-model", bad.to_str().unwrap()])
         .output()
         .unwrap();
     assert!(!o.status.success());
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("not a forest bench model file"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a forest bench model file"), "{}", String::from_utf8_lossy(&o.stderr));
 }

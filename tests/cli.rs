@@ -6,10 +6,7 @@ use std::process::{Command, Output};
 fn forest(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_forest"))
         .args(args)
-        .env(
-            "FOREST_STORE",
-            Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-store"),
-        )
+        .env("FOREST_STORE", Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-store"))
         .output()
         .expect("run forest")
 }
@@ -35,19 +32,14 @@ fn induce_demo(dir: &Path) -> (PathBuf, String) {
     let wrapper = dir.join("demo.json");
     let o = forest(&["induce", p(&demo().join("feed.xml")), "--out", p(&wrapper)]);
     assert!(o.status.success(), "induce failed: {}", stderr(&o));
-    (
-        wrapper,
-        stdout(&o).lines().next().unwrap_or_default().to_string(),
-    )
+    (wrapper, stdout(&o).lines().next().unwrap_or_default().to_string())
 }
 
 /// Texts of the demo page's reader comments.
 fn comment_texts(html: &str) -> Vec<String> {
     let doc = scraper::Html::parse_document(html);
     let sel = scraper::Selector::parse("section#comments p.comment-text").expect("selector");
-    doc.select(&sel)
-        .map(|e| e.text().collect::<String>())
-        .collect()
+    doc.select(&sel).map(|e| e.text().collect::<String>()).collect()
 }
 
 #[test]
@@ -55,21 +47,12 @@ fn demo_wrapper_selects_the_article_container_not_the_comments() {
     let tmp = tempfile::tempdir().unwrap();
     let (wrapper, xpath) = induce_demo(tmp.path());
     assert!(
-        xpath.starts_with(
-            "//div[substring-before(concat(normalize-space(@class),' '),' ')='article-body'"
-        ),
+        xpath.starts_with("//div[substring-before(concat(normalize-space(@class),' '),' ')='article-body'"),
         "xpath: {xpath}"
     );
 
     let out = tmp.path().join("out");
-    let o = forest(&[
-        "apply",
-        "--wrapper",
-        p(&wrapper),
-        p(&demo()),
-        "--out-dir",
-        p(&out),
-    ]);
+    let o = forest(&["apply", "--wrapper", p(&wrapper), p(&demo()), "--out-dir", p(&out)]);
     assert!(o.status.success(), "apply failed: {}", stderr(&o));
     let mut pages = 0;
     for entry in std::fs::read_dir(demo()).unwrap() {
@@ -99,13 +82,7 @@ fn explain_prints_the_candidate_table() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("rank  level  clue"), "{out}");
-    assert!(
-        out.lines()
-            .nth(3)
-            .unwrap_or_default()
-            .contains("div.article-body"),
-        "{out}"
-    );
+    assert!(out.lines().nth(3).unwrap_or_default().contains("div.article-body"), "{out}");
 }
 
 #[test]
@@ -139,42 +116,19 @@ fn apply_on_an_unseen_page_uses_a_fallback_and_says_so() {
     assert_ne!(html, shifted);
     let page = tmp.path().join("new-page.html");
     std::fs::write(&page, shifted).unwrap();
-    let o = forest(&[
-        "apply",
-        "--wrapper",
-        p(&wrapper),
-        p(&page),
-        "--format",
-        "json",
-    ]);
+    let o = forest(&["apply", "--wrapper", p(&wrapper), p(&page), "--format", "json"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("(rule same-type-same-level)"),
-        "{}",
-        stderr(&o)
-    );
+    assert!(stderr(&o).contains("(rule same-type-same-level)"), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["rule"], "same-type-same-level");
-    assert!(v["text"]
-        .as_str()
-        .unwrap()
-        .starts_with("Elm Street Bridge to Close"));
-    assert_eq!(
-        v["title"],
-        "Elm Street Bridge to Close for Six Weeks of Repairs"
-    );
+    assert!(v["text"].as_str().unwrap().starts_with("Elm Street Bridge to Close"));
+    assert_eq!(v["title"], "Elm Street Bridge to Close for Six Weeks of Repairs");
     assert!(v["confidence"].as_f64().unwrap() > 0.5, "{v}");
     assert!(v["xpath"].as_str().unwrap().contains("article-body"));
 }
 
 fn assert_clean_failure(o: &Output, needle: &str) {
-    assert_eq!(
-        o.status.code(),
-        Some(1),
-        "stdout: {} stderr: {}",
-        stdout(o),
-        stderr(o)
-    );
+    assert_eq!(o.status.code(), Some(1), "stdout: {} stderr: {}", stdout(o), stderr(o));
     let err = stderr(o);
     assert!(err.contains(needle), "expected {needle:?} in: {err}");
     assert!(!err.contains("panicked"), "{err}");
@@ -192,27 +146,14 @@ fn one_page_is_not_enough() {
 fn unreadable_and_non_html_pages_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let png = tmp.path().join("image.html");
-    std::fs::write(
-        &png,
-        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89",
-    )
-    .unwrap();
+    std::fs::write(&png, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89").unwrap();
     let (wrapper, _) = induce_demo(tmp.path());
     let o = forest(&["apply", "--wrapper", p(&wrapper), p(&png)]);
     assert_clean_failure(&o, "is not an HTML page");
-    let o = forest(&[
-        "apply",
-        "--wrapper",
-        p(&wrapper),
-        p(&tmp.path().join("missing.html")),
-    ]);
+    let o = forest(&["apply", "--wrapper", p(&wrapper), p(&tmp.path().join("missing.html"))]);
     assert_clean_failure(&o, "cannot read");
     // Two unusable pages and one good one: induce names the causes.
-    std::fs::copy(
-        demo().join("bridge-repair.html"),
-        tmp.path().join("good.html"),
-    )
-    .unwrap();
+    std::fs::copy(demo().join("bridge-repair.html"), tmp.path().join("good.html")).unwrap();
     std::fs::write(tmp.path().join("empty.html"), b"").unwrap();
     let o = forest(&["induce", p(tmp.path())]);
     assert_clean_failure(&o, "got 1 usable page(s); failed:");
@@ -232,20 +173,10 @@ fn a_wrapper_that_is_not_ours_is_an_error() {
     let tmp = tempfile::tempdir().unwrap();
     let w = tmp.path().join("w.json");
     std::fs::write(&w, br#"{"xpath": "//div"}"#).unwrap();
-    let o = forest(&[
-        "apply",
-        "--wrapper",
-        p(&w),
-        p(&demo().join("bridge-repair.html")),
-    ]);
+    let o = forest(&["apply", "--wrapper", p(&w), p(&demo().join("bridge-repair.html"))]);
     assert_clean_failure(&o, "is not a forest wrapper");
     std::fs::write(&w, b"\xff\xfe garbage").unwrap();
-    let o = forest(&[
-        "apply",
-        "--wrapper",
-        p(&w),
-        p(&demo().join("bridge-repair.html")),
-    ]);
+    let o = forest(&["apply", "--wrapper", p(&w), p(&demo().join("bridge-repair.html"))]);
     assert_clean_failure(&o, "is not a forest wrapper");
 }
 
@@ -274,16 +205,7 @@ fn apply_output_is_the_same_for_any_number_of_jobs() {
     let tmp = tempfile::tempdir().unwrap();
     let (wrapper, _) = induce_demo(tmp.path());
     let run = |jobs: &str| {
-        let o = forest(&[
-            "apply",
-            "--wrapper",
-            p(&wrapper),
-            p(&demo()),
-            "--format",
-            "jsonl",
-            "--jobs",
-            jobs,
-        ]);
+        let o = forest(&["apply", "--wrapper", p(&wrapper), p(&demo()), "--format", "jsonl", "--jobs", jobs]);
         assert!(o.status.success(), "{}", stderr(&o));
         stdout(&o)
     };
@@ -301,79 +223,28 @@ fn a_page_over_a_budget_is_skipped_with_the_reason_and_the_run_goes_on() {
     let dir = tmp.path().join("pages");
     std::fs::create_dir(&dir).unwrap();
     std::fs::copy(&page, dir.join("big.html")).unwrap();
-    std::fs::write(
-        dir.join("small.html"),
-        "<html><body><div class=article-body><p>Short but fine.</p></div></body></html>",
-    )
-    .unwrap();
-    let o = forest(&[
-        "apply",
-        "--wrapper",
-        p(&wrapper),
-        p(&dir),
-        "--max-elements",
-        "60",
-        "--format",
-        "jsonl",
-    ]);
+    std::fs::write(dir.join("small.html"), "<html><body><div class=article-body><p>Short but fine.</p></div></body></html>").unwrap();
+    let o = forest(&["apply", "--wrapper", p(&wrapper), p(&dir), "--max-elements", "60", "--format", "jsonl"]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(stderr(&o).contains("big.html: over budget: the page has more than 60 elements (raise it with --max-elements)"), "{}", stderr(&o));
     assert_eq!(stdout(&o).lines().count(), 1);
     // Time: a zero budget skips every page, and says which flag raises it.
-    let o = forest(&[
-        "apply",
-        "--wrapper",
-        p(&wrapper),
-        p(&page),
-        "--max-seconds",
-        "0",
-    ]);
+    let o = forest(&["apply", "--wrapper", p(&wrapper), p(&page), "--max-seconds", "0"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("--max-seconds"), "{}", stderr(&o));
     // XPath node visits: a site config whose XPath visits every subtree of every element is
     // stopped on the big page, and runs on the small one.
     let cfg = tmp.path().join("example.com.txt");
     std::fs::write(&cfg, "body: //div[count(.//*) >= 0][p]\n").unwrap();
-    let o = forest(&[
-        "apply",
-        "--site-config",
-        p(&cfg),
-        p(&dir),
-        "--max-xpath-visits",
-        "300",
-        "--format",
-        "jsonl",
-    ]);
+    let o = forest(&["apply", "--site-config", p(&cfg), p(&dir), "--max-xpath-visits", "300", "--format", "jsonl"]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("big.html: over budget: the XPath"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(
-        stderr(&o).contains("visited over 300 nodes (raise it with --max-xpath-visits)"),
-        "{}",
-        stderr(&o)
-    );
+    assert!(stderr(&o).contains("big.html: over budget: the XPath"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("visited over 300 nodes (raise it with --max-xpath-visits)"), "{}", stderr(&o));
     assert!(stdout(&o).contains("Short but fine."), "{}", stdout(&o));
     // Depth: deeper nesting is flattened, not refused; the text survives.
     let deep = tmp.path().join("deep.html");
-    std::fs::write(
-        &deep,
-        format!(
-            "<html><body><div class=article-body>{}<p>Deep words here.</p></div></body></html>",
-            "<div>".repeat(500)
-        ),
-    )
-    .unwrap();
-    let o = forest(&[
-        "apply",
-        "--wrapper",
-        p(&wrapper),
-        p(&deep),
-        "--max-depth",
-        "50",
-    ]);
+    std::fs::write(&deep, format!("<html><body><div class=article-body>{}<p>Deep words here.</p></div></body></html>", "<div>".repeat(500))).unwrap();
+    let o = forest(&["apply", "--wrapper", p(&wrapper), p(&deep), "--max-depth", "50"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("Deep words here."));
 }
@@ -390,31 +261,13 @@ fn a_killed_writer_leaves_the_old_file_or_the_new_one() {
     for step in 0..12u64 {
         std::fs::write(&target, &old).unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_forest"))
-            .args([
-                "induce",
-                p(&demo()),
-                "--out",
-                p(&target),
-                "--no-store",
-                "-q",
-                "--signifiers",
-                &(5 + step).to_string(),
-            ])
+            .args(["induce", p(&demo()), "--out", p(&target), "--no-store", "-q", "--signifiers", &(5 + step).to_string()])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
         let mut apply = Command::new(env!("CARGO_BIN_EXE_forest"))
-            .args([
-                "apply",
-                "--wrapper",
-                p(&wrapper),
-                p(&demo()),
-                "--out-dir",
-                p(&out_dir),
-                "--format",
-                "json",
-            ])
+            .args(["apply", "--wrapper", p(&wrapper), p(&demo()), "--out-dir", p(&out_dir), "--format", "json"])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -425,19 +278,13 @@ fn a_killed_writer_leaves_the_old_file_or_the_new_one() {
         let _ = child.wait();
         let _ = apply.wait();
         let now = std::fs::read_to_string(&target).unwrap();
-        let w = forest::Wrapper::from_json(now.as_bytes())
-            .unwrap_or_else(|e| panic!("step {step}: half a wrapper: {e}"));
-        assert!(
-            now == old || w.k == 5 + step as usize,
-            "step {step}: neither the old wrapper nor the new one"
-        );
+        let w = forest::Wrapper::from_json(now.as_bytes()).unwrap_or_else(|e| panic!("step {step}: half a wrapper: {e}"));
+        assert!(now == old || w.k == 5 + step as usize, "step {step}: neither the old wrapper nor the new one");
         for e in std::fs::read_dir(&out_dir).unwrap() {
             let path = e.unwrap().path();
             if path.extension().is_some_and(|x| x == "json") {
                 let text = std::fs::read_to_string(&path).unwrap();
-                serde_json::from_str::<serde_json::Value>(&text).unwrap_or_else(|e| {
-                    panic!("step {step}: {} is half written: {e}", path.display())
-                });
+                serde_json::from_str::<serde_json::Value>(&text).unwrap_or_else(|e| panic!("step {step}: {} is half written: {e}", path.display()));
             }
         }
     }
@@ -449,10 +296,7 @@ fn each_subcommand_s_help_starts_with_its_own_description() {
         ("induce", "Learn a site's wrapper from sample pages"),
         ("feed", "Write a feed back with each item's full article"),
         ("apply", "Apply a wrapper to pages of its site"),
-        (
-            "wrappers",
-            "List, show, remove or import the stored wrappers",
-        ),
+        ("wrappers", "List, show, remove or import the stored wrappers"),
         ("search", "Search the articles of an index"),
         ("bench", "Evaluate methods on a gold set"),
     ];
@@ -460,11 +304,7 @@ fn each_subcommand_s_help_starts_with_its_own_description() {
         for args in [[cmd, "--help"], [cmd, "-h"], ["help", cmd]] {
             let o = forest(&args);
             assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-            assert!(
-                stdout(&o).starts_with(first),
-                "{args:?} starts with {:?}",
-                stdout(&o).lines().next()
-            );
+            assert!(stdout(&o).starts_with(first), "{args:?} starts with {:?}", stdout(&o).lines().next());
             assert!(stdout(&o).contains("Usage: forest"), "{args:?}");
         }
     }
@@ -478,28 +318,13 @@ fn each_subcommand_s_help_starts_with_its_own_description() {
 #[test]
 fn numeric_options_out_of_range_are_usage_errors_not_panics() {
     let page = demo().join("bridge-repair.html");
-    for args in [
-        ["--timeout", "inf"],
-        ["--timeout", "1e20"],
-        ["--timeout", "nan"],
-        ["--max-seconds", "1e30"],
-        ["--delay", "18446744073709551615"],
-        ["--retries", "4000000000"],
-    ] {
+    for args in [["--timeout", "inf"], ["--timeout", "1e20"], ["--timeout", "nan"], ["--max-seconds", "1e30"], ["--delay", "18446744073709551615"], ["--retries", "4000000000"]] {
         let o = forest(&["apply", "--no-learn", p(&page), args[0], args[1]]);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(args[0]), "{args:?}: {}", stderr(&o));
     }
     // More workers than any machine has: the run caps them and finishes.
-    let o = forest(&[
-        "apply",
-        "--no-learn",
-        p(&demo()),
-        "--jobs",
-        "100000",
-        "--format",
-        "jsonl",
-    ]);
+    let o = forest(&["apply", "--no-learn", p(&demo()), "--jobs", "100000", "--format", "jsonl"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).lines().count(), 6);
 }
@@ -512,10 +337,7 @@ fn a_page_that_shows_no_text_is_said_to_be_so_not_a_wrapper_failure() {
     std::fs::write(&page, "<html><head><title>Thread</title><meta name=description content='A thread'></head><body><section id=splash><div class=dots></div></section><script>load()</script></body></html>").unwrap();
     let o = forest(&["apply", p(&page), "--no-learn"]);
     let err = stderr(&o);
-    assert!(
-        err.contains("shows no text (its content may be loaded by scripts)"),
-        "{err}"
-    );
+    assert!(err.contains("shows no text (its content may be loaded by scripts)"), "{err}");
     assert!(!err.contains("wrapper"), "{err}");
 }
 
@@ -530,48 +352,18 @@ fn comments_come_only_when_asked_after_the_article_never_in_its_text() {
         serde_json::from_str(&stdout(&o)).expect("JSON")
     };
     let (plain, asked) = (json(&[]), json(&["--comments"]));
-    assert!(
-        plain.get("comments").is_none(),
-        "no comments unless asked: {plain}"
-    );
-    assert_eq!(
-        plain["text"], asked["text"],
-        "the article's text is the same"
-    );
-    let got = asked["comments"]
-        .as_array()
-        .expect("comments")
-        .iter()
-        .map(|c| c.as_str().unwrap_or_default())
-        .collect::<Vec<_>>()
-        .join("\n");
+    assert!(plain.get("comments").is_none(), "no comments unless asked: {plain}");
+    assert_eq!(plain["text"], asked["text"], "the article's text is the same");
+    let got = asked["comments"].as_array().expect("comments").iter().map(|c| c.as_str().unwrap_or_default()).collect::<Vec<_>>().join("\n");
     for c in &comments {
         assert!(got.contains(c.trim()), "comment {c:?} missing from {got}");
-        assert!(!asked["text"]
-            .as_str()
-            .unwrap_or_default()
-            .contains(c.trim()));
+        assert!(!asked["text"].as_str().unwrap_or_default().contains(c.trim()));
     }
     // In text and Markdown they follow the article under a heading of their own.
-    for (format, heading) in [
-        ("text", "\n\nComments\n\n"),
-        ("markdown", "\n## Comments\n\n"),
-    ] {
-        let o = forest(&[
-            "apply",
-            "--no-learn",
-            "--comments",
-            p(&page),
-            "--format",
-            format,
-        ]);
+    for (format, heading) in [("text", "\n\nComments\n\n"), ("markdown", "\n## Comments\n\n")] {
+        let o = forest(&["apply", "--no-learn", "--comments", p(&page), "--format", format]);
         let out = stdout(&o);
-        let at = out
-            .find(heading)
-            .unwrap_or_else(|| panic!("{format}: {out}"));
-        assert!(
-            out[at..].contains(comments[0].trim()) && !out[..at].contains(comments[0].trim()),
-            "{format}: {out}"
-        );
+        let at = out.find(heading).unwrap_or_else(|| panic!("{format}: {out}"));
+        assert!(out[at..].contains(comments[0].trim()) && !out[..at].contains(comments[0].trim()), "{format}: {out}");
     }
 }

@@ -17,10 +17,7 @@ fn every_corpus_page_cleans_induces_and_applies_in_bounded_time() {
         eprintln!("skipped: no corpus at {}", corpus.display());
         return;
     };
-    let mut sites: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
+    let mut sites: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect();
     sites.sort();
     let mut slowest = (Duration::ZERO, String::new());
     let mut pages_seen = 0;
@@ -34,11 +31,7 @@ fn every_corpus_page_cleans_induces_and_applies_in_bounded_time() {
         let mut pages = Vec::new();
         for f in &files {
             let started = Instant::now();
-            let page = Page::read(
-                &Location::File(f.clone()),
-                &forest::budget::Budget::default(),
-            )
-            .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            let page = Page::read(&Location::File(f.clone()), &forest::budget::Budget::default()).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
             let _ = page.doc.to_xml();
             let _ = forest::metadata::read(&page.doc);
             let spent = started.elapsed();
@@ -48,35 +41,22 @@ fn every_corpus_page_cleans_induces_and_applies_in_bounded_time() {
         let started = Instant::now();
         let induced = Wrapper::induce(&site.display().to_string(), &pages, &Config::default());
         let per_page = started.elapsed() / pages.len().max(1) as u32;
-        assert!(
-            per_page < PER_PAGE,
-            "{}: induce took {per_page:?} per page",
-            site.display()
-        );
+        assert!(per_page < PER_PAGE, "{}: induce took {per_page:?} per page", site.display());
         let Ok(induced) = induced else { continue };
         let applier = Applier::new(induced.wrapper).expect("the induced XPath compiles");
         for page in &pages {
             let started = Instant::now();
-            let x = applier
-                .extract(page)
-                .unwrap_or_else(|e| panic!("{}: {e}", page.location));
+            let x = applier.extract(page).unwrap_or_else(|e| panic!("{}: {e}", page.location));
             let _ = forest::render::markdown(&page.doc, &x, None);
             let _ = forest::render::html(&page.doc, &x, None);
             let spent = started.elapsed();
-            assert!(
-                spent < PER_PAGE,
-                "{} took {spent:?} to apply",
-                page.location
-            );
+            assert!(spent < PER_PAGE, "{} took {spent:?} to apply", page.location);
             if spent > slowest.0 {
                 slowest = (spent, page.location.clone());
             }
             pages_seen += 1;
         }
     }
-    eprintln!(
-        "{pages_seen} pages; slowest apply + render: {} in {:?}",
-        slowest.1, slowest.0
-    );
+    eprintln!("{pages_seen} pages; slowest apply + render: {} in {:?}", slowest.1, slowest.0);
     assert!(pages_seen > 0);
 }

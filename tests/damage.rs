@@ -21,16 +21,7 @@ fn a_flipped_byte_in_an_index_is_an_error_not_a_panic() {
     let tmp = tempfile::tempdir().unwrap();
     let store = tmp.path().join("store");
     let idx = tmp.path().join("idx");
-    ok(&forest(
-        &store,
-        &[
-            "apply",
-            p(&root().join("feeds/demo-news")),
-            "--index",
-            p(&idx),
-            "-q",
-        ],
-    ));
+    ok(&forest(&store, &["apply", p(&root().join("feeds/demo-news")), "--index", p(&idx), "-q"]));
     let mut tried = 0;
     for ext in ["term", "store", "idx", "pos", "fast", "fieldnorm"] {
         let Some(file) = std::fs::read_dir(&idx)
@@ -51,20 +42,10 @@ fn a_flipped_byte_in_an_index_is_an_error_not_a_panic() {
             std::fs::write(&target, bytes).unwrap();
             let o = forest(&store, &["search", p(&damaged), "bridge"]);
             let err = String::from_utf8_lossy(&o.stderr);
-            assert!(
-                matches!(o.status.code(), Some(0 | 1)),
-                "{ext} byte {at}: exit {:?}: {err}",
-                o.status.code()
-            );
+            assert!(matches!(o.status.code(), Some(0 | 1)), "{ext} byte {at}: exit {:?}: {err}", o.status.code());
             if o.status.code() == Some(1) {
-                assert!(
-                    err.contains("forest: article index"),
-                    "{ext} byte {at}: {err}"
-                );
-                assert!(
-                    !err.contains("panicked"),
-                    "the raw panic text is not printed: {ext} byte {at}: {err}"
-                );
+                assert!(err.contains("forest: article index"), "{ext} byte {at}: {err}");
+                assert!(!err.contains("panicked"), "the raw panic text is not printed: {ext} byte {at}: {err}");
             }
             tried += 1;
         }

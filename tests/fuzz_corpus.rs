@@ -17,54 +17,13 @@ const MUTANTS: usize = 4000;
 
 /// Tokens the mutator inserts: the syntax of the formats the targets read.
 const TOKENS: &[&[u8]] = &[
-    b"<div>",
-    b"</div>",
-    b"<p class='a b'>",
-    b"<!--",
-    b"-->",
-    b"<![CDATA[",
-    b"]]>",
-    b"&amp;",
-    b"&#x0;",
-    b"<script>",
-    b"<item>",
-    b"</item>",
-    b"<entry>",
-    b"<link>",
-    b"http://",
-    b"//",
-    b"[",
-    b"]",
-    b"(",
-    b")",
-    b"'",
-    b"\"",
-    b"::",
-    b"@",
-    b"|",
-    b"*",
-    b"//*[.//*]",
-    b"body: ",
-    b"strip: ",
-    b"\n",
-    b"\r\n",
-    b"WARC/1.0\r\n",
-    b"Content-Length: 99999999\r\n",
-    b"\r\n\r\n",
-    b"\x1f\x8b",
-    b"\xff\xfe",
-    b"\xef\xbb\xbf",
-    b"\0",
-    b"{",
-    b"}",
-    b" = ",
-    b" != ",
-    b" < ",
-    b" + ",
-    b"/ = ",
-    b"number(",
-    b"sum(",
+    b"<div>", b"</div>", b"<p class='a b'>", b"<!--", b"-->", b"<![CDATA[", b"]]>", b"&amp;", b"&#x0;", b"<script>",
+    b"<item>", b"</item>", b"<entry>", b"<link>", b"http://", b"//", b"[", b"]", b"(", b")", b"'", b"\"", b"::", b"@",
+    b"|", b"*", b"//*[.//*]", b"body: ", b"strip: ", b"\n", b"\r\n", b"WARC/1.0\r\n", b"Content-Length: 99999999\r\n",
+    b"\r\n\r\n", b"\x1f\x8b", b"\xff\xfe", b"\xef\xbb\xbf", b"\0", b"{", b"}", b" = ", b" != ", b" < ", b" + ", b"/ = ",
+    b"number(", b"sum(",
 ];
+
 
 /// One to four random edits of `input`: flips, deletions, repeats, tokens, splices of `other`.
 fn mutate(rng: &mut Rng, input: &[u8], other: &[u8]) -> Vec<u8> {
@@ -104,18 +63,12 @@ fn mutate(rng: &mut Rng, input: &[u8], other: &[u8]) -> Vec<u8> {
 
 /// Run `f` on [`MUTANTS`] mutants of the target's corpus files.
 fn mutants(target: &str, f: fn(&[u8])) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fuzz")
-        .join("corpus")
-        .join(target);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz").join("corpus").join(target);
     let Ok(entries) = std::fs::read_dir(&dir) else {
         eprintln!("fuzz target {target}: no corpus, no mutants");
         return;
     };
-    let mut files: Vec<_> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file())
-        .collect();
+    let mut files: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file()).collect();
     files.sort();
     let inputs: Vec<Vec<u8>> = files.iter().filter_map(|p| std::fs::read(p).ok()).collect();
     if inputs.is_empty() {
@@ -130,10 +83,7 @@ fn mutants(target: &str, f: fn(&[u8])) {
         if result.is_err() {
             let keep = std::env::temp_dir().join(format!("forest-mutant-{target}-{i}"));
             let _ = std::fs::write(&keep, &data);
-            panic!(
-                "fuzz target {target} panics on mutant {i} (kept at {})",
-                keep.display()
-            );
+            panic!("fuzz target {target} panics on mutant {i} (kept at {})", keep.display());
         }
     }
 }
@@ -145,13 +95,8 @@ fn replay(target: &str, f: fn(&[u8])) -> usize {
     let mut n = 0;
     for kind in ["corpus", "regressions"] {
         let dir = root.join(kind).join(target);
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        let mut files: Vec<_> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_file())
-            .collect();
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let mut files: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file()).collect();
         files.sort();
         for file in files {
             let data = match std::fs::read(&file) {
@@ -161,11 +106,7 @@ fn replay(target: &str, f: fn(&[u8])) -> usize {
                 Err(e) => panic!("{}: {e}", file.display()),
             };
             let result = std::panic::catch_unwind(|| f(&data));
-            assert!(
-                result.is_ok(),
-                "fuzz target {target} panics on {}",
-                file.display()
-            );
+            assert!(result.is_ok(), "fuzz target {target} panics on {}", file.display());
             n += 1;
         }
     }

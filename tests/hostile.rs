@@ -42,22 +42,10 @@ fn a_page_that_carries_its_own_dfs_attributes() {
 fn many_siblings_and_deep_nesting() {
     let siblings = "<span>x</span>".repeat(200_000);
     reparses(&siblings);
-    let deep = format!(
-        "{}x{}",
-        "<div><span>".repeat(60_000),
-        "</span></div>".repeat(60_000)
-    );
+    let deep = format!("{}x{}", "<div><span>".repeat(60_000), "</span></div>".repeat(60_000));
     let doc = clean::page(&deep);
-    let deepest = doc
-        .nodes
-        .iter()
-        .map(|n| n.level as usize)
-        .max()
-        .unwrap_or(0);
-    assert!(
-        deepest > forest::budget::MAX_DEPTH / 2 && deepest <= forest::budget::MAX_DEPTH + 3,
-        "{deepest}"
-    );
+    let deepest = doc.nodes.iter().map(|n| n.level as usize).max().unwrap_or(0);
+    assert!(deepest > forest::budget::MAX_DEPTH / 2 && deepest <= forest::budget::MAX_DEPTH + 3, "{deepest}");
     assert_eq!(doc.text_of(&[0]), "x");
     reparses(&deep);
 }
@@ -83,22 +71,9 @@ fn a_twenty_megabyte_page() {
 #[test]
 fn a_million_siblings() {
     let html = "<span>x</span>".repeat(1_000_000);
-    let err = clean::page_within(&html, &forest::budget::Budget::default())
-        .expect_err("over the default budget");
-    assert!(
-        matches!(
-            err,
-            forest::Error::OverBudget {
-                limit: forest::budget::Limit::Elements,
-                ..
-            }
-        ),
-        "{err}"
-    );
-    let roomy = forest::budget::Budget {
-        max_elements: 1_100_000,
-        ..forest::budget::Budget::default()
-    };
+    let err = clean::page_within(&html, &forest::budget::Budget::default()).expect_err("over the default budget");
+    assert!(matches!(err, forest::Error::OverBudget { limit: forest::budget::Limit::Elements, .. }), "{err}");
+    let roomy = forest::budget::Budget { max_elements: 1_100_000, ..forest::budget::Budget::default() };
     let doc = clean::page_within(&html, &roomy).expect("within a larger budget");
     assert_eq!(doc.element_count(), 1_000_003); // html, head, body
 }
@@ -113,10 +88,7 @@ fn fifty_megabytes_of_text_in_one_node() {
     assert!(text.len() >= 50 * 1024 * 1024, "{}", text.len());
     assert!(text.starts_with("<word and") && text.ends_with("text &"));
     let xml = doc.to_xml();
-    assert!(
-        xml.contains("<p dfs=\"3\">&lt;word and more")
-            && xml.ends_with("text &amp;</p></body></html>")
-    );
+    assert!(xml.contains("<p dfs=\"3\">&lt;word and more") && xml.ends_with("text &amp;</p></body></html>"));
 }
 
 /// 100k attributes on one tag cost html5ever O(N²) (~18 s); the guard keeps the first 256.
@@ -124,16 +96,12 @@ fn fifty_megabytes_of_text_in_one_node() {
 fn a_hundred_thousand_attributes_on_one_tag() {
     let attrs: String = (0..100_000).map(|i| format!(" a{i}='{i}'")).collect();
     let doc = clean::page(&format!("<div id=x{attrs}>text</div><p b=1>after</p>"));
-    let div = (0..doc.nodes.len() as u32)
-        .find_map(|n| doc.element(n).filter(|e| e.name == "div"))
-        .expect("the div");
+    let div = (0..doc.nodes.len() as u32).find_map(|n| doc.element(n).filter(|e| e.name == "div")).expect("the div");
     assert_eq!(div.attrs.len(), clean::MAX_ATTRIBUTES);
     assert_eq!(div.attr("id"), Some("x"));
     assert_eq!(div.attr("a254"), Some("254"));
     assert_eq!(div.attr("a255"), None);
-    let p = (0..doc.nodes.len() as u32)
-        .find_map(|n| doc.element(n).filter(|e| e.name == "p"))
-        .expect("the p");
+    let p = (0..doc.nodes.len() as u32).find_map(|n| doc.element(n).filter(|e| e.name == "p")).expect("the p");
     assert_eq!(p.attr("b"), Some("1"));
     reparses(&format!("<div{attrs}>x</div>"));
 }
@@ -142,21 +110,9 @@ fn a_hundred_thousand_attributes_on_one_tag() {
 #[test]
 fn the_time_budget_stops_parsing() {
     let html = "<div class=c><p>words and <b>more</b> words</p></div>".repeat(200_000);
-    let tight = forest::budget::Budget {
-        max_time: Some(std::time::Duration::from_millis(1)),
-        ..forest::budget::Budget::default()
-    };
+    let tight = forest::budget::Budget { max_time: Some(std::time::Duration::from_millis(1)), ..forest::budget::Budget::default() };
     let err = clean::page_within(&html, &tight).expect_err("out of time");
-    assert!(
-        matches!(
-            err,
-            forest::Error::OverBudget {
-                limit: forest::budget::Limit::Time,
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert!(matches!(err, forest::Error::OverBudget { limit: forest::budget::Limit::Time, .. }), "{err}");
 }
 
 /// Induction on pages nested hundreds deep without an id or class, with thousands of leaves:
@@ -165,56 +121,32 @@ fn the_time_budget_stops_parsing() {
 #[test]
 fn induction_on_deep_pages_with_many_leaves() {
     let page = |k: usize| {
-        let leaves: String = (0..12_000)
-            .map(|i| format!("<p>alpha beta{} gamma{} story{k}</p>", i % 97, i % 13))
-            .collect();
-        let html = format!(
-            "<html><body><nav>home</nav>{}{leaves}{}</body></html>",
-            "<div>".repeat(400),
-            "</div>".repeat(400)
-        );
+        let leaves: String = (0..12_000).map(|i| format!("<p>alpha beta{} gamma{} story{k}</p>", i % 97, i % 13)).collect();
+        let html = format!("<html><body><nav>home</nav>{}{leaves}{}</body></html>", "<div>".repeat(400), "</div>".repeat(400));
         forest::Page::from_html(format!("p{k}"), &html).unwrap()
     };
     let pages: Vec<forest::Page> = (0..3).map(page).collect();
-    let induction =
-        forest::Wrapper::induce("deep", &pages, &forest::Config::default()).expect("a wrapper");
+    let induction = forest::Wrapper::induce("deep", &pages, &forest::Config::default()).expect("a wrapper");
     let xpath = &induction.wrapper.xpath;
     assert!(xpath.starts_with("//div[1]/div[1]/"), "{xpath}");
-    assert_eq!(
-        xpath.matches("/div[1]").count(),
-        forest::patterns::MAX_ANCHORED_STEPS,
-        "{xpath}"
-    );
+    assert_eq!(xpath.matches("/div[1]").count(), forest::patterns::MAX_ANCHORED_STEPS, "{xpath}");
     for r in induction.ranked.iter() {
-        assert!(
-            r.pattern.ty.path.as_ref().map_or(0, Vec::len) <= forest::patterns::MAX_ANCHORED_STEPS
-        );
+        assert!(r.pattern.ty.path.as_ref().map_or(0, Vec::len) <= forest::patterns::MAX_ANCHORED_STEPS);
     }
     let applier = forest::Applier::new(induction.wrapper).expect("compiles");
-    let text = forest::Extractor::extract(&applier, &pages[1])
-        .expect("extracts")
-        .text;
-    assert!(
-        text.starts_with("alpha beta0 gamma0 story1") && text.matches("story1").count() == 12_000,
-        "{}",
-        &text[..200.min(text.len())]
-    );
+    let text = forest::Extractor::extract(&applier, &pages[1]).expect("extracts").text;
+    assert!(text.starts_with("alpha beta0 gamma0 story1") && text.matches("story1").count() == 12_000, "{}", &text[..200.min(text.len())]);
 }
 
 #[test]
 fn misnested_markup_keeps_every_subtree_consistent() {
     // The adoption agency algorithm reparents nodes; every node must still lie inside its
     // parent's range.
-    let doc = clean::page(
-        "<div><a href=x><div><p>one<b>two</a>three</b></p></div></div><i><p>four</i>five",
-    );
+    let doc = clean::page("<div><a href=x><div><p>one<b>two</a>three</b></p></div></div><i><p>four</i>five");
     for (i, n) in doc.nodes.iter().enumerate() {
         if let Some(p) = n.parent {
             let parent = &doc.nodes[p as usize];
-            assert!(
-                (p as usize) < i && n.end <= parent.end,
-                "node {i} outside its parent {p}"
-            );
+            assert!((p as usize) < i && n.end <= parent.end, "node {i} outside its parent {p}");
         }
         assert!(n.end as usize > i);
     }
@@ -225,28 +157,15 @@ fn misnested_markup_keeps_every_subtree_consistent() {
 #[test]
 fn runaway_xpaths_from_files_are_refused() {
     let page = "<html><body><div class=story><p>words</p></div></body></html>";
-    let pages: Vec<forest::Page> = (0..2)
-        .map(|i| {
-            forest::Page::from_html(
-                format!("p{i}"),
-                &page.replace("words", &format!("words {i} more text")),
-            )
-            .unwrap()
-        })
-        .collect();
-    let wrapper = forest::Wrapper::induce("t", &pages, &forest::Config::default())
-        .unwrap()
-        .wrapper;
+    let pages: Vec<forest::Page> =
+        (0..2).map(|i| forest::Page::from_html(format!("p{i}"), &page.replace("words", &format!("words {i} more text"))).unwrap()).collect();
+    let wrapper = forest::Wrapper::induce("t", &pages, &forest::Config::default()).unwrap().wrapper;
     let nested = format!("//*{}", "[.//*".repeat(6) + &"]".repeat(6));
     let long = format!("//div[@class='{}']", "x".repeat(5000));
     let deep = format!("//div{}", "[(".repeat(10) + "1" + &")]".repeat(10));
     for bad in [&nested, &long, &deep] {
         let started = std::time::Instant::now();
-        let err = forest::Applier::new(forest::Wrapper {
-            xpath: bad.clone(),
-            ..wrapper.clone()
-        })
-        .expect_err("refused");
+        let err = forest::Applier::new(forest::Wrapper { xpath: bad.clone(), ..wrapper.clone() }).expect_err("refused");
         assert!(err.to_string().contains("refused"), "{err}");
         assert!(started.elapsed() < std::time::Duration::from_secs(1));
         let cfg = format!("body: //div\nstrip: {bad}\n");
@@ -255,11 +174,7 @@ fn runaway_xpaths_from_files_are_refused() {
     }
     // The wrapper's own XPath and ordinary hand-written ones pass.
     assert!(forest::Applier::new(wrapper.clone()).is_ok());
-    assert!(forest::Applier::new(forest::Wrapper {
-        xpath: "//div[contains(@class,'story')]//p[not(ancestor::aside)]".into(),
-        ..wrapper
-    })
-    .is_ok());
+    assert!(forest::Applier::new(forest::Wrapper { xpath: "//div[contains(@class,'story')]//p[not(ancestor::aside)]".into(), ..wrapper }).is_ok());
 }
 
 /// What passes the checks still runs under the page's node-visit budget: `//*[../*]` costs the
@@ -269,30 +184,15 @@ fn runaway_xpaths_from_files_are_refused() {
 #[test]
 fn xpaths_run_under_the_pages_node_visit_budget() {
     let small = "<html><body><div class=story><p>words one</p><p>words two</p></div></body></html>";
-    let pages: Vec<forest::Page> = (0..2)
-        .map(|i| {
-            forest::Page::from_html(format!("p{i}"), &small.replace("one", &i.to_string())).unwrap()
-        })
-        .collect();
-    let wrapper = forest::Wrapper::induce("t", &pages, &forest::Config::default())
-        .unwrap()
-        .wrapper;
+    let pages: Vec<forest::Page> = (0..2).map(|i| forest::Page::from_html(format!("p{i}"), &small.replace("one", &i.to_string())).unwrap()).collect();
+    let wrapper = forest::Wrapper::induce("t", &pages, &forest::Config::default()).unwrap().wrapper;
     let quadratic = "//body/*[../*[@class='story']]";
-    let applier = forest::Applier::new(forest::Wrapper {
-        xpath: quadratic.into(),
-        ..wrapper
-    })
-    .expect("passes the checks");
-    let (cfg, _) =
-        forest::ftr::SiteConfig::parse(&format!("body: {quadratic}\n"), "site.txt").unwrap();
+    let applier = forest::Applier::new(forest::Wrapper { xpath: quadratic.into(), ..wrapper }).expect("passes the checks");
+    let (cfg, _) = forest::ftr::SiteConfig::parse(&format!("body: {quadratic}\n"), "site.txt").unwrap();
     let config = forest::ftr::ConfigApplier::new(cfg).unwrap();
     let extractors: [&dyn forest::Extractor; 2] = [&applier, &config];
 
-    let mut big = forest::Page::from_html(
-        "big",
-        &format!("<html><body>{}</body></html>", "<p>x</p>".repeat(20_000)),
-    )
-    .unwrap();
+    let mut big = forest::Page::from_html("big", &format!("<html><body>{}</body></html>", "<p>x</p>".repeat(20_000))).unwrap();
     big.budget.max_xpath_visits = 1_000_000; // the default is 10 million: the same stop, slower
     let mut late = forest::Page::from_html("late", small).unwrap();
     late.deadline = Some(std::time::Instant::now());
@@ -302,30 +202,13 @@ fn xpaths_run_under_the_pages_node_visit_budget() {
         assert!(text.contains("words 0"), "{text}");
         let started = std::time::Instant::now();
         match x.extract(&big) {
-            Err(forest::Error::OverBudget {
-                limit: forest::budget::Limit::XPathVisits,
-                what,
-            }) => assert!(what.contains("visited over 1000000 nodes"), "{what}"),
-            other => panic!(
-                "{}: expected the visit budget, got {:?}",
-                x.name(),
-                other.map(|e| e.rule)
-            ),
+            Err(forest::Error::OverBudget { limit: forest::budget::Limit::XPathVisits, what }) => assert!(what.contains("visited over 1000000 nodes"), "{what}"),
+            other => panic!("{}: expected the visit budget, got {:?}", x.name(), other.map(|e| e.rule)),
         }
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(60),
-            "stopped, not run to the end"
-        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(60), "stopped, not run to the end");
         match x.extract(&late) {
-            Err(forest::Error::OverBudget {
-                limit: forest::budget::Limit::Time,
-                ..
-            }) => {}
-            other => panic!(
-                "{}: expected the time budget, got {:?}",
-                x.name(),
-                other.map(|e| e.rule)
-            ),
+            Err(forest::Error::OverBudget { limit: forest::budget::Limit::Time, .. }) => {}
+            other => panic!("{}: expected the time budget, got {:?}", x.name(), other.map(|e| e.rule)),
         }
     }
 }
@@ -345,27 +228,11 @@ fn parser_bombs_stop_at_the_element_budget() {
         }
         s
     };
-    let small = forest::budget::Budget {
-        max_elements: 50_000,
-        ..forest::budget::Budget::default()
-    };
-    for html in [
-        rebuilt(3_000, 61_000),
-        format!(
-            "<html><body>{}",
-            (0..3_000)
-                .map(|i| format!("<p><b id=x{i}>t</p>"))
-                .collect::<String>()
-        ),
-    ] {
+    let small = forest::budget::Budget { max_elements: 50_000, ..forest::budget::Budget::default() };
+    for html in [rebuilt(3_000, 61_000), format!("<html><body>{}", (0..3_000).map(|i| format!("<p><b id=x{i}>t</p>")).collect::<String>())] {
         match clean::page_within(&html, &small) {
-            Err(forest::Error::OverBudget { limit, .. }) => {
-                assert_eq!(limit, forest::budget::Limit::Elements)
-            }
-            other => panic!(
-                "a bomb must go over the element budget: {:?}",
-                other.map(|d| d.element_count())
-            ),
+            Err(forest::Error::OverBudget { limit, .. }) => assert_eq!(limit, forest::budget::Limit::Elements),
+            other => panic!("a bomb must go over the element budget: {:?}", other.map(|d| d.element_count())),
         }
     }
     let n = 100_000;
@@ -375,16 +242,8 @@ fn parser_bombs_stop_at_the_element_budget() {
         format!("<body>{}x", "<div></span>".repeat(n)),
     ] {
         let doc = clean::page(&html);
-        let deepest = doc
-            .nodes
-            .iter()
-            .map(|n| n.level as usize)
-            .max()
-            .unwrap_or(0);
-        assert!(
-            deepest <= forest::budget::MAX_DEPTH + 4,
-            "the guard flattens what the parser nests: {deepest}"
-        );
+        let deepest = doc.nodes.iter().map(|n| n.level as usize).max().unwrap_or(0);
+        assert!(deepest <= forest::budget::MAX_DEPTH + 4, "the guard flattens what the parser nests: {deepest}");
     }
 }
 
@@ -395,69 +254,30 @@ fn parser_bombs_stop_at_the_element_budget() {
 #[test]
 fn string_functions_run_under_the_budget() {
     let small = "<html><body><div class=story><p>words one</p><p>words two</p></div></body></html>";
-    let pages: Vec<forest::Page> = (0..2)
-        .map(|i| {
-            forest::Page::from_html(format!("p{i}"), &small.replace("one", &i.to_string())).unwrap()
-        })
-        .collect();
-    let wrapper = forest::Wrapper::induce("t", &pages, &forest::Config::default())
-        .unwrap()
-        .wrapper;
+    let pages: Vec<forest::Page> = (0..2).map(|i| forest::Page::from_html(format!("p{i}"), &small.replace("one", &i.to_string())).unwrap()).collect();
+    let wrapper = forest::Wrapper::induce("t", &pages, &forest::Config::default()).unwrap().wrapper;
     let para = "<p>".to_string() + &"lorem ipsum dolor sit amet ".repeat(40) + "</p>";
-    let mut big = forest::Page::from_html(
-        "big",
-        &format!(
-            "<html><body><div class=story>{}</div></body></html>",
-            para.repeat(500)
-        ),
-    )
-    .unwrap();
+    let mut big = forest::Page::from_html("big", &format!("<html><body><div class=story>{}</div></body></html>", para.repeat(500))).unwrap();
     big.budget.max_xpath_visits = 1_000_000;
     let concat = format!("//div[concat({}) = 'x']", vec!["string(/)"; 300].join(", "));
-    for bad in [
-        "//*[normalize-space(/) = 'x']",
-        concat.as_str(),
-        "//p[contains(string(/), 'zzz')]",
-    ] {
-        let applier = forest::Applier::new(forest::Wrapper {
-            xpath: bad.into(),
-            ..wrapper.clone()
-        })
-        .expect("passes the checks");
-        let (cfg, _) =
-            forest::ftr::SiteConfig::parse(&format!("body: {bad}\n"), "site.txt").unwrap();
+    for bad in ["//*[normalize-space(/) = 'x']", concat.as_str(), "//p[contains(string(/), 'zzz')]"] {
+        let applier = forest::Applier::new(forest::Wrapper { xpath: bad.into(), ..wrapper.clone() }).expect("passes the checks");
+        let (cfg, _) = forest::ftr::SiteConfig::parse(&format!("body: {bad}\n"), "site.txt").unwrap();
         let config = forest::ftr::ConfigApplier::new(cfg).unwrap();
         let extractors: [&dyn forest::Extractor; 2] = [&applier, &config];
         for x in extractors {
             let started = std::time::Instant::now();
             match x.extract(&big) {
-                Err(forest::Error::OverBudget {
-                    limit: forest::budget::Limit::XPathVisits,
-                    what,
-                }) => {
+                Err(forest::Error::OverBudget { limit: forest::budget::Limit::XPathVisits, what }) => {
                     assert!(what.contains("characters"), "{what}")
                 }
-                other => panic!(
-                    "{bad} ({}): expected the budget, got {:?}",
-                    x.name(),
-                    other.map(|e| e.rule)
-                ),
+                other => panic!("{bad} ({}): expected the budget, got {:?}", x.name(), other.map(|e| e.rule)),
             }
-            assert!(
-                started.elapsed() < std::time::Duration::from_secs(30),
-                "{bad}: stopped, not run to the end"
-            );
+            assert!(started.elapsed() < std::time::Duration::from_secs(30), "{bad}: stopped, not run to the end");
         }
     }
-    let fine = forest::Applier::new(forest::Wrapper {
-        xpath: "//div[contains(normalize-space(@class), 'story')]".into(),
-        ..wrapper
-    })
-    .unwrap();
-    assert!(forest::Extractor::extract(&fine, &big)
-        .unwrap()
-        .text
-        .contains("lorem ipsum"));
+    let fine = forest::Applier::new(forest::Wrapper { xpath: "//div[contains(normalize-space(@class), 'story')]".into(), ..wrapper }).unwrap();
+    assert!(forest::Extractor::extract(&fine, &big).unwrap().text.contains("lorem ipsum"));
 }
 
 /// The executable is position-independent on Linux (ELF type `ET_DYN`), so its code's address
@@ -468,20 +288,13 @@ fn the_executable_is_position_independent() {
     let bytes = std::fs::read(env!("CARGO_BIN_EXE_forest")).expect("the forest executable");
     assert_eq!(&bytes[..4], b"\x7fELF");
     // e_type, little-endian on every Linux target forest builds for: 3 is ET_DYN.
-    assert_eq!(
-        u16::from_le_bytes([bytes[16], bytes[17]]),
-        3,
-        "readelf -h would say EXEC: built with -no-pie?"
-    );
+    assert_eq!(u16::from_le_bytes([bytes[16], bytes[17]]), 3, "readelf -h would say EXEC: built with -no-pie?");
 }
 
 #[test]
 fn reader_comments_kept_aside_stay_within_their_cap() {
     // Three megabytes of comments, in many regions and one huge one.
-    let one = format!(
-        "<div class=comment><p>{}</p></div>",
-        "A reader says the bridge is fine. ".repeat(30)
-    );
+    let one = format!("<div class=comment><p>{}</p></div>", "A reader says the bridge is fine. ".repeat(30));
     let html = format!(
         "<body><article><h1>Bridge</h1><p>The bridge reopened.</p></article>{}<div id=comments><p>{}</p></div></body>",
         one.repeat(1_500),
@@ -489,10 +302,7 @@ fn reader_comments_kept_aside_stay_within_their_cap() {
     );
     let doc = clean::page(&html);
     let kept: usize = doc.comments.iter().map(String::len).sum();
-    assert!(
-        kept <= clean::Doc::MAX_COMMENTS && kept > clean::Doc::MAX_COMMENTS / 2,
-        "{kept}"
-    );
+    assert!(kept <= clean::Doc::MAX_COMMENTS && kept > clean::Doc::MAX_COMMENTS / 2, "{kept}");
     assert!(!doc.text(doc.body).contains("reader says"));
 }
 
@@ -506,10 +316,6 @@ fn a_figure_with_a_hundred_thousand_captions_renders() {
         "<figcaption>c</figcaption>".repeat(100_000)
     );
     let page = forest::Page::from_html("figures", &html).expect("the page");
-    let article = forest::rules::Rules::SinglePage
-        .resolver()
-        .expect("rules")
-        .article(page)
-        .expect("an article");
+    let article = forest::rules::Rules::SinglePage.resolver().expect("rules").article(page).expect("an article");
     assert!(article.markdown().contains("The bridge reopened"));
 }

@@ -11,9 +11,8 @@ use std::time::{Duration, Instant};
 
 /// Words the generated articles are made of.
 const WORDS: &[&str] = &[
-    "bridge", "river", "council", "budget", "harbor", "train", "station", "museum", "storm",
-    "election", "school", "market", "festival", "hospital", "airport", "library", "stadium",
-    "forest", "mountain", "village",
+    "bridge", "river", "council", "budget", "harbor", "train", "station", "museum", "storm", "election", "school",
+    "market", "festival", "hospital", "airport", "library", "stadium", "forest", "mountain", "village",
 ];
 
 /// The `i`-th generated article (English, 40–200 words, with a word only it has).
@@ -25,11 +24,7 @@ fn article(i: usize) -> Article {
     }
     Article {
         url: Some(format!("https://gen.example/{i}")),
-        host: Some(if i % 2 == 0 {
-            "gen.example".into()
-        } else {
-            "other.example".into()
-        }),
+        host: Some(if i % 2 == 0 { "gen.example".into() } else { "other.example".into() }),
         title: format!("{} news {i}", WORDS[i % WORDS.len()]),
         text,
         published: Some(format!("2024-01-{:02}", 1 + i % 28)),
@@ -74,10 +69,7 @@ fn merged_shards_equal_one_index_built_whole() {
     for a in &mut second[..10] {
         a.text.push_str(" updated");
     }
-    first.push(Article {
-        lang: Some("fr".into()),
-        ..article(500)
-    });
+    first.push(Article { lang: Some("fr".into()), ..article(500) });
     let a = build(&tmp.path().join("a"), &first);
     let b = build(&tmp.path().join("b"), &second);
     assert_eq!((a.len(), b.len()), (61, 70));
@@ -89,33 +81,15 @@ fn merged_shards_equal_one_index_built_whole() {
     assert_eq!(merged.len(), 121);
     assert_eq!(whole.len(), 121);
     assert_eq!(all(&merged), all(&whole));
-    for q in [
-        "bridge",
-        "number57",
-        "updated",
-        "\"river council\"",
-        "museum -storm",
-        "news",
-    ] {
+    for q in ["bridge", "number57", "updated", "\"river council\"", "museum -storm", "news"] {
         let urls = |i: &ArticleIndex| {
-            let mut u: Vec<String> = i
-                .search(q, 200, None)
-                .expect("search")
-                .into_iter()
-                .map(|h| h.url)
-                .collect();
+            let mut u: Vec<String> = i.search(q, 200, None).expect("search").into_iter().map(|h| h.url).collect();
             u.sort();
             u
         };
         assert_eq!(urls(&merged), urls(&whole), "{q}");
     }
-    assert_eq!(
-        merged
-            .search("updated", 200, Some("gen.example"))
-            .expect("search")
-            .len(),
-        5
-    );
+    assert_eq!(merged.search("updated", 200, Some("gen.example")).expect("search").len(), 5);
     assert!(merged.merge_from(&tmp.path().join("nowhere")).is_err());
 }
 
@@ -123,19 +97,11 @@ fn merged_shards_equal_one_index_built_whole() {
 fn junk_folder_is_refused_clearly() {
     let tmp = tempfile::tempdir().expect("temp dir");
     std::fs::create_dir(tmp.path().join("photos")).expect("mkdir");
-    let err = ArticleIndex::open_or_create(tmp.path())
-        .expect_err("not an index")
-        .to_string();
-    assert!(
-        err.contains("photos") && err.contains("holds no article index"),
-        "{err}"
-    );
+    let err = ArticleIndex::open_or_create(tmp.path()).expect_err("not an index").to_string();
+    assert!(err.contains("photos") && err.contains("holds no article index"), "{err}");
     let file = tmp.path().join("photos").join("a.jpg");
     std::fs::write(&file, b"\xff\xd8").expect("write");
-    assert!(
-        ArticleIndex::open_or_create(&file).is_err(),
-        "a file is not a folder"
-    );
+    assert!(ArticleIndex::open_or_create(&file).is_err(), "a file is not a folder");
 }
 
 /// The child's settings: where to write (the env variable), how many, how often it commits.
@@ -147,9 +113,7 @@ const CHILD_BATCH: usize = 7;
 #[test]
 #[ignore = "the child process of killed_writer_leaves_whole_commits"]
 fn child_writer() {
-    let Some(dir) = std::env::var_os(CHILD_DIR) else {
-        return;
-    };
+    let Some(dir) = std::env::var_os(CHILD_DIR) else { return };
     let index = ArticleIndex::open_or_create(Path::new(&dir)).expect("child: index");
     let mut w = index.writer(CHILD_BATCH).expect("child: writer");
     for i in 0..CHILD_ARTICLES {
@@ -174,28 +138,18 @@ fn killed_writer_leaves_whole_commits() {
     let deadline = Instant::now() + Duration::from_secs(300);
     loop {
         if dir.join("meta.json").exists() {
-            let seen = ArticleIndex::open(&dir)
-                .expect("open while the child writes")
-                .len();
+            let seen = ArticleIndex::open(&dir).expect("open while the child writes").len();
             if seen >= 20 * CHILD_BATCH {
                 break;
             }
         }
-        assert!(
-            child.try_wait().expect("child status").is_none(),
-            "the child writer stopped on its own"
-        );
+        assert!(child.try_wait().expect("child status").is_none(), "the child writer stopped on its own");
         assert!(Instant::now() < deadline, "the child writer is too slow");
         std::thread::sleep(Duration::from_millis(10));
     }
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
     std::thread::sleep(Duration::from_micros(u64::from(nanos % 50_000)));
-    assert!(
-        child.try_wait().expect("child status").is_none(),
-        "the child writer finished before the kill"
-    );
+    assert!(child.try_wait().expect("child status").is_none(), "the child writer finished before the kill");
     child.kill().expect("kill the child");
     child.wait().expect("reap the child");
 
@@ -203,33 +157,17 @@ fn killed_writer_leaves_whole_commits() {
     let index = ArticleIndex::open_or_create(&dir).expect("reopen after the kill");
     let kept = all(&index);
     assert_eq!(kept.len(), index.len());
-    assert!(
-        kept.len() >= 20 * CHILD_BATCH && kept.len() < CHILD_ARTICLES,
-        "killed at {}",
-        kept.len()
-    );
-    assert_eq!(
-        kept.len() % CHILD_BATCH,
-        0,
-        "a partial batch survived: {}",
-        kept.len()
-    );
+    assert!(kept.len() >= 20 * CHILD_BATCH && kept.len() < CHILD_ARTICLES, "killed at {}", kept.len());
+    assert_eq!(kept.len() % CHILD_BATCH, 0, "a partial batch survived: {}", kept.len());
     for a in &kept {
-        let i: usize = a
-            .key()
-            .rsplit('/')
-            .next()
-            .and_then(|n| n.parse().ok())
-            .expect("generated URL");
+        let i: usize = a.key().rsplit('/').next().and_then(|n| n.parse().ok()).expect("generated URL");
         assert_eq!(a, &article(i), "article {i} is not as written");
     }
     eprintln!("killed after {} committed articles", kept.len());
 
     // The dead writer's lock file is still there but no longer held: a new writer gets it.
     assert!(dir.join(".tantivy-writer.lock").exists());
-    let mut w = index
-        .writer(DEFAULT_BATCH)
-        .expect("a writer after the kill (stale lock)");
+    let mut w = index.writer(DEFAULT_BATCH).expect("a writer after the kill (stale lock)");
     for i in 0..CHILD_ARTICLES {
         w.add(&article(i)).expect("add again");
     }
@@ -251,11 +189,7 @@ fn corpus_article(site: &str, txt: &Path) -> Option<Article> {
         .unwrap_or_default();
     let id = txt.file_stem()?.to_string_lossy().into_owned();
     Some(Article {
-        url: Some(
-            meta["url"]
-                .as_str()
-                .map_or_else(|| format!("corpus://{site}/{id}"), str::to_string),
-        ),
+        url: Some(meta["url"].as_str().map_or_else(|| format!("corpus://{site}/{id}"), str::to_string)),
         host: Some(meta["host"].as_str().unwrap_or(site).to_string()),
         title: text.lines().next().unwrap_or_default().trim().to_string(),
         text,
@@ -279,18 +213,11 @@ fn corpus_speed() {
         eprintln!("no corpus at {}: skipped", root.display());
         return;
     };
-    let mut sites: Vec<PathBuf> = sites
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
+    let mut sites: Vec<PathBuf> = sites.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect();
     sites.sort();
     let mut articles = Vec::new();
     for site in &sites {
-        let name = site
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = site.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let mut txts: Vec<PathBuf> = std::fs::read_dir(site)
             .expect("site folder")
             .filter_map(|e| e.ok())
@@ -319,12 +246,7 @@ fn corpus_speed() {
         .iter()
         .step_by(step)
         .map(|a| {
-            let words: Vec<&str> = a
-                .title
-                .split_whitespace()
-                .filter(|w| w.chars().count() > 3)
-                .take(3)
-                .collect();
+            let words: Vec<&str> = a.title.split_whitespace().filter(|w| w.chars().count() > 3).take(3).collect();
             (words.join(" "), a.key())
         })
         .filter(|(q, _)| !q.is_empty())
@@ -344,8 +266,7 @@ fn corpus_speed() {
         }
     }
     times.sort();
-    let pct =
-        |p: f64| times[((times.len() - 1) as f64 * p).round() as usize].as_secs_f64() * 1000.0;
+    let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize].as_secs_f64() * 1000.0;
     println!(
         "indexed {} pages ({:.1} MB) in {secs:.2} s: {:.0} pages/s, {:.1} MB/s; {} queries × 3: median {:.2} ms, \
          p99 {:.2} ms; own page in top 10 for {found}/{}",

@@ -24,10 +24,7 @@ impl Units {
     /// blocks and opens it again after each (`[![photo](a.jpg)](/p)` then `[Title](/p)`), as
     /// CommonMark requires.
     fn add(&mut self, kind: &'static str, text: &str) {
-        let text = text
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(if kind == "code" { " " } else { "" });
+        let text = text.split_whitespace().collect::<Vec<_>>().join(if kind == "code" { " " } else { "" });
         let n = self.0.entry(kind).or_default().entry(text).or_default();
         *n = if kind == "link" { 1 } else { *n + 1 };
     }
@@ -38,24 +35,15 @@ impl Units {
 
     /// Units of `kind` found in both.
     fn common(&self, other: &Units, kind: &str) -> usize {
-        let (Some(a), Some(b)) = (self.0.get(kind), other.0.get(kind)) else {
-            return 0;
-        };
-        a.iter()
-            .map(|(k, n)| (*n).min(b.get(k).copied().unwrap_or(0)))
-            .sum()
+        let (Some(a), Some(b)) = (self.0.get(kind), other.0.get(kind)) else { return 0 };
+        a.iter().map(|(k, n)| (*n).min(b.get(k).copied().unwrap_or(0))).sum()
     }
 
     /// The units of an HTML fragment.
     fn of_html(&mut self, html: &str) {
         let doc = scraper::Html::parse_fragment(html);
         let text = |e: scraper::ElementRef| e.text().collect::<String>();
-        for (kind, css) in [
-            ("heading", "h1, h2, h3, h4, h5, h6"),
-            ("item", "li"),
-            ("cell", "td, th"),
-            ("code", "pre"),
-        ] {
+        for (kind, css) in [("heading", "h1, h2, h3, h4, h5, h6"), ("item", "li"), ("cell", "td, th"), ("code", "pre")] {
             for e in doc.select(&scraper::Selector::parse(css).expect("selector")) {
                 self.add(kind, &text(e));
             }
@@ -80,10 +68,7 @@ impl Units {
         let mut html = String::new();
         // Inside an image: its alt text is no text of the units around it (as in HTML).
         let mut in_image = 0usize;
-        for event in Parser::new_ext(
-            markdown,
-            Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_FOOTNOTES,
-        ) {
+        for event in Parser::new_ext(markdown, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_FOOTNOTES) {
             match event {
                 Event::Start(tag) => {
                     let kind = match tag {
@@ -103,13 +88,7 @@ impl Units {
                             continue;
                         }
                         // A block starts: its words are apart from those before it.
-                        Tag::Paragraph
-                        | Tag::BlockQuote(_)
-                        | Tag::List(_)
-                        | Tag::Table(_)
-                        | Tag::TableHead
-                        | Tag::TableRow
-                        | Tag::HtmlBlock => {
+                        Tag::Paragraph | Tag::BlockQuote(_) | Tag::List(_) | Tag::Table(_) | Tag::TableHead | Tag::TableRow | Tag::HtmlBlock => {
                             open.iter_mut().for_each(|(_, text)| text.push(' '));
                             continue;
                         }
@@ -118,15 +97,7 @@ impl Units {
                     open.push((kind, String::new()));
                 }
                 Event::End(end) => {
-                    if matches!(
-                        end,
-                        TagEnd::Paragraph
-                            | TagEnd::BlockQuote(_)
-                            | TagEnd::List(_)
-                            | TagEnd::Item
-                            | TagEnd::Heading(_)
-                            | TagEnd::TableCell
-                    ) {
+                    if matches!(end, TagEnd::Paragraph | TagEnd::BlockQuote(_) | TagEnd::List(_) | TagEnd::Item | TagEnd::Heading(_) | TagEnd::TableCell) {
                         open.iter_mut().for_each(|(_, text)| text.push(' '));
                     }
                     let kind = match end {
@@ -145,9 +116,7 @@ impl Units {
                         units.add(kind, &text);
                     }
                 }
-                Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t)
-                    if in_image == 0 =>
-                {
+                Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) if in_image == 0 => {
                     for (_, text) in &mut open {
                         text.push_str(&t);
                     }
@@ -174,11 +143,7 @@ fn pages() -> Option<Vec<PathBuf>> {
     for set in ["modern", "types"] {
         for site in std::fs::read_dir(shared.join(set)).ok()? {
             let Ok(site) = site else { continue };
-            for f in std::fs::read_dir(site.path())
-                .into_iter()
-                .flatten()
-                .flatten()
-            {
+            for f in std::fs::read_dir(site.path()).into_iter().flatten().flatten() {
                 if f.path().extension().is_some_and(|x| x == "html") {
                     out.push(f.path());
                 }
@@ -200,42 +165,23 @@ fn markdown_parses_back_to_the_units_of_the_html() {
     let mut totals: HashMap<&str, (usize, usize, usize)> = HashMap::new();
     let mut worst: Vec<(usize, String)> = Vec::new();
     for path in &pages {
-        let Ok(bytes) = std::fs::read(path) else {
-            continue;
-        };
+        let Ok(bytes) = std::fs::read(path) else { continue };
         let url = path.to_string_lossy().into_owned();
-        let Ok(article) = Page::from_bytes(&bytes, &url).and_then(|p| resolver.article(p)) else {
-            continue;
-        };
+        let Ok(article) = Page::from_bytes(&bytes, &url).and_then(|p| resolver.article(p)) else { continue };
         let mut from_html = Units::default();
         from_html.of_html(&article.html());
         let from_markdown = Units::of_markdown(&article.markdown());
         if let Ok(k) = std::env::var("FOREST_UNITS_DEBUG") {
-            let (a, b) = (
-                from_html.0.get(k.as_str()).cloned().unwrap_or_default(),
-                from_markdown.0.get(k.as_str()).cloned().unwrap_or_default(),
-            );
-            let only_h: Vec<_> = a
-                .iter()
-                .filter(|(t, n)| b.get(*t).copied().unwrap_or(0) < **n)
-                .take(3)
-                .collect();
-            let only_m: Vec<_> = b
-                .iter()
-                .filter(|(t, n)| a.get(*t).copied().unwrap_or(0) < **n)
-                .take(3)
-                .collect();
+            let (a, b) = (from_html.0.get(k.as_str()).cloned().unwrap_or_default(), from_markdown.0.get(k.as_str()).cloned().unwrap_or_default());
+            let only_h: Vec<_> = a.iter().filter(|(t, n)| b.get(*t).copied().unwrap_or(0) < **n).take(3).collect();
+            let only_m: Vec<_> = b.iter().filter(|(t, n)| a.get(*t).copied().unwrap_or(0) < **n).take(3).collect();
             if !only_h.is_empty() || !only_m.is_empty() {
                 eprintln!("== {url}\n  html: {only_h:?}\n  md:   {only_m:?}");
             }
         }
         let mut missed = 0;
         for kind in KINDS {
-            let (h, m, both) = (
-                from_html.count(kind),
-                from_markdown.count(kind),
-                from_html.common(&from_markdown, kind),
-            );
+            let (h, m, both) = (from_html.count(kind), from_markdown.count(kind), from_html.common(&from_markdown, kind));
             let t = totals.entry(kind).or_default();
             *t = (t.0 + h, t.1 + m, t.2 + both);
             missed += h.max(m) - both;
@@ -243,23 +189,9 @@ fn markdown_parses_back_to_the_units_of_the_html() {
         worst.push((missed, url));
     }
     worst.sort_by(|a, b| b.cmp(a));
-    let f1 = |(h, m, both): (usize, usize, usize)| {
-        if h + m == 0 {
-            1.0
-        } else {
-            2.0 * both as f64 / (h + m) as f64
-        }
-    };
-    let report: Vec<String> = KINDS
-        .iter()
-        .map(|k| format!("{k} {:.3} ({:?})", f1(totals[k]), totals[k]))
-        .collect();
-    eprintln!(
-        "{} pages: {}\nmost units apart: {:?}",
-        pages.len(),
-        report.join(", "),
-        &worst[..worst.len().min(8)]
-    );
+    let f1 = |(h, m, both): (usize, usize, usize)| if h + m == 0 { 1.0 } else { 2.0 * both as f64 / (h + m) as f64 };
+    let report: Vec<String> = KINDS.iter().map(|k| format!("{k} {:.3} ({:?})", f1(totals[k]), totals[k])).collect();
+    eprintln!("{} pages: {}\nmost units apart: {:?}", pages.len(), report.join(", "), &worst[..worst.len().min(8)]);
     for kind in KINDS {
         // At the time of writing: headings .999, items .998, cells .976 (a layout table is
         // blocks in Markdown), code .999, images 1.000, links .997.

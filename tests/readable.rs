@@ -50,25 +50,10 @@ fn news_page() -> String {
 fn the_root_is_the_article_among_navigation_sidebar_related_and_footer() {
     let doc = page(&news_page());
     let r = extract(&doc);
-    assert!(
-        all_inside(&doc, &r.nodes, "story"),
-        "selected {:?}",
-        r.nodes
-    );
-    assert!(
-        r.text
-            .starts_with("Council votes to repair bridge\n\nThe city council voted"),
-        "{}",
-        r.text
-    );
+    assert!(all_inside(&doc, &r.nodes, "story"), "selected {:?}", r.nodes);
+    assert!(r.text.starts_with("Council votes to repair bridge\n\nThe city council voted"), "{}", r.text);
     assert!(r.text.contains("shop owners asked"));
-    for junk in [
-        "Weather",
-        "Most read",
-        "Sign up",
-        "Engineers start a survey",
-        "Copyright",
-    ] {
+    for junk in ["Weather", "Most read", "Sign up", "Engineers start a survey", "Copyright"] {
         assert!(!r.text.contains(junk), "{junk:?} in {}", r.text);
     }
     assert!(r.score > 0.0);
@@ -92,29 +77,12 @@ fn the_header_zone_and_the_tail_are_trimmed() {
     );
     let doc = page(&html);
     let r = extract(&doc);
-    assert!(
-        r.text
-            .starts_with("Council votes to repair bridge\n\nThe city council voted"),
-        "{}",
-        r.text
-    );
-    for junk in [
-        "Local news",
-        "Jane Doe",
-        "10:42",
-        "Share",
-        "More from",
-        "library",
-        "football",
-    ] {
+    assert!(r.text.starts_with("Council votes to repair bridge\n\nThe city council voted"), "{}", r.text);
+    for junk in ["Local news", "Jane Doe", "10:42", "Share", "More from", "library", "football"] {
         assert!(!r.text.contains(junk), "{junk:?} in {}", r.text);
     }
     // With both trims off, the byline and the tail stay.
-    let off = Options {
-        header: false,
-        tail: false,
-        ..Options::default()
-    };
+    let off = Options { header: false, tail: false, ..Options::default() };
     let all = extract_with(&doc, &off).text;
     assert!(all.contains("Jane Doe") && all.contains("library"), "{all}");
 }
@@ -126,31 +94,14 @@ fn a_list_of_teasers_to_other_stories_is_cut_but_a_list_of_outside_links_is_not(
             "<div><h3><a href='{href}'>{title}</a></h3><p>A short summary of this other story, two lines long.</p></div>"
         )
     };
-    let teasers: String = [
-        "Storm closes the road",
-        "Choir wins a prize",
-        "New library opens",
-    ]
-    .iter()
-    .enumerate()
-    .map(|(i, t)| item(&format!("/news/{i}"), t))
-    .collect();
+    let teasers: String =
+        ["Storm closes the road", "Choir wins a prize", "New library opens"].iter().enumerate().map(|(i, t)| item(&format!("/news/{i}"), t)).collect();
     let html = format!(
         "<html><head><title>Bridge</title><link rel=canonical href='https://gazette.example/news/bridge'></head><body>         <div id=main><div id=story><p>{P1}</p><p>{P2}</p><p>{P3}</p></div><div>{teasers}</div></div></body></html>"
     );
     let r = extract(&page(&html));
-    assert!(
-        r.text.contains("shop owners") && !r.text.contains("other story"),
-        "{}",
-        r.text
-    );
-    let off = extract_with(
-        &page(&html),
-        &Options {
-            teasers: false,
-            ..Options::default()
-        },
-    );
+    assert!(r.text.contains("shop owners") && !r.text.contains("other story"), "{}", r.text);
+    let off = extract_with(&page(&html), &Options { teasers: false, ..Options::default() });
     assert!(off.text.contains("other story"), "{}", off.text);
     // The same list linking to other sites (a list of picks, references) is content.
     let picks: String = ["Road atlas", "Choir songbook", "Library guide"]
@@ -174,15 +125,9 @@ fn a_hidden_duplicate_of_the_article_is_not_taken() {
     );
     let doc = page(&html);
     let r = extract(&doc);
-    assert!(
-        all_inside(&doc, &r.nodes, "shown"),
-        "selected {:?}",
-        r.nodes
-    );
+    assert!(all_inside(&doc, &r.nodes, "shown"), "selected {:?}", r.nodes);
     // A page whose only text is hidden still gives it (pages that show their text by script).
-    let only = page(&format!(
-        "<html><body><div hidden><p>{P1}</p><p>{P2}</p></div></body></html>"
-    ));
+    let only = page(&format!("<html><body><div hidden><p>{P1}</p><p>{P2}</p></div></body></html>"));
     assert!(extract(&only).text.contains("steel beams"));
 }
 
@@ -199,11 +144,7 @@ fn unspaced_chinese_and_japanese_articles_are_found() {
     let doc = page(&html);
     let r = extract(&doc);
     assert!(all_inside(&doc, &r.nodes, "zh"), "selected {:?}", r.nodes);
-    assert!(
-        r.text.contains("工程将于春季开始") && !r.text.contains("首页"),
-        "{}",
-        r.text
-    );
+    assert!(r.text.contains("工程将于春季开始") && !r.text.contains("首页"), "{}", r.text);
 
     let ja = "市議会は火曜日、川に架かる古い橋の修理を決めた。技術者は鋼の梁が予想よりずっと早く腐食していると警告していた。\
               工事は春に始まり約八か月続く。その間、車は通れないが、仮設の歩道で市場まで歩いて渡ることができる。";
@@ -216,39 +157,20 @@ fn unspaced_chinese_and_japanese_articles_are_found() {
     let doc = page(&html);
     let r = extract(&doc);
     assert!(all_inside(&doc, &r.nodes, "ja"), "selected {:?}", r.nodes);
-    assert!(
-        r.text.contains("仮設の歩道") && !r.text.contains("ホーム") && !r.text.contains("人気"),
-        "{}",
-        r.text
-    );
+    assert!(r.text.contains("仮設の歩道") && !r.text.contains("ホーム") && !r.text.contains("人気"), "{}", r.text);
 }
 
 #[test]
 fn deep_empty_and_odd_pages_do_not_panic() {
-    let deep = format!(
-        "{}<p>{P1}</p>{}",
-        "<div>".repeat(10_000),
-        "</div>".repeat(10_000)
-    );
+    let deep = format!("{}<p>{P1}</p>{}", "<div>".repeat(10_000), "</div>".repeat(10_000));
     let doc = page(&deep);
     let r = extract(&doc);
     assert!(r.text.contains("steel beams"));
-    for html in [
-        "",
-        " ",
-        "<html></html>",
-        "<p>",
-        "<a href=x>only a link</a>",
-        "\u{0}\u{feff}<<<>>>",
-        "<table><td>x",
-    ] {
+    for html in ["", " ", "<html></html>", "<p>", "<a href=x>only a link</a>", "\u{0}\u{feff}<<<>>>", "<table><td>x"] {
         let doc = page(html);
         let _ = extract(&doc);
         for m in MECHANISMS {
-            let _ = extract_with(
-                &doc,
-                &Options::default().without(m).expect("known mechanism"),
-            );
+            let _ = extract_with(&doc, &Options::default().without(m).expect("known mechanism"));
         }
         let _ = forest::extract::readable::article_score(&doc, doc.body);
         let _ = forest::extract::readable::article_score(&doc, u32::MAX);
@@ -288,8 +210,5 @@ fn mean_f1_on_the_shared_single_page_set() {
     assert!(!f1.is_empty());
     let mean = f1.iter().sum::<f64>() / f1.len() as f64;
     eprintln!("single-page mean F1 on {} pages: {mean:.4}", f1.len());
-    assert!(
-        mean >= SINGLE_MEAN_FLOOR,
-        "mean F1 {mean:.4} < {SINGLE_MEAN_FLOOR}"
-    );
+    assert!(mean >= SINGLE_MEAN_FLOOR, "mean F1 {mean:.4} < {SINGLE_MEAN_FLOOR}");
 }

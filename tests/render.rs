@@ -11,9 +11,7 @@ fn data() -> PathBuf {
 
 /// The shared set `name` (`../shared/<name>`), or `None`, said on stderr, when it is absent.
 fn shared(name: &str) -> Option<PathBuf> {
-    let set = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared")
-        .join(name);
+    let set = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared").join(name);
     if !set.is_dir() {
         eprintln!("skipped: ../shared/{name} is absent");
         return None;
@@ -23,15 +21,11 @@ fn shared(name: &str) -> Option<PathBuf> {
 
 /// The page of `case` and an extraction of its element of class `article`.
 fn extraction(case: &str) -> (Page, Extraction) {
-    let html = std::fs::read_to_string(data().join(format!("{case}.html")))
-        .expect("read the fixture page");
+    let html = std::fs::read_to_string(data().join(format!("{case}.html"))).expect("read the fixture page");
     let page = Page::from_html(case, &html).unwrap();
     let doc = &page.doc;
     let article = (0..doc.nodes.len() as u32)
-        .find(|&i| {
-            doc.element(i)
-                .is_some_and(|e| e.attr("class") == Some("article"))
-        })
+        .find(|&i| doc.element(i).is_some_and(|e| e.attr("class") == Some("article")))
         .expect("an element of class article");
     let x = Extraction::new(vec![article], doc.text(article), Rule::Exact);
     (page, x)
@@ -42,8 +36,7 @@ fn lists_table_code_markdown_is_golden() {
     let (page, x) = extraction("lists-table-code");
     let base = url::Url::parse("https://example.com/blog/post.html").expect("URL");
     let got = forest::render::markdown(&page.doc, &x, Some(&base));
-    let want = std::fs::read_to_string(data().join("lists-table-code.md"))
-        .expect("read the golden Markdown");
+    let want = std::fs::read_to_string(data().join("lists-table-code.md")).expect("read the golden Markdown");
     assert_eq!(got, want, "\n--- got ---\n{got}");
 }
 
@@ -53,19 +46,13 @@ fn lists_table_code_html_and_xml_parse() {
     let base = url::Url::parse("https://example.com/blog/post.html").expect("URL");
     let html = forest::render::html(&page.doc, &x, Some(&base));
     assert!(html.starts_with("<div class=\"article\">"), "{html}");
-    assert!(
-        html.contains("href=\"https://example.com/up.html\""),
-        "{html}"
-    );
+    assert!(html.contains("href=\"https://example.com/up.html\""), "{html}");
     // The fragment parses back to the same text.
     let again = forest::clean::page(&html);
     assert_eq!(again.text(again.body), page.doc.text(x.nodes[0]));
     let xml = forest::render::xml(&page.doc, &x);
     sxd_document::parser::parse(&xml).expect("well-formed XML");
-    assert!(
-        xml.starts_with("<article><div class=\"article\" dfs=\""),
-        "{xml}"
-    );
+    assert!(xml.starts_with("<article><div class=\"article\" dfs=\""), "{xml}");
 }
 
 #[test]
@@ -77,30 +64,13 @@ fn json_gives_what_the_page_declares_with_dates_in_iso_8601_and_urls_made_absolu
         <body><article><h1>Bridge closes</h1><p>The old bridge over the river closes for repairs on Monday, the council said.</p>
         <p>Drivers should use the ferry until the end of June, when the work is due to end.</p></article></body></html>"#;
     let page = Page::from_bytes(html.as_bytes(), "https://news.example/a?x=1").unwrap();
-    let article = forest::rules::Rules::SinglePage
-        .resolver()
-        .unwrap()
-        .article(page)
-        .unwrap();
+    let article = forest::rules::Rules::SinglePage.resolver().unwrap().article(page).unwrap();
     let json: serde_json::Value = serde_json::from_str(&article.to_json(false)).unwrap();
     assert_eq!(json["published"], "2024-05-01");
     assert_eq!(json["canonical_url"], "https://news.example/2024/05/bridge");
     assert_eq!(json["image"], "https://news.example/img/bridge.jpg");
-    assert_eq!(
-        (json["site_name"].as_str(), json["description"].as_str()),
-        (
-            Some("The Gazette"),
-            Some("The bridge closes for six weeks.")
-        )
-    );
-    assert_eq!(
-        (
-            json["authors"][0].as_str(),
-            json["tags"][0].as_str(),
-            json["byline"].as_str()
-        ),
-        (Some("Ada Byron"), Some("roads"), Some("Ada Byron"))
-    );
+    assert_eq!((json["site_name"].as_str(), json["description"].as_str()), (Some("The Gazette"), Some("The bridge closes for six weeks.")));
+    assert_eq!((json["authors"][0].as_str(), json["tags"][0].as_str(), json["byline"].as_str()), (Some("Ada Byron"), Some("roads"), Some("Ada Byron")));
 }
 
 /// Real pages of `../shared/modern` with figures: every caption of a shown image is in the
@@ -111,37 +81,20 @@ fn figures_of_real_pages_keep_image_and_caption_in_html_and_markdown() {
     let rules = forest::rules::Rules::SinglePage;
     // (page, figures with a loaded image and a caption in the article; the other two figures of
     // the second page have an image only a script gives a source, shown neither)
-    for (page, figures) in [
-        ("wcxb-climatedrift.substack.com/test-5539.html", 4),
-        ("wcxb-thespruceeats.com/dev-4030.html", 1),
-    ] {
+    for (page, figures) in [("wcxb-climatedrift.substack.com/test-5539.html", 4), ("wcxb-thespruceeats.com/dev-4030.html", 1)] {
         let html = std::fs::read(set.join(page)).expect("read the page");
-        let article = rules
-            .resolver()
-            .unwrap()
-            .article(Page::from_bytes(&html, page).unwrap())
-            .unwrap();
+        let article = rules.resolver().unwrap().article(Page::from_bytes(&html, page).unwrap()).unwrap();
         let out = article.html();
         assert_eq!(out.matches("<figcaption").count(), figures, "{page}");
         let doc = scraper::Html::parse_fragment(&out);
         let captions: Vec<String> = doc
             .select(&scraper::Selector::parse("figure figcaption").unwrap())
-            .map(|c| {
-                c.text()
-                    .collect::<Vec<_>>()
-                    .join(" ")
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
+            .map(|c| c.text().collect::<Vec<_>>().join(" ").split_whitespace().collect::<Vec<_>>().join(" "))
             .collect();
         let markdown = article.markdown();
         for caption in captions.iter().filter(|c| c.len() > 3) {
             let start: String = caption.chars().take(20).collect();
-            assert!(
-                markdown.contains(start.trim()),
-                "{page}: caption {caption:?} not in the Markdown"
-            );
+            assert!(markdown.contains(start.trim()), "{page}: caption {caption:?} not in the Markdown");
         }
         assert!(out.matches("<img").count() >= figures, "{page}");
     }
@@ -152,31 +105,16 @@ fn figures_of_real_pages_keep_image_and_caption_in_html_and_markdown() {
 #[test]
 fn comments_of_real_blog_pages_come_aside_from_the_article() {
     let Some(set) = shared("blogs") else { return };
-    let mut resolver = forest::rules::Rules::SinglePage
-        .resolver()
-        .unwrap()
-        .fields(forest::article::Fields::Comments);
+    let mut resolver = forest::rules::Rules::SinglePage.resolver().unwrap().fields(forest::article::Fields::Comments);
     // (page, words of a comment)
     for (page, said) in [
-        (
-            "dragnet-blog.designpublic.com/R156.html",
-            "Modern Furniture says:",
-        ),
+        ("dragnet-blog.designpublic.com/R156.html", "Modern Furniture says:"),
         ("dragnet-legalnomads.com/R382.html", "Qaoileann said:"),
     ] {
         let html = std::fs::read(set.join(page)).expect("read the page");
-        let article = resolver
-            .article(Page::from_bytes(&html, page).unwrap())
-            .unwrap();
-        assert!(
-            article.comments.iter().any(|c| c.contains(said)),
-            "{page}: {:?}",
-            article.comments
-        );
-        assert!(
-            !article.text.contains(said),
-            "{page}: a comment in the text"
-        );
+        let article = resolver.article(Page::from_bytes(&html, page).unwrap()).unwrap();
+        assert!(article.comments.iter().any(|c| c.contains(said)), "{page}: {:?}", article.comments);
+        assert!(!article.text.contains(said), "{page}: a comment in the text");
     }
 }
 
@@ -185,33 +123,16 @@ fn comments_of_real_blog_pages_come_aside_from_the_article() {
 #[test]
 fn references_of_a_real_page_are_footnotes_in_markdown() {
     let Some(set) = shared("modern") else { return };
-    let html =
-        std::fs::read(set.join("wcxb-en.wikipedia.org/dev-2905.html")).expect("read the page");
+    let html = std::fs::read(set.join("wcxb-en.wikipedia.org/dev-2905.html")).expect("read the page");
     let url = "https://en.wikipedia.org/wiki/List_of_Nobel_laureates";
-    let article = forest::rules::Rules::SinglePage
-        .resolver()
-        .unwrap()
-        .article(Page::from_bytes(&html, url).unwrap())
-        .unwrap();
+    let article = forest::rules::Rules::SinglePage.resolver().unwrap().article(Page::from_bytes(&html, url).unwrap()).unwrap();
     let markdown = article.markdown();
-    assert!(
-        markdown.contains("the Norwegian Nobel Committee awards the Prize in Peace.[^3]"),
-        "{markdown}"
-    );
-    assert!(
-        markdown.contains("\n[^3]: \"The Nobel Prize Awarders\". Nobel Foundation."),
-        "{markdown}"
-    );
-    assert!(
-        !markdown.contains("#cite_note"),
-        "no link to a note of the page is left: {markdown}"
-    );
+    assert!(markdown.contains("the Norwegian Nobel Committee awards the Prize in Peace.[^3]"), "{markdown}");
+    assert!(markdown.contains("\n[^3]: \"The Nobel Prize Awarders\". Nobel Foundation."), "{markdown}");
+    assert!(!markdown.contains("#cite_note"), "no link to a note of the page is left: {markdown}");
     // Every reference has its definition, and every definition a reference.
     for line in markdown.lines().filter(|l| l.starts_with("[^")) {
         let label = &line[..line.find("]:").expect("a definition")];
-        assert!(
-            markdown.matches(&format!("{label}]")).count() >= 2,
-            "{label} has no reference"
-        );
+        assert!(markdown.matches(&format!("{label}]")).count() >= 2, "{label} has no reference");
     }
 }

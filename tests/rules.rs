@@ -16,68 +16,35 @@ fn demo_bytes() -> Vec<u8> {
 }
 
 fn demo_wrapper() -> forest::Wrapper {
-    let sample = forest::feed::read(&root().join("feeds/demo-news/feed.xml").to_string_lossy())
-        .expect("demo feed");
+    let sample = forest::feed::read(&root().join("feeds/demo-news/feed.xml").to_string_lossy()).expect("demo feed");
     let (pages, failed) = forest::page::load(&sample.items);
     assert!(failed.is_empty());
-    forest::Wrapper::induce(&sample.site, &pages, &forest::Config::default())
-        .expect("induce")
-        .wrapper
+    forest::Wrapper::induce(&sample.site, &pages, &forest::Config::default()).expect("induce").wrapper
 }
 
 #[test]
 fn bytes_and_a_url_become_an_article_with_or_without_a_wrapper() {
-    let single = Rules::SinglePage
-        .resolver()
-        .unwrap()
-        .article(Page::from_bytes(&demo_bytes(), URL).unwrap())
-        .unwrap();
+    let single = Rules::SinglePage.resolver().unwrap().article(Page::from_bytes(&demo_bytes(), URL).unwrap()).unwrap();
     assert_eq!(single.rule, Rule::SinglePage);
-    assert!(
-        (0.25..=0.75).contains(&single.confidence),
-        "no second extractor checked it: {}",
-        single.confidence
-    );
+    assert!((0.25..=0.75).contains(&single.confidence), "no second extractor checked it: {}", single.confidence);
     assert_eq!(single.url.as_deref(), Some(URL));
     assert_eq!(single.host.as_deref(), Some("riverside-gazette.example"));
     assert!(single.text.contains("Elm Street"), "{}", single.text);
 
     let rules = Rules::wrapper(demo_wrapper()).unwrap();
-    let article = rules
-        .resolver()
-        .unwrap()
-        .article(Page::from_bytes(&demo_bytes(), URL).unwrap())
-        .unwrap();
+    let article = rules.resolver().unwrap().article(Page::from_bytes(&demo_bytes(), URL).unwrap()).unwrap();
     assert_eq!(article.rule, Rule::Exact);
-    assert!(
-        article.confidence > 0.5,
-        "the two extractors agree on the demo page: {}",
-        article.confidence
-    );
-    assert_eq!(
-        article.title,
-        "Elm Street Bridge to Close for Six Weeks of Repairs"
-    );
+    assert!(article.confidence > 0.5, "the two extractors agree on the demo page: {}", article.confidence);
+    assert_eq!(article.title, "Elm Street Bridge to Close for Six Weeks of Repairs");
     assert!(!article.xpath.is_empty());
     // The body without the headline, for users who keep the title as a field of its own.
     let body = article.body();
-    assert!(
-        !body.contains("Six Weeks of Repairs")
-            && body.contains("The Elm Street Bridge, the busiest"),
-        "{body}"
-    );
+    assert!(!body.contains("Six Weeks of Repairs") && body.contains("The Elm Street Bridge, the busiest"), "{body}");
     assert!(article.text.ends_with(body.trim_end()));
     let single_body = single.body();
-    assert!(
-        !single_body.starts_with(&single.title) && single.text.contains(single_body.trim()),
-        "{single_body}"
-    );
+    assert!(!single_body.starts_with(&single.title) && single.text.contains(single_body.trim()), "{single_body}");
     // Every format comes from the one article, with the page's structure.
-    assert!(
-        article.markdown().starts_with("# Elm Street Bridge"),
-        "{}",
-        article.markdown()
-    );
+    assert!(article.markdown().starts_with("# Elm Street Bridge"), "{}", article.markdown());
     assert!(article.html().contains("<p>"));
     let json: serde_json::Value = serde_json::from_str(&article.to_json(false)).unwrap();
     assert_eq!(json["rule"], "exact");
@@ -98,24 +65,12 @@ fn the_store_resolves_by_host_and_says_when_it_has_nothing() {
         other => panic!("expected NoRules, got {other:?}"),
     }
     let lenient = Rules::Store(store.clone(), Missing::SinglePage);
-    assert_eq!(
-        lenient.resolver().unwrap().article(page()).unwrap().rule,
-        Rule::SinglePage
-    );
+    assert_eq!(lenient.resolver().unwrap().article(page()).unwrap().rule, Rule::SinglePage);
 
     // Stored under the parent domain: found for a page of a subdomain too.
-    store
-        .save("riverside-gazette.example", &demo_wrapper())
-        .unwrap();
-    let sub = Page::from_bytes(
-        &demo_bytes(),
-        "https://www.news.riverside-gazette.example/a.html",
-    )
-    .unwrap();
-    assert_eq!(
-        strict.resolver().unwrap().article(sub).unwrap().rule,
-        Rule::Exact
-    );
+    store.save("riverside-gazette.example", &demo_wrapper()).unwrap();
+    let sub = Page::from_bytes(&demo_bytes(), "https://www.news.riverside-gazette.example/a.html").unwrap();
+    assert_eq!(strict.resolver().unwrap().article(sub).unwrap().rule, Rule::Exact);
 }
 
 #[test]
@@ -124,43 +79,17 @@ fn a_wrapper_that_matches_nothing_is_not_reported_as_a_missing_wrapper() {
     // nothing, the single-page extractor takes over, and the message says which happened.
     let tmp = tempfile::tempdir().unwrap();
     let wrapper = tmp.path().join("demo.json");
-    ok(&forest(
-        &tmp.path().join("store"),
-        &[
-            "induce",
-            p(&root().join("feeds/demo-news")),
-            "--out",
-            p(&wrapper),
-        ],
-    ));
+    ok(&forest(&tmp.path().join("store"), &["induce", p(&root().join("feeds/demo-news")), "--out", p(&wrapper)]));
     let other = tmp.path().join("other.html");
-    let words =
-        "A long paragraph of plain article text about the harbour and its boats. ".repeat(12);
-    std::fs::write(
-        &other,
-        format!("<html><body><section><p>{words}</p><p>{words}</p></section></body></html>"),
-    )
-    .unwrap();
-    let o = forest(
-        &tmp.path().join("store"),
-        &[
-            "apply",
-            "--wrapper",
-            p(&wrapper),
-            p(&other),
-            "--format",
-            "json",
-        ],
-    );
+    let words = "A long paragraph of plain article text about the harbour and its boats. ".repeat(12);
+    std::fs::write(&other, format!("<html><body><section><p>{words}</p><p>{words}</p></section></body></html>")).unwrap();
+    let o = forest(&tmp.path().join("store"), &["apply", "--wrapper", p(&wrapper), p(&other), "--format", "json"]);
     ok(&o);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("matched nothing"), "{err}");
     assert!(!err.contains("no wrapper for its site"), "{err}");
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert!(
-        json["rule"] != "exact" && json["rule"] != "single-page",
-        "{json}"
-    );
+    assert!(json["rule"] != "exact" && json["rule"] != "single-page", "{json}");
 }
 
 #[test]
@@ -169,23 +98,10 @@ fn a_wrapper_is_compiled_once_and_shared_by_threads() {
     let rules = Rules::wrapper(demo_wrapper()).unwrap();
     shared(&rules);
     // Resolvers on other threads use the one compiled wrapper, with the same articles.
-    let here = rules
-        .resolver()
-        .unwrap()
-        .article(Page::from_bytes(&demo_bytes(), URL).unwrap())
-        .unwrap();
+    let here = rules.resolver().unwrap().article(Page::from_bytes(&demo_bytes(), URL).unwrap()).unwrap();
     let there: Vec<String> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..2)
-            .map(|_| {
-                s.spawn(|| {
-                    rules
-                        .resolver()
-                        .unwrap()
-                        .article(Page::from_bytes(&demo_bytes(), URL).unwrap())
-                        .unwrap()
-                        .text
-                })
-            })
+            .map(|_| s.spawn(|| rules.resolver().unwrap().article(Page::from_bytes(&demo_bytes(), URL).unwrap()).unwrap().text))
             .collect();
         workers.into_iter().map(|w| w.join().unwrap()).collect()
     });
@@ -193,8 +109,5 @@ fn a_wrapper_is_compiled_once_and_shared_by_threads() {
     // A wrapper whose XPath does not compile is refused when the rules are made.
     let mut bad = demo_wrapper();
     bad.xpath = "//div[".to_string();
-    assert!(matches!(
-        Rules::wrapper(bad),
-        Err(forest::Error::XPath { .. })
-    ));
+    assert!(matches!(Rules::wrapper(bad), Err(forest::Error::XPath { .. })));
 }

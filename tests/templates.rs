@@ -39,37 +39,17 @@ fn other() -> Page {
 }
 
 fn site() -> Wrapper {
-    let pages = vec![
-        article(1),
-        product(1),
-        article(2),
-        product(2),
-        article(3),
-        product(3),
-    ];
-    Wrapper::induce("shop", &pages, &Config::default())
-        .unwrap()
-        .wrapper
+    let pages = vec![article(1), product(1), article(2), product(2), article(3), product(3)];
+    Wrapper::induce("shop", &pages, &Config::default()).unwrap().wrapper
 }
 
 #[test]
 fn a_pattern_per_template_and_each_page_gets_its_own() {
     let w = site();
-    assert_eq!(
-        w.others.len(),
-        1,
-        "two templates: {:#?}",
-        w.templates().iter().map(|t| &t.xpath).collect::<Vec<_>>()
-    );
+    assert_eq!(w.others.len(), 1, "two templates: {:#?}", w.templates().iter().map(|t| &t.xpath).collect::<Vec<_>>());
     let xpaths: Vec<String> = w.templates().iter().map(|t| t.xpath.clone()).collect();
-    let story = xpaths
-        .iter()
-        .position(|x| x.contains("'story'"))
-        .expect("a template selects the story");
-    let details = xpaths
-        .iter()
-        .position(|x| x.contains("'details'") || x.contains("'description'"))
-        .expect("a template selects the product");
+    let story = xpaths.iter().position(|x| x.contains("'story'")).expect("a template selects the story");
+    let details = xpaths.iter().position(|x| x.contains("'details'") || x.contains("'description'")).expect("a template selects the product");
     assert_ne!(story, details);
     assert!(w.templates().iter().all(|t| t.layout.is_some()));
 
@@ -77,18 +57,10 @@ fn a_pattern_per_template_and_each_page_gets_its_own() {
     let mut resolver = rules.resolver().unwrap();
     let a = resolver.article(article(7)).unwrap();
     assert_eq!(a.xpath, xpaths[story]);
-    assert!(
-        a.text.contains("Story 7") && !a.text.contains("Add to cart"),
-        "{}",
-        a.text
-    );
+    assert!(a.text.contains("Story 7") && !a.text.contains("Add to cart"), "{}", a.text);
     let p = resolver.article(product(7)).unwrap();
     assert_eq!(p.xpath, xpaths[details]);
-    assert!(
-        p.text.contains("was rebuilt") && !p.text.contains("Another story"),
-        "{}",
-        p.text
-    );
+    assert!(p.text.contains("was rebuilt") && !p.text.contains("Another story"), "{}", p.text);
     // A page of neither layout: the single-page extractor, said as such.
     let o = resolver.article(other()).unwrap();
     assert_eq!(o.rule, Rule::SinglePageFallback);
@@ -102,25 +74,14 @@ fn a_pattern_per_template_and_each_page_gets_its_own() {
 #[test]
 fn one_template_or_the_mechanism_off_gives_one_pattern_for_every_page() {
     let pages = vec![article(1), article(2), article(3)];
-    let w = Wrapper::induce("news", &pages, &Config::default())
-        .unwrap()
-        .wrapper;
+    let w = Wrapper::induce("news", &pages, &Config::default()).unwrap().wrapper;
     assert!(w.others.is_empty() && w.layout.is_some());
     // One template applies to every page, whatever its layout.
     let rules = Rules::wrapper(w).unwrap();
     let o = rules.resolver().unwrap().article(other()).unwrap();
     assert_ne!(o.rule, Rule::SinglePageFallback);
     let mixed = vec![article(1), product(1), article(2), product(2)];
-    let off = Wrapper::induce(
-        "shop",
-        &mixed,
-        &Config {
-            templates: false,
-            ..Config::default()
-        },
-    )
-    .unwrap()
-    .wrapper;
+    let off = Wrapper::induce("shop", &mixed, &Config { templates: false, ..Config::default() }).unwrap().wrapper;
     assert!(off.others.is_empty() && off.layout.is_none());
 }
 
@@ -129,24 +90,10 @@ fn copies_of_a_page_count_once() {
     // The same page under two URLs must not make its text look like the site's template.
     let mut copy = article(1);
     copy.location = "https://shop.example/news/story-1?utm_source=feed".into();
-    let ind = Wrapper::induce(
-        "news",
-        &[article(1), copy.clone(), article(2)],
-        &Config::default(),
-    )
-    .unwrap();
+    let ind = Wrapper::induce("news", &[article(1), copy.clone(), article(2)], &Config::default()).unwrap();
     assert_eq!(ind.wrapper.pages.len(), 2);
-    assert!(
-        ind.wrapper
-            .template
-            .iter()
-            .all(|l| !l.text.contains("was rebuilt")),
-        "{:?}",
-        ind.wrapper.template
-    );
-    let Err(err) = Wrapper::induce("news", &[article(1), copy], &Config::default()) else {
-        panic!("two copies are one page")
-    };
+    assert!(ind.wrapper.template.iter().all(|l| !l.text.contains("was rebuilt")), "{:?}", ind.wrapper.template);
+    let Err(err) = Wrapper::induce("news", &[article(1), copy], &Config::default()) else { panic!("two copies are one page") };
     assert!(err.to_string().contains("copies"), "{err}");
 }
 
@@ -165,20 +112,8 @@ fn redesigned(i: usize) -> Page {
 fn the_store_keeps_the_rules_of_a_design_the_new_pages_do_not_show() {
     let tmp = tempfile::tempdir().unwrap();
     let store = forest::store::Store::new(tmp.path());
-    let old = Wrapper::induce(
-        "news",
-        &[article(1), article(2), article(3)],
-        &Config::default(),
-    )
-    .unwrap()
-    .wrapper;
-    let new = Wrapper::induce(
-        "news",
-        &[redesigned(1), redesigned(2), redesigned(3)],
-        &Config::default(),
-    )
-    .unwrap()
-    .wrapper;
+    let old = Wrapper::induce("news", &[article(1), article(2), article(3)], &Config::default()).unwrap().wrapper;
+    let new = Wrapper::induce("news", &[redesigned(1), redesigned(2), redesigned(3)], &Config::default()).unwrap().wrapper;
     assert_eq!(store.add("shop.example", &old).unwrap().1, 0);
     let (path, kept) = store.add("shop.example", &new).unwrap();
     assert_eq!(kept, 1, "the old design is kept");

@@ -12,9 +12,7 @@ fn files(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut todo = vec![dir.to_path_buf()];
     while let Some(d) = todo.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
         for e in entries.flatten() {
             let p = e.path();
             if p.is_dir() {
@@ -31,37 +29,17 @@ fn files(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
 /// Compare the two tokenizers on `html`; with `guarded`, also the guarded parse.
 fn same_tree(name: &str, html: &str, guarded: bool) {
     let reference = clean::page_reference(html).to_xml();
-    let unguarded = Budget {
-        max_depth: usize::MAX,
-        max_elements: usize::MAX,
-        ..Budget::default()
-    };
-    let fast = clean::page_within(html, &unguarded)
-        .expect("no budget")
-        .to_xml();
-    assert!(
-        fast == reference,
-        "{name}: the trees differ\n{}",
-        first_difference(&fast, &reference)
-    );
+    let unguarded = Budget { max_depth: usize::MAX, max_elements: usize::MAX, ..Budget::default() };
+    let fast = clean::page_within(html, &unguarded).expect("no budget").to_xml();
+    assert!(fast == reference, "{name}: the trees differ\n{}", first_difference(&fast, &reference));
     if guarded {
-        assert!(
-            clean::page(html).to_xml() == reference,
-            "{name}: the guard changed a real page"
-        );
+        assert!(clean::page(html).to_xml() == reference, "{name}: the guard changed a real page");
     }
 }
 
 fn first_difference(a: &str, b: &str) -> String {
-    let at = a
-        .bytes()
-        .zip(b.bytes())
-        .position(|(x, y)| x != y)
-        .unwrap_or(a.len().min(b.len()));
-    let near = |s: &str| {
-        String::from_utf8_lossy(&s.as_bytes()[at.saturating_sub(120)..(at + 120).min(s.len())])
-            .into_owned()
-    };
+    let at = a.bytes().zip(b.bytes()).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+    let near = |s: &str| String::from_utf8_lossy(&s.as_bytes()[at.saturating_sub(120)..(at + 120).min(s.len())]).into_owned();
     format!("fast:      …{}…\nreference: …{}…", near(a), near(b))
 }
 
@@ -81,10 +59,7 @@ fn gold_pages_parse_to_the_same_tree_with_either_tokenizer() {
             seen += 1;
         }
     }
-    for f in files(&root.join("feeds"), &[".html"])
-        .into_iter()
-        .chain(files(&root.join("gold"), &[".html"]))
-    {
+    for f in files(&root.join("feeds"), &[".html"]).into_iter().chain(files(&root.join("gold"), &[".html"])) {
         let html = forest::fetch::decode(&std::fs::read(&f).expect("read"), None);
         same_tree(&f.display().to_string(), &html, true);
         seen += 1;
@@ -105,11 +80,7 @@ fn fuzz_inputs_parse_to_the_same_tree_with_either_tokenizer() {
             if bytes.len() > 200_000 {
                 continue;
             }
-            same_tree(
-                &f.display().to_string(),
-                &String::from_utf8_lossy(&bytes),
-                false,
-            );
+            same_tree(&f.display().to_string(), &String::from_utf8_lossy(&bytes), false);
             seen += 1;
         }
     }

@@ -59,13 +59,7 @@ fn small_records(n: usize, from: usize) -> Vec<u8> {
     let mut w = Writer::new(&mut out);
     for i in from..from + n {
         let body = format!("<html><body><p>page {i}</p></body></html>");
-        w.response(
-            &format!("http://a.test/{i}"),
-            DATE,
-            &[("Content-Type", "text/html")],
-            body.as_bytes(),
-        )
-        .unwrap();
+        w.response(&format!("http://a.test/{i}"), DATE, &[("Content-Type", "text/html")], body.as_bytes()).unwrap();
     }
     w.finish().unwrap();
     out
@@ -77,18 +71,8 @@ fn memory_stays_that_of_one_record() {
     // here), 1000 small pages.
     let before = small_records(1000, 0);
     let mut nine = Vec::new();
-    let body = format!(
-        "<html><body>{}</body></html>",
-        "<p>x</p>".repeat(9 * MIB / 8)
-    );
-    Writer::new(&mut nine)
-        .response(
-            "http://a.test/nine",
-            DATE,
-            &[("Content-Type", "text/html")],
-            body.as_bytes(),
-        )
-        .unwrap();
+    let body = format!("<html><body>{}</body></html>", "<p>x</p>".repeat(9 * MIB / 8));
+    Writer::new(&mut nine).response("http://a.test/nine", DATE, &[("Content-Type", "text/html")], body.as_bytes()).unwrap();
     let nine_len = body.len();
     drop(body);
     let huge: u64 = 256 * MIB as u64;
@@ -105,43 +89,25 @@ fn memory_stays_that_of_one_record() {
     PEAK.store(base, Ordering::Relaxed);
     let mut stats = Stats::default();
     let mut largest = 0;
-    Reader::with_limits(BufReader::new(stream), Limits::default())
-        .pages(&mut stats, |_, f| largest = largest.max(f.bytes.len()));
+    Reader::with_limits(BufReader::new(stream), Limits::default()).pages(&mut stats, |_, f| largest = largest.max(f.bytes.len()));
     let peak = PEAK.load(Ordering::Relaxed) - base;
 
-    assert_eq!(
-        (
-            stats.records,
-            stats.html,
-            stats.skipped_too_large,
-            stats.skipped_bad
-        ),
-        (2001, 2001, 1, 0),
-        "{stats}"
-    );
+    assert_eq!((stats.records, stats.html, stats.skipped_too_large, stats.skipped_bad), (2001, 2001, 1, 0), "{stats}");
     assert_eq!(largest, nine_len);
     assert!(stats.bytes > huge);
-    assert!(
-        peak < nine_len + MIB,
-        "peak {peak} bytes over one {nine_len}-byte record"
-    );
+    assert!(peak < nine_len + MIB, "peak {peak} bytes over one {nine_len}-byte record");
 }
 
 /// Pseudo-random article text from a fixed vocabulary (compresses about as real text does).
 fn article(seed: &mut u64, words: usize) -> String {
-    const SYLLABLES: [&str; 16] = [
-        "ka", "lo", "mi", "tre", "son", "ver", "al", "pu", "ne", "gri", "dos", "ba", "el", "quin",
-        "ru", "xa",
-    ];
+    const SYLLABLES: [&str; 16] = ["ka", "lo", "mi", "tre", "son", "ver", "al", "pu", "ne", "gri", "dos", "ba", "el", "quin", "ru", "xa"];
     let mut next = || {
         *seed ^= *seed << 13;
         *seed ^= *seed >> 7;
         *seed ^= *seed << 17;
         *seed
     };
-    let mut html = String::from(
-        "<html><head><title>A page</title></head><body><nav><a href=/>Home</a></nav><article>",
-    );
+    let mut html = String::from("<html><head><title>A page</title></head><body><nav><a href=/>Home</a></nav><article>");
     for i in 0..words {
         if i % 60 == 0 {
             html.push_str("</p><p>");
@@ -159,11 +125,7 @@ fn article(seed: &mut u64, words: usize) -> String {
 #[test]
 #[ignore = "throughput run: writes a ~100 MB .warc.gz in a temporary folder"]
 fn throughput_of_a_gzipped_warc() {
-    let target: u64 = std::env::var("WARC_BENCH_MB")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100)
-        * 1_000_000;
+    let target: u64 = std::env::var("WARC_BENCH_MB").ok().and_then(|v| v.parse().ok()).unwrap_or(100) * 1_000_000;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bench.warc.gz");
     let start = Instant::now();
@@ -175,24 +137,14 @@ fn throughput_of_a_gzipped_warc() {
         for _ in 0..100 {
             let body = article(&mut seed, 4000);
             let uri = format!("https://news.test/{written}");
-            w.response(
-                &uri,
-                DATE,
-                &[("Content-Type", "text/html; charset=utf-8")],
-                body.as_bytes(),
-            )
-            .unwrap();
+            w.response(&uri, DATE, &[("Content-Type", "text/html; charset=utf-8")], body.as_bytes()).unwrap();
             written += 1;
         }
     }
     w.finish().unwrap();
     drop(file);
     let gz = std::fs::metadata(&path).unwrap().len();
-    eprintln!(
-        "wrote {written} records, {:.1} MB gzipped, in {:.1?}",
-        gz as f64 / 1e6,
-        start.elapsed()
-    );
+    eprintln!("wrote {written} records, {:.1} MB gzipped, in {:.1?}", gz as f64 / 1e6, start.elapsed());
 
     let start = Instant::now();
     let mut n = 0;
@@ -202,23 +154,12 @@ fn throughput_of_a_gzipped_warc() {
     }
     let raw = reader.offset();
     let t = start.elapsed().as_secs_f64();
-    eprintln!(
-        "records: {:.1} MB/s gzipped, {:.1} MB/s uncompressed ({n} block bytes)",
-        gz as f64 / 1e6 / t,
-        raw as f64 / 1e6 / t
-    );
+    eprintln!("records: {:.1} MB/s gzipped, {:.1} MB/s uncompressed ({n} block bytes)", gz as f64 / 1e6 / t, raw as f64 / 1e6 / t);
 
     let start = Instant::now();
     let mut stats = Stats::default();
-    warc::pages(&path, Limits::default(), &mut stats, |_, f| {
-        n += f.bytes.len()
-    })
-    .unwrap();
+    warc::pages(&path, Limits::default(), &mut stats, |_, f| n += f.bytes.len()).unwrap();
     let t = start.elapsed().as_secs_f64();
     assert_eq!(stats.html, written);
-    eprintln!(
-        "pages: {:.1} MB/s gzipped, {:.1} MB/s uncompressed; {stats}",
-        gz as f64 / 1e6 / t,
-        stats.bytes as f64 / 1e6 / t
-    );
+    eprintln!("pages: {:.1} MB/s gzipped, {:.1} MB/s uncompressed; {stats}", gz as f64 / 1e6 / t, stats.bytes as f64 / 1e6 / t);
 }

@@ -12,42 +12,19 @@ fn check_site(dir: &Path) -> usize {
     if pages.len() < 2 {
         return 0;
     }
-    let wrapper = Wrapper::induce("oracle", &pages, &Config::default())
-        .unwrap()
-        .wrapper;
+    let wrapper = Wrapper::induce("oracle", &pages, &Config::default()).unwrap().wrapper;
     let mut xpaths: Vec<String> = vec![wrapper.xpath.clone()];
-    xpaths.extend(
-        wrapper
-            .candidates
-            .iter()
-            .chain(&wrapper.alternatives)
-            .map(|c| c.xpath.clone()),
-    );
+    xpaths.extend(wrapper.candidates.iter().chain(&wrapper.alternatives).map(|c| c.xpath.clone()));
     // The same paths without their dfs numbers, as a user might write them.
     let stripped: Vec<String> = xpaths
         .iter()
-        .filter_map(|x| {
-            x.find("[@dfs=").or_else(|| x.find(" and (@dfs=")).map(|i| {
-                x[..i].to_string()
-                    + if x[..i].contains('[') && !x[..i].ends_with(']') {
-                        "]"
-                    } else {
-                        ""
-                    }
-            })
-        })
+        .filter_map(|x| x.find("[@dfs=").or_else(|| x.find(" and (@dfs=")).map(|i| x[..i].to_string() + if x[..i].contains('[') && !x[..i].ends_with(']') { "]" } else { "" }))
         .collect();
     xpaths.extend(stripped);
     let mut compared = 0;
     for xpath in &xpaths {
-        let Some(compiled) = CompiledPath::parse(xpath) else {
-            panic!("induced XPath not compiled: {xpath}")
-        };
-        let applier = Applier::new(Wrapper {
-            xpath: xpath.clone(),
-            ..wrapper.clone()
-        })
-        .unwrap();
+        let Some(compiled) = CompiledPath::parse(xpath) else { panic!("induced XPath not compiled: {xpath}") };
+        let applier = Applier::new(Wrapper { xpath: xpath.clone(), ..wrapper.clone() }).unwrap();
         for page in &pages {
             let mut ours = compiled.select(&page.doc);
             ours.sort_unstable();
@@ -68,11 +45,7 @@ fn check_site(dir: &Path) -> usize {
 }
 
 fn check_root(root: &Path) -> usize {
-    let mut dirs: Vec<_> = std::fs::read_dir(root)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
+    let mut dirs: Vec<_> = std::fs::read_dir(root).unwrap().filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect();
     dirs.sort();
     dirs.iter().map(|d| check_site(d)).sum()
 }
@@ -97,21 +70,11 @@ fn compiled_xpath_equals_sxd_on_the_shared_corpus() {
 #[test]
 fn a_hand_written_xpath_still_works_through_sxd() {
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("feeds/demo-news");
-    let page = Page::read(
-        &forest::fetch::Location::File(demo.join("bridge-repair.html")),
-        &forest::budget::Budget::default(),
-    )
-    .unwrap();
+    let page = Page::read(&forest::fetch::Location::File(demo.join("bridge-repair.html")), &forest::budget::Budget::default()).unwrap();
     let sample = forest::feed::read(demo.to_str().unwrap()).unwrap();
     let (pages, _) = forest::page::load(&sample.items);
-    let wrapper = Wrapper::induce("demo", &pages, &Config::default())
-        .unwrap()
-        .wrapper;
-    let applier = Applier::new(Wrapper {
-        xpath: "//div[contains(@class,'article-body')]".into(),
-        ..wrapper
-    })
-    .unwrap();
+    let wrapper = Wrapper::induce("demo", &pages, &Config::default()).unwrap().wrapper;
+    let applier = Applier::new(Wrapper { xpath: "//div[contains(@class,'article-body')]".into(), ..wrapper }).unwrap();
     let nodes = applier.select_exact(&page.doc).unwrap();
     assert_eq!(nodes.len(), 1);
     assert!(page.doc.text(nodes[0]).contains("Elm Street Bridge"));

@@ -71,10 +71,7 @@ pub fn check_page(html: &str) {
     let x = Extraction::new(vec![doc.body], doc.text(doc.body), Rule::Exact);
     let base = url::Url::parse(BASE).ok();
     let md = forest::render::markdown(&doc, &x, base.as_ref());
-    assert!(
-        md.is_empty() || md.ends_with('\n'),
-        "Markdown does not end with a new line: {md:?}"
-    );
+    assert!(md.is_empty() || md.ends_with('\n'), "Markdown does not end with a new line: {md:?}");
     let _ = forest::render::html(&doc, &x, base.as_ref());
     assert_xml(&forest::render::xml(&doc, &x), "render::xml");
     // Text-only extractions (single-page methods) render from the text.
@@ -104,30 +101,15 @@ pub fn clean(data: &[u8]) {
 pub fn budget(data: &[u8]) {
     const MAX: usize = 300;
     let html = String::from_utf8_lossy(data);
-    let small = forest::budget::Budget {
-        max_elements: MAX,
-        ..forest::budget::Budget::default()
-    };
+    let small = forest::budget::Budget { max_elements: MAX, ..forest::budget::Budget::default() };
     match forest::clean::page_within(&html, &small) {
         Ok(doc) => {
-            assert!(
-                doc.element_count() <= MAX,
-                "{} elements kept under a budget of {MAX}",
-                doc.element_count()
-            );
+            assert!(doc.element_count() <= MAX, "{} elements kept under a budget of {MAX}", doc.element_count());
             let free = forest::clean::page(&html);
-            assert_eq!(
-                doc.to_xml(),
-                free.to_xml(),
-                "a page within the budget differs from the page built without one"
-            );
+            assert_eq!(doc.to_xml(), free.to_xml(), "a page within the budget differs from the page built without one");
         }
         Err(forest::Error::OverBudget { limit, .. }) => {
-            assert_eq!(
-                limit,
-                forest::budget::Limit::Elements,
-                "only the element budget can run out here"
-            );
+            assert_eq!(limit, forest::budget::Limit::Elements, "only the element budget can run out here");
         }
         Err(e) => panic!("a page is built or over its budget, not {e}"),
     }
@@ -139,12 +121,7 @@ pub fn feed(data: &[u8]) {
     let at = Location::parse("https://news.example/feed.xml");
     if let Ok(sample) = forest::feed::parse(data, &at) {
         for item in &sample.items {
-            let _ = (
-                item.page.to_string(),
-                item.page.stem(),
-                &item.title,
-                &item.description,
-            );
+            let _ = (item.page.to_string(), item.page.stem(), &item.title, &item.description);
         }
         let _ = forest::feed::parse(data, &Location::parse("feeds/fuzz/feed.xml"));
     }
@@ -165,14 +142,9 @@ pub fn wrapper(data: &[u8]) {
         }
         return;
     }
-    let Ok(xpath) = std::str::from_utf8(data) else {
-        return;
-    };
+    let Ok(xpath) = std::str::from_utf8(data) else { return };
     metered_as_written(xpath);
-    let w = Wrapper {
-        xpath: xpath.to_string(),
-        ..demo_wrapper().clone()
-    };
+    let w = Wrapper { xpath: xpath.to_string(), ..demo_wrapper().clone() };
     let Ok(applier) = Applier::new(w) else { return };
     if let Ok(x) = applier.extract(page) {
         let _ = forest::render::markdown(&page.doc, &x, None);
@@ -186,9 +158,7 @@ pub fn wrapper(data: &[u8]) {
                 outer.push(n);
             }
         }
-        let oracle = applier
-            .select_with_sxd(&page.doc)
-            .expect("a compiled XPath selects nodes under sxd-xpath too");
+        let oracle = applier.select_with_sxd(&page.doc).expect("a compiled XPath selects nodes under sxd-xpath too");
         assert_eq!(outer, oracle, "compiled and sxd-xpath differ on {xpath:?}");
     }
 }
@@ -203,12 +173,8 @@ fn metered_as_written(xpath: &str) {
         static XML: sxd_document::Package =
             sxd_document::parser::parse(&fixed_page().doc.to_xml()).expect("the fixed page's XML parses");
     }
-    let Ok(program) = Program::compile(xpath) else {
-        return;
-    };
-    let Ok(Some(written)) = sxd_xpath::Factory::new().build(xpath) else {
-        return;
-    };
+    let Ok(program) = Program::compile(xpath) else { return };
+    let Ok(Some(written)) = sxd_xpath::Factory::new().build(xpath) else { return };
     XML.with(|package| {
         let doc = package.as_document();
         let meter = Meter::new(200_000, None);
@@ -218,37 +184,24 @@ fn metered_as_written(xpath: &str) {
         }
         let plain = written.evaluate(&sxd_xpath::Context::new(), doc.root());
         let same = match (&metered, &plain) {
-            (Ok(Value::Nodeset(a)), Ok(Value::Nodeset(b))) => {
-                a.document_order() == b.document_order()
-            }
+            (Ok(Value::Nodeset(a)), Ok(Value::Nodeset(b))) => a.document_order() == b.document_order(),
             (Ok(Value::Number(a)), Ok(Value::Number(b))) => a == b || (a.is_nan() && b.is_nan()),
             (Ok(a), Ok(b)) => a == b,
             (Err(_), Err(_)) => true,
             _ => false,
         };
-        assert!(
-            same,
-            "metered {:?} and written {xpath:?} differ: {metered:?} vs {plain:?}",
-            program.metered()
-        );
+        assert!(same, "metered {:?} and written {xpath:?} differ: {metered:?} vs {plain:?}", program.metered());
     });
 }
 
 /// Target `site_config`: a site config's text; when it reads, its text form reads back to the
 /// same config, and it is applied to the fixed page.
 pub fn site_config(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    let Ok((cfg, _warnings)) = forest::ftr::SiteConfig::parse(text, "fuzz") else {
-        return;
-    };
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok((cfg, _warnings)) = forest::ftr::SiteConfig::parse(text, "fuzz") else { return };
     let written = cfg.to_string();
     match forest::ftr::SiteConfig::parse(&written, "fuzz-written") {
-        Ok((again, _)) => assert_eq!(
-            again, cfg,
-            "written form reads back differently:\n{written}"
-        ),
+        Ok((again, _)) => assert_eq!(again, cfg, "written form reads back differently:\n{written}"),
         Err(e) => panic!("written form does not read back: {e}\n{written}"),
     }
     if let Ok(applier) = forest::ftr::ConfigApplier::new(cfg) {
@@ -266,27 +219,18 @@ pub fn warc(data: &[u8]) {
     let open = || -> Box<dyn BufRead> {
         if data.starts_with(&[0x1f, 0x8b]) {
             // Bounded: a gzip bomb must not make the target run out of memory.
-            Box::new(BufReader::new(
-                flate2::read::MultiGzDecoder::new(data).take(1 << 22),
-            ))
+            Box::new(BufReader::new(flate2::read::MultiGzDecoder::new(data).take(1 << 22)))
         } else {
             Box::new(Cursor::new(data))
         }
     };
-    let limits = forest::warc::Limits {
-        max_record_bytes: 1 << 20,
-        max_header_bytes: 16 * 1024,
-    };
+    let limits = forest::warc::Limits { max_record_bytes: 1 << 20, max_header_bytes: 16 * 1024 };
     let mut reader = forest::warc::Reader::with_limits(open(), limits);
     // Every record consumes at least its version line: more items than bytes means a loop.
     let mut items = 0usize;
     while let Some(item) = reader.next_record() {
         items += 1;
-        assert!(
-            items <= data.len() + 1,
-            "next_record does not advance (offset {})",
-            reader.offset()
-        );
+        assert!(items <= data.len() + 1, "next_record does not advance (offset {})", reader.offset());
         if let Ok(record) = item {
             let _ = record.header("WARC-Target-URI");
             if let Ok(resp) = record.http_response(limits.max_record_bytes) {

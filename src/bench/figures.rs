@@ -152,20 +152,14 @@ fn fit(text: &str, size: f64, max_px: f64) -> String {
     if text_width(text, size) <= max_px {
         return text.to_string();
     }
-    let keep = ((max_px / (size / 1.24 * 0.6)) as usize)
-        .saturating_sub(1)
-        .max(1);
+    let keep = ((max_px / (size / 1.24 * 0.6)) as usize).saturating_sub(1).max(1);
     let mut out: String = text.chars().take(keep).collect();
     out.push('…');
     out
 }
 
 fn style(size: f64, color: RGBColor, h: HPos, v: VPos) -> TextStyle<'static> {
-    TextStyle {
-        font: (FONT, size).into_font(),
-        color: color.to_backend_color(),
-        pos: Pos::new(h, v),
-    }
+    TextStyle { font: (FONT, size).into_font(), color: color.to_backend_color(), pos: Pos::new(h, v) }
 }
 
 /// Tick label of an axis value: integers without decimals, others with at most 3.
@@ -189,10 +183,7 @@ fn render(
     (width, height): (u32, u32),
     draw: impl FnOnce(&Root<'_>) -> Result<(), DrawError>,
 ) -> crate::Result<()> {
-    let io = |path: &Path, source: std::io::Error| crate::Error::Io {
-        path: path.to_path_buf(),
-        source,
-    };
+    let io = |path: &Path, source: std::io::Error| crate::Error::Io { path: path.to_path_buf(), source };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
@@ -210,39 +201,23 @@ fn render(
 /// The title centered on top; returns the area under it.
 fn titled<'a>(root: &Root<'a>, title: &str) -> Result<Root<'a>, DrawError> {
     let width = root.dim_in_pixel().0 as f64;
-    root.margin(12, 0, 0, 0).titled(
-        &fit(title, TITLE_SIZE, width - 2.0 * MARGIN as f64),
-        (FONT, TITLE_SIZE).into_font().color(&TEXT),
-    )
+    root.margin(12, 0, 0, 0)
+        .titled(&fit(title, TITLE_SIZE, width - 2.0 * MARGIN as f64), (FONT, TITLE_SIZE).into_font().color(&TEXT))
 }
 
 /// A marker shape, cycled through so that lines stay apart in grey print too.
-fn draw_marker(
-    root: &Root<'_>,
-    (x, y): (i32, i32),
-    shape: usize,
-    color: RGBColor,
-) -> Result<(), DrawError> {
+fn draw_marker(root: &Root<'_>, (x, y): (i32, i32), shape: usize, color: RGBColor) -> Result<(), DrawError> {
     let fill = color.filled();
     let line = color.stroke_width(2);
     match shape % 8 {
         0 => root.draw(&Circle::new((x, y), 5, fill)),
         1 => root.draw(&Rectangle::new([(x - 5, y - 5), (x + 5, y + 5)], fill)),
-        2 => root.draw(&Polygon::new(
-            vec![(x, y - 7), (x + 6, y + 4), (x - 6, y + 4)],
-            fill,
-        )),
-        3 => root.draw(&Polygon::new(
-            vec![(x, y - 7), (x + 7, y), (x, y + 7), (x - 7, y)],
-            fill,
-        )),
+        2 => root.draw(&Polygon::new(vec![(x, y - 7), (x + 6, y + 4), (x - 6, y + 4)], fill)),
+        3 => root.draw(&Polygon::new(vec![(x, y - 7), (x + 7, y), (x, y + 7), (x - 7, y)], fill)),
         4 => root.draw(&Cross::new((x, y), 5, line)),
         5 => root.draw(&Circle::new((x, y), 5, line)),
         6 => root.draw(&Rectangle::new([(x - 5, y - 5), (x + 5, y + 5)], line)),
-        _ => root.draw(&Polygon::new(
-            vec![(x, y + 7), (x + 6, y - 4), (x - 6, y - 4)],
-            fill,
-        )),
+        _ => root.draw(&Polygon::new(vec![(x, y + 7), (x + 6, y - 4), (x - 6, y - 4)], fill)),
     }
 }
 
@@ -266,46 +241,26 @@ fn height_for_legend(rows: usize) -> u32 {
 
 /// Legend width for these names, capped at [`MAX_LEGEND`].
 fn legend_width(names: &[&str]) -> f64 {
-    let widest = names
-        .iter()
-        .map(|n| text_width(n, LEGEND_SIZE))
-        .fold(0.0, f64::max);
+    let widest = names.iter().map(|n| text_width(n, LEGEND_SIZE)).fold(0.0, f64::max);
     (widest + LEGEND_KEY as f64 + 30.0).clamp(120.0, MAX_LEGEND)
 }
 
 /// A framed legend whose top left corner is at `(x, y)`.
-fn draw_legend(
-    root: &Root<'_>,
-    (x, y): (i32, i32),
-    width: i32,
-    entries: &[(String, Key)],
-) -> Result<(), DrawError> {
+fn draw_legend(root: &Root<'_>, (x, y): (i32, i32), width: i32, entries: &[(String, Key)]) -> Result<(), DrawError> {
     let height = LEGEND_ROW * entries.len() as i32 + 12;
-    root.draw(&Rectangle::new(
-        [(x, y), (x + width, y + height)],
-        WHITE.filled(),
-    ))?;
-    root.draw(&Rectangle::new(
-        [(x, y), (x + width, y + height)],
-        MUTED.stroke_width(1),
-    ))?;
+    root.draw(&Rectangle::new([(x, y), (x + width, y + height)], WHITE.filled()))?;
+    root.draw(&Rectangle::new([(x, y), (x + width, y + height)], MUTED.stroke_width(1)))?;
     let text_max = (width - LEGEND_KEY - 22) as f64;
     for (i, (name, key)) in entries.iter().enumerate() {
         let cy = y + 6 + LEGEND_ROW * i as i32 + LEGEND_ROW / 2;
         let kx = x + 10;
         match key {
             Key::Line(color, shape) => {
-                root.draw(&PathElement::new(
-                    vec![(kx, cy), (kx + LEGEND_KEY - 6, cy)],
-                    color.stroke_width(2),
-                ))?;
+                root.draw(&PathElement::new(vec![(kx, cy), (kx + LEGEND_KEY - 6, cy)], color.stroke_width(2)))?;
                 draw_marker(root, (kx + (LEGEND_KEY - 6) / 2, cy), *shape, *color)?;
             }
             Key::Swatch(color) => {
-                root.draw(&Rectangle::new(
-                    [(kx + 4, cy - 8), (kx + 20, cy + 8)],
-                    color.filled(),
-                ))?;
+                root.draw(&Rectangle::new([(kx + 4, cy - 8), (kx + 20, cy + 8)], color.filled()))?;
             }
         }
         root.draw_text(
@@ -336,10 +291,7 @@ fn y_unit_mesh(
         .axis_desc_style((FONT, DESC_SIZE).into_font().color(&TEXT));
     match x_label {
         Some(x_label) => {
-            mesh.disable_x_mesh()
-                .x_labels(10)
-                .x_label_formatter(&x_fmt)
-                .x_desc(x_label);
+            mesh.disable_x_mesh().x_labels(10).x_label_formatter(&x_fmt).x_desc(x_label);
         }
         None => {
             mesh.disable_x_mesh().x_labels(0);
@@ -385,19 +337,11 @@ struct Categories {
 fn categories(names: &[&str], min_slot: f64, other_px: f64, extra: f64) -> Categories {
     const PAD: f64 = 30.0;
     let one = |n: &str| text_width(n, NAME_SIZE) + PAD;
-    let two = |n: &str| {
-        split2(n, NAME_SIZE)
-            .map(|(a, b)| text_width(&a, NAME_SIZE).max(text_width(&b, NAME_SIZE)) + PAD)
-    };
+    let two =
+        |n: &str| split2(n, NAME_SIZE).map(|(a, b)| text_width(&a, NAME_SIZE).max(text_width(&b, NAME_SIZE)) + PAD);
     let need = names
         .iter()
-        .map(|n| {
-            if one(n) <= MAX_SLOT {
-                one(n)
-            } else {
-                two(n).map_or(one(n), |t| t.min(one(n)))
-            }
-        })
+        .map(|n| if one(n) <= MAX_SLOT { one(n) } else { two(n).map_or(one(n), |t| t.min(one(n))) })
         .fold(0.0, f64::max);
     let slot = need.max(other_px + PAD).clamp(min_slot, MAX_SLOT);
     let labels: Vec<Vec<String>> = names
@@ -407,10 +351,7 @@ fn categories(names: &[&str], min_slot: f64, other_px: f64, extra: f64) -> Categ
                 return vec![n.to_string()];
             }
             match split2(n, NAME_SIZE) {
-                Some((a, b)) => vec![
-                    fit(&a, NAME_SIZE, slot - 8.0),
-                    fit(&b, NAME_SIZE, slot - 8.0),
-                ],
+                Some((a, b)) => vec![fit(&a, NAME_SIZE, slot - 8.0), fit(&b, NAME_SIZE, slot - 8.0)],
                 None => vec![fit(n, NAME_SIZE, slot - 8.0)],
             }
         })
@@ -418,12 +359,7 @@ fn categories(names: &[&str], min_slot: f64, other_px: f64, extra: f64) -> Categ
     let lines = labels.iter().map(Vec::len).max().unwrap_or(1);
     let plot = (slot * names.len() as f64).max(560.0);
     let width = (plot + (Y_LABEL_AREA + 2 * MARGIN) as f64 + extra).ceil() as u32;
-    Categories {
-        width,
-        slot,
-        labels,
-        lines,
-    }
+    Categories { width, slot, labels, lines }
 }
 
 /// Height of one line of category names.
@@ -434,11 +370,7 @@ const NAME_LINE: i32 = 22;
 fn draw_name(root: &Root<'_>, lines: &[String], (x, y): (i32, i32)) -> Result<i32, DrawError> {
     let mut y = y + 10;
     for line in lines {
-        root.draw_text(
-            line,
-            &style(NAME_SIZE, TEXT, HPos::Center, VPos::Top),
-            (x, y),
-        )?;
+        root.draw_text(line, &style(NAME_SIZE, TEXT, HPos::Center, VPos::Top), (x, y))?;
         y += NAME_LINE;
     }
     Ok(y)
@@ -461,17 +393,9 @@ const BOX_NOTE: [&str; 5] = [
 /// Under each name the chart writes the number of (finite) values and their mean; a note at
 /// the bottom explains the box. A series without finite values keeps its place, marked
 /// "no data". Errors (no series at all, drawing or writing failed) name `path`.
-pub fn box_chart(
-    path: &Path,
-    title: &str,
-    y_label: &str,
-    series: &[BoxSeries],
-) -> crate::Result<()> {
+pub fn box_chart(path: &Path, title: &str, y_label: &str, series: &[BoxSeries]) -> crate::Result<()> {
     if series.is_empty() {
-        return Err(crate::Error::Invalid(format!(
-            "box chart {}: no series to draw",
-            path.display()
-        )));
+        return Err(crate::Error::Invalid(format!("box chart {}: no series to draw", path.display())));
     }
     let stats: Vec<Option<BoxStats>> = series.iter().map(|s| box_stats(&s.values)).collect();
     let subs: Vec<String> = stats
@@ -481,17 +405,9 @@ pub fn box_chart(
             None => "n=0".to_string(),
         })
         .collect();
-    let sub_px = subs
-        .iter()
-        .map(|s| text_width(s, SMALL_SIZE))
-        .fold(0.0, f64::max);
+    let sub_px = subs.iter().map(|s| text_width(s, SMALL_SIZE)).fold(0.0, f64::max);
     let names: Vec<&str> = series.iter().map(|s| s.name.as_str()).collect();
-    let Categories {
-        width,
-        slot,
-        labels,
-        lines,
-    } = categories(&names, 110.0, sub_px, 0.0);
+    let Categories { width, slot, labels, lines } = categories(&names, 110.0, sub_px, 0.0);
     let n = series.len() as f64;
 
     render(path, "box chart", (width, HEIGHT), |root| {
@@ -520,11 +436,7 @@ pub fn box_chart(
                 (name_x, below + 2),
             )?;
             let Some(st) = st else {
-                root.draw_text(
-                    "no data",
-                    &style(SMALL_SIZE, MUTED, HPos::Center, VPos::Bottom),
-                    at(c, 0.03),
-                )?;
+                root.draw_text("no data", &style(SMALL_SIZE, MUTED, HPos::Center, VPos::Bottom), at(c, 0.03))?;
                 continue;
             };
             let color = PALETTE[i % PALETTE.len()];
@@ -534,10 +446,7 @@ pub fn box_chart(
             for (end, inner) in [(st.p09, st.q1), (st.p91, st.q3)] {
                 root.draw(&PathElement::new(vec![at(c, end), at(c, inner)], dark))?;
                 let cap = half * 0.5;
-                root.draw(&PathElement::new(
-                    vec![at(c - cap, end), at(c + cap, end)],
-                    dark,
-                ))?;
+                root.draw(&PathElement::new(vec![at(c - cap, end), at(c + cap, end)], dark))?;
             }
             // Box (at least 2 px high so that a degenerate box is still visible).
             let (x0, mut y0) = at(c - half, st.q3);
@@ -546,27 +455,20 @@ pub fn box_chart(
                 y0 -= 1;
                 y1 += 1;
             }
-            root.draw(&Rectangle::new(
-                [(x0, y0), (x1, y1)],
-                color.mix(0.35).filled(),
-            ))?;
+            root.draw(&Rectangle::new([(x0, y0), (x1, y1)], color.mix(0.35).filled()))?;
             root.draw(&Rectangle::new([(x0, y0), (x1, y1)], edge))?;
             // Median and mean.
-            root.draw(&PathElement::new(
-                vec![at(c - half, st.median), at(c + half, st.median)],
-                TEXT.stroke_width(3),
-            ))?;
+            root.draw(&PathElement::new(vec![at(c - half, st.median), at(c + half, st.median)], TEXT.stroke_width(3)))?;
             let m = at(c, st.mean);
             root.draw(&Circle::new(m, 6, WHITE.filled()))?;
             root.draw(&Circle::new(m, 4, TEXT.filled()))?;
         }
 
-        let lines: &[&str] =
-            if text_width(BOX_NOTE.join(" · ").as_str(), SMALL_SIZE) + 40.0 < width as f64 {
-                &[&BOX_NOTE.join(" · ")]
-            } else {
-                &[&BOX_NOTE[..3].join(" · "), &BOX_NOTE[3..].join(" · ")]
-            };
+        let lines: &[&str] = if text_width(BOX_NOTE.join(" · ").as_str(), SMALL_SIZE) + 40.0 < width as f64 {
+            &[&BOX_NOTE.join(" · ")]
+        } else {
+            &[&BOX_NOTE[..3].join(" · "), &BOX_NOTE[3..].join(" · ")]
+        };
         let top = if lines.len() == 1 { 16 } else { 6 };
         for (k, line) in lines.iter().enumerate() {
             note.draw_text(
@@ -585,38 +487,21 @@ pub fn box_chart(
 /// The legend sits to the right of the plot, so it never covers data. A series without finite
 /// points is listed in the legend as "(no data)". Errors (no series at all, drawing or writing
 /// failed) name `path`.
-pub fn line_chart(
-    path: &Path,
-    title: &str,
-    x_label: &str,
-    y_label: &str,
-    series: &[LineSeries],
-) -> crate::Result<()> {
+pub fn line_chart(path: &Path, title: &str, x_label: &str, y_label: &str, series: &[LineSeries]) -> crate::Result<()> {
     if series.is_empty() {
-        return Err(crate::Error::Invalid(format!(
-            "line chart {}: no series to draw",
-            path.display()
-        )));
+        return Err(crate::Error::Invalid(format!("line chart {}: no series to draw", path.display())));
     }
     let lines: Vec<Vec<(f64, f64)>> = series
         .iter()
         .map(|s| {
-            let mut pts: Vec<(f64, f64)> = s
-                .points
-                .iter()
-                .copied()
-                .filter(|(x, y)| x.is_finite() && y.is_finite())
-                .collect();
+            let mut pts: Vec<(f64, f64)> =
+                s.points.iter().copied().filter(|(x, y)| x.is_finite() && y.is_finite()).collect();
             pts.sort_by(|a, b| a.0.total_cmp(&b.0));
             pts
         })
         .collect();
-    let (lo, hi) = lines
-        .iter()
-        .flatten()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &(x, _)| {
-            (lo.min(x), hi.max(x))
-        });
+    let (lo, hi) =
+        lines.iter().flatten().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &(x, _)| (lo.min(x), hi.max(x)));
     let (lo, hi) = if lo > hi {
         (0.0, 1.0) // no point at all: an empty frame.
     } else if hi - lo < 1e-12 {
@@ -627,22 +512,13 @@ pub fn line_chart(
     let pad = (hi - lo) * 0.04;
     let x_range = (lo - pad)..(hi + pad);
     if !(x_range.start.is_finite() && x_range.end.is_finite()) {
-        return Err(crate::Error::Invalid(format!(
-            "line chart {}: x values too large to draw",
-            path.display()
-        )));
+        return Err(crate::Error::Invalid(format!("line chart {}: x values too large to draw", path.display())));
     }
 
     let names: Vec<String> = series
         .iter()
         .zip(&lines)
-        .map(|(s, l)| {
-            if l.is_empty() {
-                format!("{} (no data)", s.name)
-            } else {
-                s.name.clone()
-            }
-        })
+        .map(|(s, l)| if l.is_empty() { format!("{} (no data)", s.name) } else { s.name.clone() })
         .collect();
     let legend_w = legend_width(&names.iter().map(String::as_str).collect::<Vec<_>>());
     let width = (820.0 + legend_w).ceil() as u32;
@@ -681,24 +557,12 @@ pub fn line_chart(
 /// failed) name `path`.
 pub fn bar_chart(path: &Path, title: &str, groups: &[Bars]) -> crate::Result<()> {
     if groups.is_empty() {
-        return Err(crate::Error::Invalid(format!(
-            "bar chart {}: no groups to draw",
-            path.display()
-        )));
+        return Err(crate::Error::Invalid(format!("bar chart {}: no groups to draw", path.display())));
     }
-    let metrics = [
-        ("Precision", PALETTE[0]),
-        ("Recall", PALETTE[1]),
-        ("F1", PALETTE[2]),
-    ];
+    let metrics = [("Precision", PALETTE[0]), ("Recall", PALETTE[1]), ("F1", PALETTE[2])];
     let legend_w = legend_width(&metrics.iter().map(|m| m.0).collect::<Vec<_>>());
     let names: Vec<&str> = groups.iter().map(|g| g.group.as_str()).collect();
-    let Categories {
-        width,
-        labels,
-        lines,
-        ..
-    } = categories(&names, 150.0, 0.0, legend_w + 10.0);
+    let Categories { width, labels, lines, .. } = categories(&names, 150.0, 0.0, legend_w + 10.0);
     let n = groups.len() as f64;
 
     render(path, "bar chart", (width, HEIGHT), |root| {
@@ -723,11 +587,7 @@ pub fn bar_chart(path: &Path, title: &str, groups: &[Bars]) -> crate::Result<()>
             for (k, (value, (_, color))) in [g.p, g.r, g.f1].into_iter().zip(metrics).enumerate() {
                 let mid = c + (k as f64 - 1.0) * bar;
                 if !value.is_finite() {
-                    root.draw_text(
-                        "n/a",
-                        &style(SMALL_SIZE, MUTED, HPos::Center, VPos::Bottom),
-                        at(mid, 0.0),
-                    )?;
+                    root.draw_text("n/a", &style(SMALL_SIZE, MUTED, HPos::Center, VPos::Bottom), at(mid, 0.0))?;
                     continue;
                 }
                 let (x0, y0) = at(mid - bar * 0.45, value);
@@ -740,10 +600,8 @@ pub fn bar_chart(path: &Path, title: &str, groups: &[Bars]) -> crate::Result<()>
                 )?;
             }
         }
-        let entries: Vec<(String, Key)> = metrics
-            .iter()
-            .map(|(name, color)| (name.to_string(), Key::Swatch(*color)))
-            .collect();
+        let entries: Vec<(String, Key)> =
+            metrics.iter().map(|(name, color)| (name.to_string(), Key::Swatch(*color))).collect();
         draw_legend(root, (xs.end + 16, ys.start), legend_w as i32, &entries)
     })
 }
@@ -754,11 +612,7 @@ mod tests {
 
     fn read_svg(path: &Path) -> String {
         let svg = std::fs::read_to_string(path).expect("chart file written");
-        assert!(
-            svg.trim_start().starts_with("<svg"),
-            "not an SVG: {}",
-            &svg[..svg.len().min(80)]
-        );
+        assert!(svg.trim_start().starts_with("<svg"), "not an SVG: {}", &svg[..svg.len().min(80)]);
         assert!(svg.trim_end().ends_with("</svg>"));
         svg
     }
@@ -777,14 +631,10 @@ mod tests {
 
     /// Deterministic pseudo-random values in 0..=1 around `center`.
     fn values(seed: u64, n: usize, center: f64, spread: f64) -> Vec<f64> {
-        let mut s = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
+        let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (0..n)
             .map(|_| {
-                s = s
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
+                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 let u = (s >> 11) as f64 / (1u64 << 53) as f64;
                 let w = (u - 0.5) * 2.0;
                 (center + spread * w * w.abs()).clamp(0.0, 1.0)
@@ -809,31 +659,14 @@ mod tests {
     fn box_chart_writes_svg() {
         let (_keep, dir) = out_dir();
         let path = dir.join("box.svg");
-        let names = [
-            "forest-tfidf",
-            "forest-bm25",
-            "boilerpipe",
-            "readability",
-            "justext",
-            "fulltext",
-            "newspaper",
-            "goose",
-        ];
+        let names =
+            ["forest-tfidf", "forest-bm25", "boilerpipe", "readability", "justext", "fulltext", "newspaper", "goose"];
         let series: Vec<BoxSeries> = names
             .iter()
             .enumerate()
-            .map(|(i, n)| BoxSeries {
-                name: n.to_string(),
-                values: values(i as u64, 150, 0.9 - 0.08 * i as f64, 0.4),
-            })
+            .map(|(i, n)| BoxSeries { name: n.to_string(), values: values(i as u64, 150, 0.9 - 0.08 * i as f64, 0.4) })
             .collect();
-        box_chart(
-            &path,
-            "F1 per page, by method",
-            "F1 (2-gram, per page)",
-            &series,
-        )
-        .expect("box chart");
+        box_chart(&path, "F1 per page, by method", "F1 (2-gram, per page)", &series).expect("box chart");
         let svg = read_svg(&path);
         for n in names.iter().chain(["F1 per page, by method"].iter()) {
             assert!(svg.contains(n), "missing {n}");
@@ -845,22 +678,10 @@ mod tests {
         let (_keep, dir) = out_dir();
         let path = dir.join("box-empty.svg");
         let series = vec![
-            BoxSeries {
-                name: "forest-tfidf".into(),
-                values: vec![0.8, 0.9, f64::NAN, 0.95],
-            },
-            BoxSeries {
-                name: "broken".into(),
-                values: vec![],
-            },
-            BoxSeries {
-                name: "all-nan".into(),
-                values: vec![f64::NAN],
-            },
-            BoxSeries {
-                name: "one".into(),
-                values: vec![0.5],
-            },
+            BoxSeries { name: "forest-tfidf".into(), values: vec![0.8, 0.9, f64::NAN, 0.95] },
+            BoxSeries { name: "broken".into(), values: vec![] },
+            BoxSeries { name: "all-nan".into(), values: vec![f64::NAN] },
+            BoxSeries { name: "one".into(), values: vec![0.5] },
         ];
         box_chart(&path, "Partial data", "F1", &series).expect("box chart");
         let svg = read_svg(&path);
@@ -878,27 +699,13 @@ mod tests {
             .enumerate()
             .map(|(i, n)| LineSeries {
                 name: n.to_string(),
-                points: (1..=10)
-                    .map(|k| (k as f64, 0.95 - 0.1 * i as f64 - 0.3 / k as f64))
-                    .collect(),
+                points: (1..=10).map(|k| (k as f64, 0.95 - 0.1 * i as f64 - 0.3 / k as f64)).collect(),
             })
             .collect();
-        line_chart(
-            &path,
-            "F1 against training pages",
-            "pages per site used for learning",
-            "mean F1",
-            &series,
-        )
-        .expect("line chart");
+        line_chart(&path, "F1 against training pages", "pages per site used for learning", "mean F1", &series)
+            .expect("line chart");
         let svg = read_svg(&path);
-        for n in [
-            "forest-tfidf",
-            "boilerpipe",
-            "fulltext",
-            "F1 against training pages",
-            "mean F1",
-        ] {
+        for n in ["forest-tfidf", "boilerpipe", "fulltext", "F1 against training pages", "mean F1"] {
             assert!(svg.contains(n), "missing {n}");
         }
     }
@@ -908,29 +715,13 @@ mod tests {
         let (_keep, dir) = out_dir();
         let path = dir.join("line-empty.svg");
         let series = vec![
-            LineSeries {
-                name: "single".into(),
-                points: vec![(3.0, 0.7), (f64::NAN, 0.2), (4.0, f64::INFINITY)],
-            },
-            LineSeries {
-                name: "empty".into(),
-                points: vec![],
-            },
+            LineSeries { name: "single".into(), points: vec![(3.0, 0.7), (f64::NAN, 0.2), (4.0, f64::INFINITY)] },
+            LineSeries { name: "empty".into(), points: vec![] },
         ];
         line_chart(&path, "Sparse", "x", "y", &series).expect("line chart");
         assert!(read_svg(&path).contains("empty (no data)"));
-        let only_empty = vec![LineSeries {
-            name: "nothing".into(),
-            points: vec![(f64::NAN, f64::NAN)],
-        }];
-        line_chart(
-            &dir.join("line-nothing.svg"),
-            "Nothing",
-            "x",
-            "y",
-            &only_empty,
-        )
-        .expect("empty frame");
+        let only_empty = vec![LineSeries { name: "nothing".into(), points: vec![(f64::NAN, f64::NAN)] }];
+        line_chart(&dir.join("line-nothing.svg"), "Nothing", "x", "y", &only_empty).expect("empty frame");
         assert!(line_chart(&dir.join("x.svg"), "t", "x", "y", &[]).is_err());
     }
 
@@ -939,42 +730,14 @@ mod tests {
         let (_keep, dir) = out_dir();
         let path = dir.join("bars.svg");
         let groups = vec![
-            Bars {
-                group: "all signifiers".into(),
-                p: 0.91,
-                r: 0.88,
-                f1: 0.89,
-            },
-            Bars {
-                group: "no structure".into(),
-                p: 0.85,
-                r: 0.80,
-                f1: 0.82,
-            },
-            Bars {
-                group: "no content".into(),
-                p: 0.70,
-                r: 0.93,
-                f1: 0.79,
-            },
-            Bars {
-                group: "tf-idf only".into(),
-                p: 1.0,
-                r: 0.05,
-                f1: f64::NAN,
-            },
+            Bars { group: "all signifiers".into(), p: 0.91, r: 0.88, f1: 0.89 },
+            Bars { group: "no structure".into(), p: 0.85, r: 0.80, f1: 0.82 },
+            Bars { group: "no content".into(), p: 0.70, r: 0.93, f1: 0.79 },
+            Bars { group: "tf-idf only".into(), p: 1.0, r: 0.05, f1: f64::NAN },
         ];
         bar_chart(&path, "Ablation: signifier families", &groups).expect("bar chart");
         let svg = read_svg(&path);
-        for n in [
-            "all signifiers",
-            "no content",
-            "Precision",
-            "Recall",
-            "F1",
-            "Ablation: signifier families",
-            "n/a",
-        ] {
+        for n in ["all signifiers", "no content", "Precision", "Recall", "F1", "Ablation: signifier families", "n/a"] {
             assert!(svg.contains(n), "missing {n}");
         }
         assert!(bar_chart(&dir.join("b.svg"), "t", &[]).is_err());
@@ -983,52 +746,33 @@ mod tests {
     #[test]
     fn many_and_long_names_fit() {
         let (_keep, dir) = out_dir();
-        let names: Vec<String> = (0..12)
-            .map(|i| {
-                if i % 4 == 3 {
-                    format!("a-very-long-method-name-with-options-{i}")
-                } else {
-                    format!("method-{i}")
-                }
-            })
-            .collect();
+        let names: Vec<String> =
+            (0..12)
+                .map(|i| {
+                    if i % 4 == 3 {
+                        format!("a-very-long-method-name-with-options-{i}")
+                    } else {
+                        format!("method-{i}")
+                    }
+                })
+                .collect();
         let boxes: Vec<BoxSeries> = names
             .iter()
             .enumerate()
-            .map(|(i, n)| BoxSeries {
-                name: n.clone(),
-                values: values(i as u64, 40, 0.5, 0.5),
-            })
+            .map(|(i, n)| BoxSeries { name: n.clone(), values: values(i as u64, 40, 0.5, 0.5) })
             .collect();
         box_chart(&dir.join("box-many.svg"), "Twelve methods", "F1", &boxes).expect("box chart");
         let svg = read_svg(&dir.join("box-many.svg"));
-        assert!(
-            svg.contains("method-10") && svg.contains("a-very-long-method-"),
-            "long names split"
-        );
+        assert!(svg.contains("method-10") && svg.contains("a-very-long-method-"), "long names split");
         let lines: Vec<LineSeries> = names
             .iter()
             .enumerate()
             .map(|(i, n)| LineSeries {
                 name: n.clone(),
-                points: (0..6)
-                    .map(|k| {
-                        (
-                            k as f64 * 0.2,
-                            (0.3 + 0.05 * i as f64 + 0.02 * k as f64).min(1.0),
-                        )
-                    })
-                    .collect(),
+                points: (0..6).map(|k| (k as f64 * 0.2, (0.3 + 0.05 * i as f64 + 0.02 * k as f64).min(1.0))).collect(),
             })
             .collect();
-        line_chart(
-            &dir.join("line-many.svg"),
-            "Twelve lines",
-            "threshold",
-            "F1",
-            &lines,
-        )
-        .expect("line chart");
+        line_chart(&dir.join("line-many.svg"), "Twelve lines", "threshold", "F1", &lines).expect("line chart");
         assert!(read_svg(&dir.join("line-many.svg")).contains("method-10"));
     }
 
@@ -1038,17 +782,8 @@ mod tests {
         let blocker = dir.join("file-not-dir");
         std::fs::write(&blocker, "x").expect("write blocker");
         let path = blocker.join("chart.svg");
-        let err = bar_chart(
-            &path,
-            "t",
-            &[Bars {
-                group: "g".into(),
-                p: 0.5,
-                r: 0.5,
-                f1: 0.5,
-            }],
-        )
-        .expect_err("unwritable");
+        let err =
+            bar_chart(&path, "t", &[Bars { group: "g".into(), p: 0.5, r: 0.5, f1: 0.5 }]).expect_err("unwritable");
         assert!(err.to_string().contains("chart.svg"), "{err}");
     }
 }

@@ -20,11 +20,7 @@ pub trait Method: Sync {
     /// Fit once per page of `pages` on all the others, in order, handing each fit to `each`
     /// with the page left out: the unseen protocol. A method may read each page once for all
     /// the fits.
-    fn fit_leaving_out(
-        &self,
-        pages: &[&Page],
-        each: &mut dyn FnMut(usize, Result<Box<dyn Extractor>>),
-    ) {
+    fn fit_leaving_out(&self, pages: &[&Page], each: &mut dyn FnMut(usize, Result<Box<dyn Extractor>>)) {
         for i in 0..pages.len() {
             each(i, self.fit(&others(pages, i)));
         }
@@ -62,11 +58,7 @@ impl Method for Forest {
 
     /// Each page is summarized once ([`Summary::of`]); each fit adds clones of the others'
     /// summaries, which gives the wrapper [`Wrapper::induce`] gives on those pages.
-    fn fit_leaving_out(
-        &self,
-        pages: &[&Page],
-        each: &mut dyn FnMut(usize, Result<Box<dyn Extractor>>),
-    ) {
+    fn fit_leaving_out(&self, pages: &[&Page], each: &mut dyn FnMut(usize, Result<Box<dyn Extractor>>)) {
         let summaries: Vec<Summary> = pages.iter().map(|p| Summary::of(p, &self.config)).collect();
         for i in 0..pages.len() {
             let mut inducer = Inducer::new(&self.name, self.config.clone());
@@ -81,10 +73,7 @@ impl Method for Forest {
 impl Forest {
     /// The extractor of an induction: its wrapper applied, or the single-page extractor when
     /// the samples give no wrapper, as `forest apply` does for a site it has no wrapper for.
-    fn extractor(
-        &self,
-        induction: Result<crate::wrapper::Induction>,
-    ) -> Result<Box<dyn Extractor>> {
+    fn extractor(&self, induction: Result<crate::wrapper::Induction>) -> Result<Box<dyn Extractor>> {
         let induction = match induction {
             Err(Error::TooFewPages { .. } | Error::NoPattern { .. }) if self.config.cross_check => {
                 return Ok(Box::new(SinglePage::default()));
@@ -102,12 +91,7 @@ impl Forest {
 
 /// The pages but the one at `i`.
 fn others<'a>(pages: &[&'a Page], i: usize) -> Vec<&'a Page> {
-    pages
-        .iter()
-        .enumerate()
-        .filter(|&(j, _)| j != i)
-        .map(|(_, p)| *p)
-        .collect()
+    pages.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, p)| *p).collect()
 }
 
 /// A gold page to learn from: the page and its gold text.

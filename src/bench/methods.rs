@@ -1,11 +1,8 @@
 //! The bench's methods by name: Forest (fitted on a site's sample pages) in its variants and
 //! ablations, and the baselines, each a [`Method`].
 
-use super::baselines::blocks::{
-    gbt::GbtMethod,
-    svm::{Labels, SvmMethod},
-};
 use super::baselines::cetr::{Cetr, Clustering};
+use super::baselines::blocks::{gbt::GbtMethod, svm::{Labels, SvmMethod}};
 use super::baselines::{cetd::Cetd, mss::MssMethod, Boilerpipe, Description, Fulltext, Sigfeed};
 use super::method::{Forest, Method};
 use crate::extract::{Extractor, SinglePage};
@@ -15,37 +12,14 @@ use crate::{Config, Error, Page, Result};
 
 /// The methods `forest bench` knows, in table order.
 pub const METHODS: &[&str] = &[
-    "forest-tfidf",
-    "forest-feeds",
-    "coverage",
-    "sigfeed",
-    "description",
-    "boilerpipe",
-    "cetr",
-    "cetr-km",
-    "cetd",
-    "mss",
-    "svm",
-    "svm-auto",
-    "svm-forest",
-    "gbt",
-    "single-page",
+    "forest-tfidf", "forest-feeds", "coverage", "sigfeed", "description", "boilerpipe", "cetr", "cetr-km", "cetd", "mss", "svm", "svm-auto",
+    "svm-forest", "gbt", "single-page",
     "fulltext",
 ];
 
 /// The mechanisms beyond the paper that `forest-tfidf-no-<name>` turns off (ablation).
-pub const MECHANISMS: &[&str] = &[
-    "template",
-    "link-text",
-    "link-blocks",
-    "split",
-    "headline",
-    "alternatives",
-    "anchored",
-    "cross-check",
-    "in-block",
-    "templates",
-];
+pub const MECHANISMS: &[&str] =
+    &["template", "link-text", "link-blocks", "split", "headline", "alternatives", "anchored", "cross-check", "in-block", "templates"];
 
 /// `config` with one mechanism turned off.
 fn without(mut config: Config, mechanism: &str) -> Result<Config> {
@@ -80,12 +54,7 @@ fn without(mut config: Config, mechanism: &str) -> Result<Config> {
 /// # Errors
 /// [`Error::Invalid`] for an unknown name.
 pub fn method(name: &str) -> Result<Box<dyn Method>> {
-    let forest = |config: Config| -> Box<dyn Method> {
-        Box::new(Forest {
-            name: name.to_string(),
-            config,
-        })
-    };
+    let forest = |config: Config| -> Box<dyn Method> { Box::new(Forest { name: name.to_string(), config }) };
     if let Some(mechanism) = name.strip_prefix("forest-tfidf-no-") {
         return Ok(forest(without(Config::default(), mechanism)?));
     }
@@ -93,64 +62,34 @@ pub fn method(name: &str) -> Result<Box<dyn Method>> {
         let options = match rest.strip_prefix("-no-") {
             Some(m) => crate::extract::readable::Options::default().without(m)?,
             None if rest.is_empty() => crate::extract::readable::Options::default(),
-            None => {
-                return Err(Error::Invalid(format!(
-                    "unknown method {name:?}; known: {}",
-                    METHODS.join(", ")
-                )))
-            }
+            None => return Err(Error::Invalid(format!("unknown method {name:?}; known: {}", METHODS.join(", ")))),
         };
-        return Ok(Box::new(SinglePageMethod {
-            name: name.to_string(),
-            extractor: SinglePage { options },
-        }));
+        return Ok(Box::new(SinglePageMethod { name: name.to_string(), extractor: SinglePage { options } }));
     }
     if name == "forest-paper" {
-        let config = MECHANISMS
-            .iter()
-            .try_fold(Config::default(), |c, m| without(c, m))?;
+        let config = MECHANISMS.iter().try_fold(Config::default(), |c, m| without(c, m))?;
         return Ok(forest(config));
     }
     Ok(match name {
         "forest-tfidf" => forest(Config::default()),
-        "forest-feeds" => forest(Config {
-            signifiers: Source::Feed,
-            ..Config::default()
-        }),
-        "coverage" => forest(Config {
-            rank: Strategy::Coverage,
-            ..Config::default()
-        }),
+        "forest-feeds" => forest(Config { signifiers: Source::Feed, ..Config::default() }),
+        "coverage" => forest(Config { rank: Strategy::Coverage, ..Config::default() }),
         "sigfeed" => Box::new(Sigfeed),
         "description" => Box::new(Description),
         "boilerpipe" => Box::new(Boilerpipe),
-        "cetr" => Box::new(Cetr {
-            clustering: Clustering::Threshold { lambda: 1.0 },
-        }),
-        "cetr-km" => Box::new(Cetr {
-            clustering: Clustering::KMeans,
-        }),
+        "cetr" => Box::new(Cetr { clustering: Clustering::Threshold { lambda: 1.0 } }),
+        "cetr-km" => Box::new(Cetr { clustering: Clustering::KMeans }),
         "cetd" => Box::new(Cetd),
         "mss" => Box::new(MssMethod),
-        "svm" => Box::new(SvmMethod {
-            labels: Labels::Gold,
-        }),
-        "svm-auto" => Box::new(SvmMethod {
-            labels: Labels::Description,
-        }),
-        "svm-forest" => Box::new(SvmMethod {
-            labels: Labels::Wrapper,
-        }),
+        "svm" => Box::new(SvmMethod { labels: Labels::Gold }),
+        "svm-auto" => Box::new(SvmMethod { labels: Labels::Description }),
+        "svm-forest" => Box::new(SvmMethod { labels: Labels::Wrapper }),
         "gbt" => Box::new(GbtMethod),
         "fulltext" => Box::new(Fulltext),
-        _ => {
-            return Err(Error::Invalid(format!(
-                "unknown method {name:?}; known: {}",
-                METHODS.join(", ")
-            )))
-        }
+        _ => return Err(Error::Invalid(format!("unknown method {name:?}; known: {}", METHODS.join(", ")))),
     })
 }
+
 
 /// The production single-page extractor as a method: `single-page`, or
 /// `single-page-no-<mechanism>` with one of [`crate::extract::readable::MECHANISMS`] off.

@@ -23,13 +23,13 @@ pub mod score;
 pub mod train;
 
 pub use method::Method;
-pub use methods::{method, MECHANISMS, METHODS};
+pub use methods::{method, METHODS, MECHANISMS};
 
 use crate::extract::Extractor;
 use crate::page::PageOptions;
 use crate::rank::Strategy;
-use crate::{Config, Error, Page, Result};
 use method::Forest;
+use crate::{Config, Error, Page, Result};
 use score::Scores;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -82,33 +82,20 @@ pub struct GoldSite {
 /// [`Error::Io`] when `root` cannot be listed; a page that cannot be read is an error too
 /// (gold sets are local files).
 pub fn load(root: &Path) -> Result<Vec<GoldSite>> {
-    let io = |source| Error::Io {
-        path: root.to_path_buf(),
-        source,
-    };
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
-        .map_err(io)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
+    let io = |source| Error::Io { path: root.to_path_buf(), source };
+    let mut dirs: Vec<PathBuf> =
+        std::fs::read_dir(root).map_err(io)?.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect();
     dirs.sort();
     let mut sites = Vec::new();
     for dir in dirs {
         let sample = crate::feed::read(&dir.to_string_lossy())?;
         let mut pages = Vec::new();
         for item in &sample.items {
-            let crate::fetch::Location::File(html_path) = &item.page else {
-                continue;
-            };
+            let crate::fetch::Location::File(html_path) = &item.page else { continue };
             let gold_path = html_path.with_extension("txt");
-            let Ok(gold) = std::fs::read(&gold_path) else {
-                continue;
-            };
+            let Ok(gold) = std::fs::read(&gold_path) else { continue };
             let start = Instant::now();
-            let bytes = std::fs::read(html_path).map_err(|source| Error::Io {
-                path: html_path.clone(),
-                source,
-            })?;
+            let bytes = std::fs::read(html_path).map_err(|source| Error::Io { path: html_path.clone(), source })?;
             let html = crate::fetch::decode(&bytes, None);
             let opts = PageOptions {
                 location: html_path.to_string_lossy().into_owned(),
@@ -122,19 +109,10 @@ pub fn load(root: &Path) -> Result<Vec<GoldSite>> {
             drop(std::hint::black_box(scraper::Html::parse_document(&html)));
             let parse_only_secs = start.elapsed().as_secs_f64();
             let gold = String::from_utf8_lossy(&gold).into_owned();
-            pages.push(GoldPage {
-                page,
-                gold,
-                bytes: bytes.len(),
-                clean_secs,
-                parse_only_secs,
-            });
+            pages.push(GoldPage { page, gold, bytes: bytes.len(), clean_secs, parse_only_secs });
         }
         if !pages.is_empty() {
-            let name = dir
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             sites.push(GoldSite { name, pages });
         }
     }
@@ -270,11 +248,7 @@ pub fn run(sites: &[GoldSite], opts: &Options) -> Result<Report> {
 ///
 /// # Errors
 /// As [`run`].
-pub fn run_with(
-    sites: &[GoldSite],
-    opts: &Options,
-    progress: &dyn Fn(usize, &str),
-) -> Result<Report> {
+pub fn run_with(sites: &[GoldSite], opts: &Options, progress: &dyn Fn(usize, &str)) -> Result<Report> {
     run_trained(sites, opts, &train::Training::default(), progress)
 }
 
@@ -283,27 +257,15 @@ pub fn run_with(
 ///
 /// # Errors
 /// As [`run`]. A learned method that cannot be trained on a fold fails on that fold's pages.
-pub fn run_trained(
-    sites: &[GoldSite],
-    opts: &Options,
-    training: &train::Training,
-    progress: &dyn Fn(usize, &str),
-) -> Result<Report> {
-    let methods: Vec<Box<dyn Method>> = opts
-        .methods
-        .iter()
-        .map(|m| method(m))
-        .collect::<Result<_>>()?;
+pub fn run_trained(sites: &[GoldSite], opts: &Options, training: &train::Training, progress: &dyn Fn(usize, &str)) -> Result<Report> {
+    let methods: Vec<Box<dyn Method>> = opts.methods.iter().map(|m| method(m)).collect::<Result<_>>()?;
     let start = Instant::now();
     let mut trained = Vec::new();
     let mut training_secs = Vec::new();
     for m in &methods {
         let Some(learner) = m.learner() else { continue };
         let t = Instant::now();
-        trained.push((
-            m.name().to_string(),
-            train::fold_models(m.name(), learner, sites, training, opts.folds),
-        ));
+        trained.push((m.name().to_string(), train::fold_models(m.name(), learner, sites, training, opts.folds)));
         training_secs.push((m.name().to_string(), t.elapsed().as_secs_f64()));
     }
     let mut outs = Vec::with_capacity(sites.len());
@@ -313,48 +275,25 @@ pub fn run_trained(
         let models: Vec<Option<train::Trained>> = methods
             .iter()
             .map(|m| {
-                let model = trained
-                    .iter()
-                    .find(|(n, _)| n == m.name())
-                    .and_then(|(_, f)| f.for_site(i))?;
-                Some(train::Trained {
-                    name: m.name().to_string(),
-                    model: model.clone(),
-                })
+                let model = trained.iter().find(|(n, _)| n == m.name()).and_then(|(_, f)| f.for_site(i))?;
+                Some(train::Trained { name: m.name().to_string(), model: model.clone() })
             })
             .collect();
-        let site_methods: Vec<&dyn Method> = methods
-            .iter()
-            .zip(&models)
-            .map(|(m, t)| t.as_ref().map_or(m.as_ref(), |t| t as &dyn Method))
-            .collect();
+        let site_methods: Vec<&dyn Method> =
+            methods.iter().zip(&models).map(|(m, t)| t.as_ref().map_or(m.as_ref(), |t| t as &dyn Method)).collect();
         (run_site(site, &site_methods, opts), site.name.as_str())
     };
-    crate::run::ordered(
-        0..sites.len(),
-        jobs,
-        || (),
-        |_, i| work(i),
-        |(out, name)| {
-            outs.push(out);
-            progress(outs.len(), name);
-            Ok::<(), Error>(())
-        },
-    )?;
+    crate::run::ordered(0..sites.len(), jobs, || (), |_, i| work(i), |(out, name)| {
+        outs.push(out);
+        progress(outs.len(), name);
+        Ok::<(), Error>(())
+    })?;
     let mut report = Report {
         sites: sites.iter().map(|s| s.name.clone()).collect(),
         pages: sites.iter().map(|s| s.pages.len()).sum(),
         bytes: sites.iter().flat_map(|s| &s.pages).map(|p| p.bytes).sum(),
-        clean_secs: sites
-            .iter()
-            .flat_map(|s| &s.pages)
-            .map(|p| p.clean_secs)
-            .sum(),
-        parse_only_secs: sites
-            .iter()
-            .flat_map(|s| &s.pages)
-            .map(|p| p.parse_only_secs)
-            .sum(),
+        clean_secs: sites.iter().flat_map(|s| &s.pages).map(|p| p.clean_secs).sum(),
+        parse_only_secs: sites.iter().flat_map(|s| &s.pages).map(|p| p.parse_only_secs).sum(),
         wall_secs: 0.0,
         jobs: opts.jobs,
         results: Vec::new(),
@@ -366,11 +305,7 @@ pub fn run_trained(
     for out in outs {
         report.results.extend(out.results);
         for t in out.timings {
-            match report
-                .timings
-                .iter_mut()
-                .find(|x| x.method == t.method && x.protocol == t.protocol)
-            {
+            match report.timings.iter_mut().find(|x| x.method == t.method && x.protocol == t.protocol) {
                 Some(x) => x.secs += t.secs,
                 None => report.timings.push(t),
             }
@@ -382,14 +317,7 @@ pub fn run_trained(
             }
         }
     }
-    report.curves = curves
-        .into_iter()
-        .map(|(curve, x, s)| CurvePoint {
-            curve,
-            x,
-            mean: mean_scores(&s),
-        })
-        .collect();
+    report.curves = curves.into_iter().map(|(curve, x, s)| CurvePoint { curve, x, mean: mean_scores(&s) }).collect();
     report.wall_secs = start.elapsed().as_secs_f64();
     Ok(report)
 }
@@ -401,26 +329,14 @@ pub fn mean_scores(s: &[Scores]) -> Scores {
     }
     let n = s.len() as f64;
     let m = |f: fn(&Scores) -> f64| s.iter().map(f).sum::<f64>() / n;
-    Scores {
-        p: m(|x| x.p),
-        r: m(|x| x.r),
-        f1: m(|x| x.f1),
-        bow_p: m(|x| x.bow_p),
-        bow_r: m(|x| x.bow_r),
-        bow_f1: m(|x| x.bow_f1),
-    }
+    Scores { p: m(|x| x.p), r: m(|x| x.r), f1: m(|x| x.f1), bow_p: m(|x| x.bow_p), bow_r: m(|x| x.bow_r), bow_f1: m(|x| x.bow_f1) }
 }
 
 /// Extract `target` with a fitted extractor (or the error fitting gave); a failure becomes
 /// empty output with the error.
 fn evaluate(fitted: std::result::Result<&dyn Extractor, &Error>, target: &GoldPage) -> Extraction {
-    let failed = |e: &Error| Extraction {
-        text: String::new(),
-        rule: "error".into(),
-        error: Some(e.to_string()),
-        evidence: None,
-        confidence: 0.0,
-    };
+    let failed =
+        |e: &Error| Extraction { text: String::new(), rule: "error".into(), error: Some(e.to_string()), evidence: None, confidence: 0.0 };
     match fitted.map(|ext| ext.extract(&target.page)) {
         Ok(Ok(x)) => Extraction {
             confidence: x.confidence(&target.page.doc),
@@ -450,60 +366,33 @@ fn run_site(site: &GoldSite, methods: &[&dyn Method], opts: &Options) -> SiteOut
         let mut samples_results: Option<Vec<PageResult>> = None;
         for &protocol in &opts.protocols {
             let start = Instant::now();
-            let copied =
-                protocol == Protocol::Unseen && samples_results.is_some() && method.single_page();
+            let copied = protocol == Protocol::Unseen && samples_results.is_some() && method.single_page();
             let results: Vec<PageResult> = match (protocol, &samples_results) {
                 // A single-page method gives the same output whatever it was fitted on.
-                (Protocol::Unseen, Some(prev)) if method.single_page() => prev
-                    .iter()
-                    .map(|r| PageResult {
-                        protocol,
-                        ..r.clone()
-                    })
-                    .collect(),
+                (Protocol::Unseen, Some(prev)) if method.single_page() => {
+                    prev.iter().map(|r| PageResult { protocol, ..r.clone() }).collect()
+                }
                 (Protocol::Samples, _) => {
                     let fitted = method.fit(&all);
                     site.pages
                         .iter()
-                        .map(|gp| {
-                            page_result(
-                                site,
-                                gp,
-                                method.name(),
-                                protocol,
-                                evaluate(fitted.as_deref(), gp),
-                            )
-                        })
+                        .map(|gp| page_result(site, gp, method.name(), protocol, evaluate(fitted.as_deref(), gp)))
                         .collect()
                 }
                 (Protocol::Unseen, _) => {
                     let mut results = Vec::with_capacity(site.pages.len());
                     method.fit_leaving_out(&all, &mut |i, fitted| {
                         let Some(gp) = site.pages.get(i) else { return };
-                        results.push(page_result(
-                            site,
-                            gp,
-                            method.name(),
-                            protocol,
-                            evaluate(fitted.as_deref(), gp),
-                        ));
+                        results.push(page_result(site, gp, method.name(), protocol, evaluate(fitted.as_deref(), gp)));
                     });
                     results
                 }
             };
-            let secs = match out
-                .timings
-                .iter()
-                .find(|t| copied && t.method == method.name())
-            {
+            let secs = match out.timings.iter().find(|t| copied && t.method == method.name()) {
                 Some(t) => t.secs, // same work as under samples
                 None => start.elapsed().as_secs_f64(),
             };
-            out.timings.push(Timing {
-                method: method.name().to_string(),
-                protocol,
-                secs,
-            });
+            out.timings.push(Timing { method: method.name().to_string(), protocol, secs });
             if protocol == Protocol::Samples {
                 samples_results = Some(results.clone());
             }
@@ -516,13 +405,7 @@ fn run_site(site: &GoldSite, methods: &[&dyn Method], opts: &Options) -> SiteOut
     out
 }
 
-fn page_result(
-    site: &GoldSite,
-    gp: &GoldPage,
-    method: &str,
-    protocol: Protocol,
-    x: Extraction,
-) -> PageResult {
+fn page_result(site: &GoldSite, gp: &GoldPage, method: &str, protocol: Protocol, x: Extraction) -> PageResult {
     PageResult {
         site: site.name.clone(),
         page: gp.page.id.clone(),
@@ -541,10 +424,7 @@ fn page_result(
 /// of the site), with 1..=20 signifiers, and ranked by J alone, U alone and J·U.
 fn curves(site: &GoldSite, all: &[&Page]) -> Vec<(String, String, Vec<Scores>)> {
     let run = |fit: &[&Page], config: Config| -> Vec<Scores> {
-        let m = Forest {
-            name: "forest".into(),
-            config,
-        };
+        let m = Forest { name: "forest".into(), config };
         let fitted = m.fit(fit);
         site.pages
             .iter()
@@ -561,37 +441,13 @@ fn curves(site: &GoldSite, all: &[&Page]) -> Vec<(String, String, Vec<Scores>)> 
     // Forest needs two pages: the curve starts there (one page would plot a meaningless 0).
     for n in 2..=10usize {
         let fit = &all[..n.min(all.len())];
-        out.push((
-            "samples".to_string(),
-            n.to_string(),
-            run(fit, Config::default()),
-        ));
+        out.push(("samples".to_string(), n.to_string(), run(fit, Config::default())));
     }
     for k in 1..=20usize {
-        out.push((
-            "signifiers".to_string(),
-            k.to_string(),
-            run(
-                all,
-                Config {
-                    k,
-                    ..Config::default()
-                },
-            ),
-        ));
+        out.push(("signifiers".to_string(), k.to_string(), run(all, Config { k, ..Config::default() })));
     }
     for rank in [Strategy::J, Strategy::U, Strategy::Forest] {
-        out.push((
-            "measure".to_string(),
-            rank.name().to_string(),
-            run(
-                all,
-                Config {
-                    rank,
-                    ..Config::default()
-                },
-            ),
-        ));
+        out.push(("measure".to_string(), rank.name().to_string(), run(all, Config { rank, ..Config::default() })));
     }
     out
 }

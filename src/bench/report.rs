@@ -57,9 +57,7 @@ impl Report {
     /// Results of one method under one protocol.
     pub fn of(&self, method: &str, protocol: Protocol) -> impl Iterator<Item = &PageResult> {
         let method = method.to_string();
-        self.results
-            .iter()
-            .filter(move |r| r.method == method && r.protocol == protocol)
+        self.results.iter().filter(move |r| r.method == method && r.protocol == protocol)
     }
 
     /// Table 1's rows, in the order methods and protocols were run.
@@ -76,11 +74,7 @@ impl Report {
                 let rs: Vec<&PageResult> = self.of(&method, protocol).collect();
                 let scores: Vec<Scores> = rs.iter().map(|r| r.scores).collect();
                 let f1: Vec<f64> = scores.iter().map(|s| s.f1).collect();
-                let secs = self
-                    .timings
-                    .iter()
-                    .find(|t| t.method == method && t.protocol == protocol)
-                    .map_or(0.0, |t| t.secs)
+                let secs = self.timings.iter().find(|t| t.method == method && t.protocol == protocol).map_or(0.0, |t| t.secs)
                     + self.clean_secs;
                 let per_sec = |x: f64| if secs > 0.0 { x / secs } else { 0.0 };
                 Row {
@@ -88,21 +82,11 @@ impl Report {
                     mean: mean_scores(&scores),
                     percentiles: PERCENTILES.map(|q| percentile(&f1, q)),
                     failures: rs.iter().filter(|r| r.error.is_some()).count(),
-                    fallbacks: rs
-                        .iter()
-                        .filter(|r| is_fallback(&r.method, &r.rule))
-                        .count(),
+                    fallbacks: rs.iter().filter(|r| is_fallback(&r.method, &r.rule)).count(),
                     pages_per_sec: per_sec(rs.len() as f64),
                     mb_per_sec: per_sec(self.bytes as f64 / 1e6),
-                    x_parse_only: if secs > 0.0 {
-                        self.parse_only_secs / secs
-                    } else {
-                        0.0
-                    },
-                    confidence_rho: spearman(
-                        &rs.iter().map(|r| r.confidence).collect::<Vec<f64>>(),
-                        &f1,
-                    ),
+                    x_parse_only: if secs > 0.0 { self.parse_only_secs / secs } else { 0.0 },
+                    confidence_rho: spearman(&rs.iter().map(|r| r.confidence).collect::<Vec<f64>>(), &f1),
                     method,
                     protocol,
                 }
@@ -113,12 +97,7 @@ impl Report {
     /// Table 1: mean P, R, F1 (2-gram sets), BoW F1, F1 percentiles, failures, speed.
     pub fn table(&self) -> String {
         let rows = self.rows();
-        let w = rows
-            .iter()
-            .map(|r| r.method.len())
-            .max()
-            .unwrap_or(6)
-            .max(14);
+        let w = rows.iter().map(|r| r.method.len()).max().unwrap_or(6).max(14);
         let mut s = format!(
             "{:<w$} {:<8} {:>5} {:>6} {:>6} {:>6} {:>6}  {:>5} {:>5} {:>5} {:>5} {:>5}  {:>4} {:>4} {:>8} {:>6} {:>6} {:>6}\n",
             "method", "protocol", "pages", "P", "R", "F1", "BoW", "p9", "p25", "p50", "p75", "p91", "fail", "fb", "pages/s", "MB/s", "×parse", "ρconf"
@@ -148,13 +127,7 @@ impl Report {
             .collect();
         let names: Vec<String> = cols
             .iter()
-            .map(|(m, p)| {
-                if *p == Protocol::Unseen {
-                    format!("{m}@unseen")
-                } else {
-                    m.clone()
-                }
-            })
+            .map(|(m, p)| if *p == Protocol::Unseen { format!("{m}@unseen") } else { m.clone() })
             .collect();
         let w = self.sites.iter().map(String::len).max().unwrap_or(4).max(4);
         let mut s = format!("{:<w$}", "site");
@@ -165,16 +138,8 @@ impl Report {
         for site in &self.sites {
             let _ = write!(s, "{site:<w$}");
             for ((m, p), name) in cols.iter().zip(&names) {
-                let f1: Vec<f64> = self
-                    .of(m, *p)
-                    .filter(|r| r.site == *site)
-                    .map(|r| r.scores.f1)
-                    .collect();
-                let mean = if f1.is_empty() {
-                    f64::NAN
-                } else {
-                    f1.iter().sum::<f64>() / f1.len() as f64
-                };
+                let f1: Vec<f64> = self.of(m, *p).filter(|r| r.site == *site).map(|r| r.scores.f1).collect();
+                let mean = if f1.is_empty() { f64::NAN } else { f1.iter().sum::<f64>() / f1.len() as f64 };
                 let _ = write!(s, " {mean:>cw$.3}", cw = name.len().max(6));
             }
             s.push('\n');
@@ -187,15 +152,7 @@ impl Report {
         let failed: Vec<&PageResult> = self.results.iter().filter(|r| r.error.is_some()).collect();
         let mut s = String::new();
         for r in failed.iter().take(max) {
-            let _ = writeln!(
-                s,
-                "{} {} {}/{}: {}",
-                r.method,
-                r.protocol.name(),
-                r.site,
-                r.page,
-                r.error.as_deref().unwrap_or("")
-            );
+            let _ = writeln!(s, "{} {} {}/{}: {}", r.method, r.protocol.name(), r.site, r.page, r.error.as_deref().unwrap_or(""));
         }
         if failed.len() > max {
             let _ = writeln!(s, "... and {} more", failed.len() - max);
@@ -228,10 +185,7 @@ impl Report {
     pub fn write_json(&self, path: &Path) -> Result<()> {
         let value = serde_json::json!({ "rows": self.rows(), "report": self });
         let text = serde_json::to_string_pretty(&value).unwrap_or_default();
-        std::fs::write(path, text).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })
+        std::fs::write(path, text).map_err(|source| Error::Io { path: path.to_path_buf(), source })
     }
 
     /// Write every output text: `DIR/<method>/<site>/<id>.txt` for the samples protocol and
@@ -246,10 +200,7 @@ impl Report {
                 Protocol::Unseen => dir.join("unseen").join(safe(&r.method)),
             };
             let site_dir = base.join(safe(&r.site));
-            std::fs::create_dir_all(&site_dir).map_err(|source| Error::Io {
-                path: site_dir.clone(),
-                source,
-            })?;
+            std::fs::create_dir_all(&site_dir).map_err(|source| Error::Io { path: site_dir.clone(), source })?;
             let path = site_dir.join(format!("{}.txt", safe(&r.page)));
             std::fs::write(&path, &r.text).map_err(|source| Error::Io { path, source })?;
         }
@@ -261,10 +212,7 @@ impl Report {
     /// # Errors
     /// [`Error::Io`] when `dir` cannot be created or a figure cannot be drawn.
     pub fn figures(&self, dir: &Path) -> Result<Vec<PathBuf>> {
-        std::fs::create_dir_all(dir).map_err(|source| Error::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
+        std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.to_path_buf(), source })?;
         let mut written = Vec::new();
         for protocol in [Protocol::Samples, Protocol::Unseen] {
             let series: Vec<figures::BoxSeries> = self
@@ -280,43 +228,23 @@ impl Report {
                 continue;
             }
             let path = dir.join(format!("fig4-f1-per-method-{}.svg", protocol.name()));
-            let title = format!(
-                "Per-page 2-gram F1 by method ({} protocol)",
-                protocol.name()
-            );
+            let title = format!("Per-page 2-gram F1 by method ({} protocol)", protocol.name());
             figures::box_chart(&path, &title, "2-gram F1", &series)?;
             written.push(path);
         }
         let line = |curve: &str| -> Vec<(f64, f64)> {
-            self.curves
-                .iter()
-                .filter(|c| c.curve == curve)
-                .filter_map(|c| Some((c.x.parse::<f64>().ok()?, c.mean.f1)))
-                .collect()
+            self.curves.iter().filter(|c| c.curve == curve).filter_map(|c| Some((c.x.parse::<f64>().ok()?, c.mean.f1))).collect()
         };
         for (curve, file, title, x_label) in [
-            (
-                "samples",
-                "fig5-f1-by-sample-pages.svg",
-                "forest-tfidf: F1 by number of sample pages",
-                "sample pages per site",
-            ),
-            (
-                "signifiers",
-                "fig6-f1-by-signifiers.svg",
-                "forest-tfidf: F1 by number of signifiers",
-                "signifiers per page (k)",
-            ),
+            ("samples", "fig5-f1-by-sample-pages.svg", "forest-tfidf: F1 by number of sample pages", "sample pages per site"),
+            ("signifiers", "fig6-f1-by-signifiers.svg", "forest-tfidf: F1 by number of signifiers", "signifiers per page (k)"),
         ] {
             let points = line(curve);
             if points.is_empty() {
                 continue;
             }
             let path = dir.join(file);
-            let series = [figures::LineSeries {
-                name: "forest-tfidf (samples)".into(),
-                points,
-            }];
+            let series = [figures::LineSeries { name: "forest-tfidf (samples)".into(), points }];
             figures::line_chart(&path, title, x_label, "mean 2-gram F1", &series)?;
             written.push(path);
         }
@@ -348,13 +276,7 @@ impl Report {
 fn safe(name: &str) -> String {
     let s: String = name
         .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '@') {
-                c
-            } else {
-                '_'
-            }
-        })
+        .map(|c| if c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '@') { c } else { '_' })
         .take(120)
         .collect();
     if s.is_empty() || s.starts_with('.') {

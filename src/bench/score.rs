@@ -47,19 +47,9 @@ pub fn score(gold: &str, pred: &str) -> Scores {
     for t in &pt {
         *pc.entry(t).or_insert(0) += 1;
     }
-    let overlap = pc
-        .iter()
-        .map(|(t, &c)| c.min(gc.get(t).copied().unwrap_or(0)))
-        .sum();
+    let overlap = pc.iter().map(|(t, &c)| c.min(gc.get(t).copied().unwrap_or(0))).sum();
     let (bow_p, bow_r, bow_f1) = prf(overlap, pt.len(), gt.len());
-    Scores {
-        p,
-        r,
-        f1,
-        bow_p,
-        bow_r,
-        bow_f1,
-    }
+    Scores { p, r, f1, bow_p, bow_r, bow_f1 }
 }
 
 /// The q-quantile (0..=1) of `values`, interpolating linearly between order statistics

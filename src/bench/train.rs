@@ -41,16 +41,9 @@ impl Models {
     /// # Errors
     /// [`Error::Io`] when the file cannot be written.
     pub fn save(&self, path: &Path) -> Result<()> {
-        let json: serde_json::Map<String, serde_json::Value> = self
-            .0
-            .iter()
-            .map(|(k, m)| (k.clone(), m.to_json()))
-            .collect();
+        let json: serde_json::Map<String, serde_json::Value> = self.0.iter().map(|(k, m)| (k.clone(), m.to_json())).collect();
         let text = serde_json::to_string(&json).map_err(|e| Error::Internal(e.to_string()))?;
-        std::fs::write(path, text).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })
+        std::fs::write(path, text).map_err(|source| Error::Io { path: path.to_path_buf(), source })
     }
 
     /// Read models written by [`Models::save`]; each method named in the file must be a
@@ -60,30 +53,15 @@ impl Models {
     /// [`Error::Io`] when the file cannot be read; [`Error::Invalid`] when it is not a model
     /// file, or names a method that learns nothing.
     pub fn load(path: &Path) -> Result<Models> {
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let bad = |why: String| {
-            Error::Invalid(format!(
-                "{} is not a forest bench model file: {why}",
-                path.display()
-            ))
-        };
-        let json: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
-        let obj = json
-            .as_object()
-            .ok_or_else(|| bad("not a JSON object".into()))?;
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+        let bad = |why: String| Error::Invalid(format!("{} is not a forest bench model file: {why}", path.display()));
+        let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+        let obj = json.as_object().ok_or_else(|| bad("not a JSON object".into()))?;
         let mut models = Models::default();
         for (name, value) in obj {
             let method = super::method(name)?;
-            let learner = method
-                .learner()
-                .ok_or_else(|| bad(format!("{name} is not a learned method")))?;
-            models
-                .0
-                .insert(name.clone(), Arc::from(learner.load(value)?));
+            let learner = method.learner().ok_or_else(|| bad(format!("{name} is not a learned method")))?;
+            models.0.insert(name.clone(), Arc::from(learner.load(value)?));
         }
         Ok(models)
     }
@@ -94,18 +72,12 @@ impl Models {
 ///
 /// # Errors
 /// As [`Learner::train`].
-pub fn train_all(
-    sites: &[GoldSite],
-    extra: &[GoldSite],
-    methods: &[Box<dyn Method>],
-) -> Result<Models> {
+pub fn train_all(sites: &[GoldSite], extra: &[GoldSite], methods: &[Box<dyn Method>]) -> Result<Models> {
     let pages = labelled(pool(sites, extra).into_iter());
     let mut models = Models::default();
     for m in methods {
         if let Some(learner) = m.learner() {
-            models
-                .0
-                .insert(m.name().to_string(), Arc::from(learner.train(&pages)?));
+            models.0.insert(m.name().to_string(), Arc::from(learner.train(&pages)?));
         }
     }
     Ok(models)
@@ -115,23 +87,12 @@ pub fn train_all(
 /// the same folder name as one of `sites` is that site, taken once).
 pub fn pool<'a>(sites: &'a [GoldSite], extra: &'a [GoldSite]) -> Vec<&'a GoldSite> {
     let names: HashSet<&str> = sites.iter().map(|s| s.name.as_str()).collect();
-    sites
-        .iter()
-        .chain(extra.iter().filter(|s| !names.contains(s.name.as_str())))
-        .collect()
+    sites.iter().chain(extra.iter().filter(|s| !names.contains(s.name.as_str()))).collect()
 }
 
 /// The labelled pages of `sites`.
 pub fn labelled<'a>(sites: impl Iterator<Item = &'a GoldSite>) -> Vec<Labelled<'a>> {
-    sites
-        .flat_map(|s| {
-            s.pages.iter().map(|gp| Labelled {
-                site: &s.name,
-                page: &gp.page,
-                gold: &gp.gold,
-            })
-        })
-        .collect()
+    sites.flat_map(|s| s.pages.iter().map(|gp| Labelled { site: &s.name, page: &gp.page, gold: &gp.gold })).collect()
 }
 
 /// The host a gold site folder stands for: `big9-arstechnica.com-2005` → `arstechnica.com`
@@ -146,23 +107,14 @@ pub fn host_key(site: &str) -> String {
         Some((head, year)) if year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit()) => head,
         _ => rest,
     };
-    rest.strip_prefix("www.")
-        .unwrap_or(rest)
-        .to_ascii_lowercase()
+    rest.strip_prefix("www.").unwrap_or(rest).to_ascii_lowercase()
 }
 
 /// For each of `sites`, its fold: hosts in name order, dealt round-robin into `folds` folds.
 pub fn folds_of(sites: &[GoldSite], folds: usize) -> Vec<usize> {
     let hosts: BTreeSet<String> = sites.iter().map(|s| host_key(&s.name)).collect();
-    let index: BTreeMap<&String, usize> = hosts
-        .iter()
-        .enumerate()
-        .map(|(i, h)| (h, i % folds.max(1)))
-        .collect();
-    sites
-        .iter()
-        .map(|s| index.get(&host_key(&s.name)).copied().unwrap_or(0))
-        .collect()
+    let index: BTreeMap<&String, usize> = hosts.iter().enumerate().map(|(i, h)| (h, i % folds.max(1))).collect();
+    sites.iter().map(|s| index.get(&host_key(&s.name)).copied().unwrap_or(0)).collect()
 }
 
 /// For one learned method: each fold's model, trained on the pool's hosts outside the fold.
@@ -183,41 +135,19 @@ impl FoldModels {
 }
 
 /// Train `learner` once per fold of the bench's `sites` (or take its loaded model).
-pub(super) fn fold_models(
-    name: &str,
-    learner: &dyn Learner,
-    sites: &[GoldSite],
-    training: &Training,
-    folds: usize,
-) -> FoldModels {
+pub(super) fn fold_models(name: &str, learner: &dyn Learner, sites: &[GoldSite], training: &Training, folds: usize) -> FoldModels {
     if let Some(model) = training.loaded.0.get(name) {
-        return FoldModels {
-            fold_of: vec![0; sites.len()],
-            models: vec![Ok(model.clone())],
-        };
+        return FoldModels { fold_of: vec![0; sites.len()], models: vec![Ok(model.clone())] };
     }
     let fold_of = folds_of(sites, folds);
     let pool = pool(sites, training.extra);
     let folds = fold_of.iter().max().map_or(1, |m| m + 1);
     let mut models = Vec::with_capacity(folds);
     for fold in 0..folds {
-        let held: HashSet<String> = sites
-            .iter()
-            .zip(&fold_of)
-            .filter(|(_, &f)| f == fold)
-            .map(|(s, _)| host_key(&s.name))
-            .collect();
-        let train = labelled(
-            pool.iter()
-                .copied()
-                .filter(|s| !held.contains(&host_key(&s.name))),
-        );
-        models.push(
-            learner
-                .train(&train)
-                .map(Arc::from)
-                .map_err(|e| e.to_string()),
-        );
+        let held: HashSet<String> =
+            sites.iter().zip(&fold_of).filter(|(_, &f)| f == fold).map(|(s, _)| host_key(&s.name)).collect();
+        let train = labelled(pool.iter().copied().filter(|s| !held.contains(&host_key(&s.name))));
+        models.push(learner.train(&train).map(Arc::from).map_err(|e| e.to_string()));
     }
     FoldModels { fold_of, models }
 }
@@ -268,15 +198,8 @@ impl GoldGrams {
     pub fn new(gold: &str) -> GoldGrams {
         let mut tok = Tokenizer::default();
         let t = tokens(&mut tok, gold);
-        let grams = ngrams(&t)
-            .into_iter()
-            .map(|(a, b)| (a.to_string(), b.to_string()))
-            .collect();
-        GoldGrams {
-            grams,
-            words: t.into_iter().collect(),
-            tok,
-        }
+        let grams = ngrams(&t).into_iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        GoldGrams { grams, words: t.into_iter().collect(), tok }
     }
 
     /// Is `text` article text? The labelling rule of every learned method: yes when at least
@@ -288,10 +211,7 @@ impl GoldGrams {
             0 => false,
             1 => self.words.contains(&t[0]),
             n => {
-                let hits = t
-                    .windows(2)
-                    .filter(|w| self.grams.contains(&(w[0].clone(), w[1].clone())))
-                    .count();
+                let hits = t.windows(2).filter(|w| self.grams.contains(&(w[0].clone(), w[1].clone()))).count();
                 2 * hits >= n - 1
             }
         }

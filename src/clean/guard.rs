@@ -31,17 +31,7 @@ const IMPLICIT: &[&str] = &[
 ];
 
 /// Elements whose content is raw text up to their end tag.
-const RAW: &[&str] = &[
-    "script",
-    "style",
-    "textarea",
-    "title",
-    "xmp",
-    "iframe",
-    "noembed",
-    "noframes",
-    "plaintext",
-];
+const RAW: &[&str] = &["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "plaintext"];
 
 /// How a tag nests.
 #[derive(Clone, Copy, PartialEq)]
@@ -57,20 +47,15 @@ enum Nesting {
 /// How each listed tag nests, looked up once per tag (the parser's names are interned: Fx
 /// hashes their number).
 fn nesting(name: &LocalName) -> Nesting {
-    static LISTED: std::sync::LazyLock<HashMap<LocalName, Nesting, FxBuildHasher>> =
-        std::sync::LazyLock::new(|| {
-            let mut listed = HashMap::default();
-            for (list, nesting) in [
-                (RAW, Nesting::RawText),
-                (VOID, Nesting::Flat),
-                (IMPLICIT, Nesting::Flat),
-            ] {
-                for &name in list {
-                    listed.entry(LocalName::from(name)).or_insert(nesting);
-                }
+    static LISTED: std::sync::LazyLock<HashMap<LocalName, Nesting, FxBuildHasher>> = std::sync::LazyLock::new(|| {
+        let mut listed = HashMap::default();
+        for (list, nesting) in [(RAW, Nesting::RawText), (VOID, Nesting::Flat), (IMPLICIT, Nesting::Flat)] {
+            for &name in list {
+                listed.entry(LocalName::from(name)).or_insert(nesting);
             }
-            listed
-        });
+        }
+        listed
+    });
     LISTED.get(name).copied().unwrap_or(Nesting::Nests)
 }
 
@@ -99,22 +84,11 @@ impl Open {
     /// back: a start tag that would nest past `max` kept elements, or the end tag of one.
     /// Void elements, elements the parser closes implicitly, self-closing start tags and
     /// elements holding raw text (outside `svg` and `math`, where none does) do not nest.
-    pub(super) fn tag(
-        &mut self,
-        name: &LocalName,
-        start: bool,
-        self_closing: bool,
-        max: usize,
-    ) -> bool {
+    pub(super) fn tag(&mut self, name: &LocalName, start: bool, self_closing: bool, max: usize) -> bool {
         let nesting = nesting(name);
         let raw = start && self.foreign == 0 && nesting == Nesting::RawText;
         let nests = !(raw || nesting == Nesting::Flat || (self_closing && start));
-        nests
-            && if start {
-                self.start(name, max)
-            } else {
-                self.close(name)
-            }
+        nests && if start { self.start(name, max) } else { self.close(name) }
     }
 
     /// A start tag; returns whether to remove it (past `max` kept elements).
@@ -146,31 +120,24 @@ impl Open {
     }
 }
 
+
 #[cfg(test)]
 mod tests {
-    use crate::budget::Budget;
     use crate::clean::page_within;
+    use crate::budget::Budget;
 
     /// The page cleaned with nesting capped at `max`, as XML without `dfs`.
     fn capped(html: &str, max: usize) -> String {
-        let budget = Budget {
-            max_depth: max,
-            ..Budget::default()
-        };
+        let budget = Budget { max_depth: max, ..Budget::default() };
         let doc = page_within(html, &budget).expect("within budget");
-        doc.to_xml()
-            .replace(|c: char| c.is_ascii_digit(), "")
-            .replace(" dfs=\"\"", "")
+        doc.to_xml().replace(|c: char| c.is_ascii_digit(), "").replace(" dfs=\"\"", "")
     }
 
     #[test]
     fn deep_nesting_is_flattened_past_the_cap() {
         let html = format!("{}x{}", "<div>".repeat(10), "</div>".repeat(10));
         // Two divs are kept (`html`, `head` and `body` are not counted: the parser makes them).
-        assert_eq!(
-            capped(&html, 2),
-            "<html><head/><body><div><div>x</div></div></body></html>"
-        );
+        assert_eq!(capped(&html, 2), "<html><head/><body><div><div>x</div></div></body></html>");
     }
 
     #[test]
@@ -184,39 +151,19 @@ mod tests {
 
     #[test]
     fn tags_are_counted_as_the_tree_builder_sees_them() {
-        let deep =
-            |open: &str, close: &str, n: usize| format!("{}x{}", open.repeat(n), close.repeat(n));
+        let deep = |open: &str, close: &str, n: usize| format!("{}x{}", open.repeat(n), close.repeat(n));
         // Stray end tags close nothing: the `<b>`s stay open.
         let out = capped(&deep("<b id=q></span>", "", 10), 3);
         assert_eq!(out.matches("<b ").count(), 3, "{out}");
         // Nor does `<title>` inside `<svg>` hold raw text: it nests (svg is dropped later,
         // so a `<p>` of the same depth shows what was kept).
-        let out = capped(
-            &format!(
-                "<svg><title>{}</title></svg><p>z</p>",
-                deep("<g>", "</g>", 10)
-            ),
-            5,
-        );
+        let out = capped(&format!("<svg><title>{}</title></svg><p>z</p>", deep("<g>", "</g>", 10)), 5);
         assert!(out.contains("<p>z</p>"), "{out}");
         // Closing an outer element closes the ones left open inside it.
-        let out = capped(
-            &format!(
-                "<div>{}</div>{}",
-                "<span>".repeat(5),
-                deep("<div>", "</div>", 2)
-            ),
-            3,
-        );
+        let out = capped(&format!("<div>{}</div>{}", "<span>".repeat(5), deep("<div>", "</div>", 2)), 3);
         assert_eq!(out.matches("<div>").count(), 3, "{out}");
         // Text in raw-text elements is never read as tags.
-        let out = capped(
-            &format!(
-                "<script>{}</script><div><div><div>y</div></div></div>",
-                "<div>".repeat(9)
-            ),
-            2,
-        );
+        let out = capped(&format!("<script>{}</script><div><div><div>y</div></div></div>", "<div>".repeat(9)), 2);
         assert_eq!(out.matches("<div>").count(), 2, "{out}");
     }
 }

@@ -124,9 +124,7 @@ impl Values {
     fn pair(&mut self, id: Option<&str>, class: Option<&str>) -> Option<u32> {
         let mut number = |v: Option<&str>| v.map_or(Some(NONE), |v| self.strings.id(v));
         let pair = (number(id)?, number(class)?);
-        let next = u32::try_from(self.pairs.len())
-            .ok()
-            .filter(|&n| n != NONE)?;
+        let next = u32::try_from(self.pairs.len()).ok().filter(|&n| n != NONE)?;
         let n = *self.numbered.entry(pair).or_insert(next);
         if n == next {
             self.pairs.push(pair);
@@ -138,10 +136,7 @@ impl Values {
     pub fn freeze(mut self) -> Values {
         self.numbered = HashMap::default();
         self.pairs.shrink_to_fit();
-        Values {
-            strings: self.strings.freeze(),
-            ..self
-        }
+        Values { strings: self.strings.freeze(), ..self }
     }
 
     /// Value number `v`.
@@ -178,11 +173,7 @@ impl Bits {
                 here
             })
             .collect();
-        Bits {
-            words,
-            before,
-            ones,
-        }
+        Bits { words, before, ones }
     }
 
     /// How many set bits come before item `i` (all of them past the end).
@@ -202,10 +193,7 @@ impl Bits {
     /// The item of rank `r`: in the last 64 items with fewer set bits before them, its set bit
     /// of the rest.
     fn select(&self, r: usize) -> Option<usize> {
-        let word = self
-            .before
-            .partition_point(|&b| b as usize <= r)
-            .checked_sub(1)?;
+        let word = self.before.partition_point(|&b| b as usize <= r).checked_sub(1)?;
         let mut w = *self.words.get(word)?;
         let rest = r - self.before[word] as usize;
         if rest >= w.count_ones() as usize {
@@ -261,15 +249,9 @@ impl Shape {
             ..Shape::default()
         };
         let mut tags: HashMap<&str, u32> = HashMap::new();
-        let (mut tag, mut is_element, mut with_attrs) = (
-            Vec::with_capacity(elements),
-            Vec::with_capacity(elements),
-            Vec::new(),
-        );
+        let (mut tag, mut is_element, mut with_attrs) = (Vec::with_capacity(elements), Vec::with_capacity(elements), Vec::new());
         for (i, node) in doc.nodes.iter().enumerate() {
-            let NodeData::Element(e) = &node.data else {
-                continue;
-            };
+            let NodeData::Element(e) = &node.data else { continue };
             is_element.push(i);
             let element = s.parent.len();
             s.parent.push(node.parent.unwrap_or(NONE));
@@ -290,11 +272,7 @@ impl Shape {
         }
         s.elements = Bits::new(doc.nodes.len(), is_element);
         s.with_attrs = Bits::new(s.parent.len(), with_attrs);
-        match tag
-            .iter()
-            .map(|&t| u8::try_from(t))
-            .collect::<Result<Vec<u8>, _>>()
-        {
+        match tag.iter().map(|&t| u8::try_from(t)).collect::<Result<Vec<u8>, _>>() {
             Ok(narrow) => s.tag = narrow,
             Err(_) => s.wide_tag = tag,
         }
@@ -307,23 +285,12 @@ impl Shape {
     /// shared by the pages of a sample, which repeat their values. It answers [`Tree::attr`]
     /// again once [`Shape::with_values`] gives it that table, frozen.
     pub fn shared_in(mut self, table: &mut Values) -> Shape {
-        let Some(own) = self.values.take() else {
-            return self;
-        };
-        let pairs: Vec<Option<u32>> = own
-            .pairs
-            .iter()
-            .map(|&(id, class)| table.pair(own.value(id), own.value(class)))
-            .collect();
-        let (mut with_attrs, mut attrs) = (
-            Vec::with_capacity(self.attrs.len()),
-            Vec::with_capacity(self.attrs.len()),
-        );
+        let Some(own) = self.values.take() else { return self };
+        let pairs: Vec<Option<u32>> = own.pairs.iter().map(|&(id, class)| table.pair(own.value(id), own.value(class))).collect();
+        let (mut with_attrs, mut attrs) = (Vec::with_capacity(self.attrs.len()), Vec::with_capacity(self.attrs.len()));
         for (rank, &pair) in self.attrs.iter().enumerate() {
             // Past 4 G values an element reads as without them: no page set holds that many.
-            if let (Some(e), Some(Some(p))) =
-                (self.with_attrs.select(rank), pairs.get(pair as usize))
-            {
+            if let (Some(e), Some(Some(p))) = (self.with_attrs.select(rank), pairs.get(pair as usize)) {
                 with_attrs.push(e);
                 attrs.push(*p);
             }
@@ -410,13 +377,8 @@ impl Tree for Shape {
         }
     }
     fn id_class(&self, n: NodeId) -> [Option<&str>; 2] {
-        let Some(values) = self.values.as_deref() else {
-            return [None, None];
-        };
-        let pair = self
-            .element_of(n)
-            .and_then(|e| self.with_attrs.index(e))
-            .and_then(|i| self.attrs.get(i));
+        let Some(values) = self.values.as_deref() else { return [None, None] };
+        let pair = self.element_of(n).and_then(|e| self.with_attrs.index(e)).and_then(|i| self.attrs.get(i));
         match pair.and_then(|&p| values.pairs.get(p as usize)) {
             Some(&(id, class)) => [values.value(id), values.value(class)],
             None => [None, None],
@@ -444,10 +406,7 @@ mod tests {
             "<body class='b'><div id='main' class='x y' data-k='v'><p>one<b>two</b></p>text<p id=''>three</p></div><ul><li>a<li>b</ul></body>",
         );
         reads_as(&doc);
-        assert_eq!(
-            Tree::attr(&doc, doc.by_dfs(3).unwrap(), "data-k"),
-            Some("v")
-        );
+        assert_eq!(Tree::attr(&doc, doc.by_dfs(3).unwrap(), "data-k"), Some("v"));
     }
 
     /// Past 64 nodes too (a node's element number counts across words of the bitset), with
@@ -456,10 +415,7 @@ mod tests {
     fn a_long_shape_reads_as_its_page() {
         let mut html = String::from("<body>");
         for i in 0..90 {
-            html.push_str(&format!(
-                "<div class='c{}'>a<p>b<i>c</i>d</p>e</div>f",
-                i % 7
-            ));
+            html.push_str(&format!("<div class='c{}'>a<p>b<i>c</i>d</p>e</div>f", i % 7));
             if i % 9 == 0 {
                 html.push_str("<section><ul><li>x<li>y</ul>z</section>");
             }
@@ -482,28 +438,15 @@ mod tests {
     /// Shapes whose values share one table answer as their pages do, each value kept once.
     #[test]
     fn shapes_sharing_a_table_read_as_their_pages() {
-        let a = crate::clean::page(
-            "<body><div id='main' class='x y'><p class='x y'>a</p></div></body>",
-        );
-        let b = crate::clean::page(
-            "<body><div class='z'><p id='main'>b</p><p class='x y'>c</p></div></body>",
-        );
+        let a = crate::clean::page("<body><div id='main' class='x y'><p class='x y'>a</p></div></body>");
+        let b = crate::clean::page("<body><div class='z'><p id='main'>b</p><p class='x y'>c</p></div></body>");
         let mut values = Values::default();
-        let (sa, sb) = (
-            Shape::of(&a).shared_in(&mut values),
-            Shape::of(&b).shared_in(&mut values),
-        );
-        let main = (0..a.nodes.len() as NodeId)
-            .find(|&n| Tree::attr(&a, n, "id") == Some("main"))
-            .unwrap();
+        let (sa, sb) = (Shape::of(&a).shared_in(&mut values), Shape::of(&b).shared_in(&mut values));
+        let main = (0..a.nodes.len() as NodeId).find(|&n| Tree::attr(&a, n, "id") == Some("main")).unwrap();
         assert_eq!(sa.attr(main, "id"), None, "no table yet");
         let values = Arc::new(values.freeze());
         assert_eq!(values.strings.len(), 3, "main, 'x y' and z");
-        assert_eq!(
-            values.pairs.len(),
-            4,
-            "main with 'x y', 'x y' alone, z alone, main alone"
-        );
+        assert_eq!(values.pairs.len(), 4, "main with 'x y', 'x y' alone, z alone, main alone");
         for (doc, shape) in [(&a, sa), (&b, sb)] {
             let shape = shape.with_values(Arc::clone(&values));
             for n in 0..doc.nodes.len() as NodeId {
@@ -528,14 +471,8 @@ mod tests {
                 assert_eq!(shape.attr(n, a), Tree::attr(doc, n, a), "{n} {a}");
             }
             assert_eq!(shape.attr(n, "data-k"), None);
-            assert_eq!(
-                shape.children(n).collect::<Vec<_>>(),
-                Tree::children(doc, n).collect::<Vec<_>>()
-            );
-            assert_eq!(
-                shape.ancestors(n).collect::<Vec<_>>(),
-                Tree::ancestors(doc, n).collect::<Vec<_>>()
-            );
+            assert_eq!(shape.children(n).collect::<Vec<_>>(), Tree::children(doc, n).collect::<Vec<_>>());
+            assert_eq!(shape.ancestors(n).collect::<Vec<_>>(), Tree::ancestors(doc, n).collect::<Vec<_>>());
             assert_eq!(shape.contains(2, n), Tree::contains(doc, 2, n));
             assert_eq!(shape.by_dfs(n), Tree::by_dfs(doc, n));
         }

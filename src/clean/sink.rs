@@ -7,17 +7,12 @@
 //! comments, doctypes and processing instructions are kept only as placeholders, since the
 //! cleaner drops them.
 
-use super::tokens::{Bridge, Input};
-use super::{
-    clean_attrs, collapse_ws, is_comment_region, is_dropped, push_text, Doc, Element, Name, Node,
-    NodeData, NodeId,
-};
-use html5ever::interface::ElemName;
+use super::{clean_attrs, collapse_ws, is_comment_region, is_dropped, push_text, Doc, Element, Name, Node, NodeData, NodeId};
 use html5ever::tendril::StrTendril;
-use html5ever::tree_builder::{
-    ElementFlags, NodeOrText, QuirksMode, TreeBuilder, TreeBuilderOpts, TreeSink,
-};
+use super::tokens::{Bridge, Input};
+use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeBuilder, TreeBuilderOpts, TreeSink};
 use html5ever::{Attribute, LocalName, Namespace, QualName};
+use html5ever::interface::ElemName;
 use std::borrow::Cow;
 use std::cell::{Ref, RefCell};
 
@@ -45,10 +40,7 @@ struct ElName {
 
 impl ElName {
     fn of(name: QualName) -> ElName {
-        ElName {
-            ns: name.ns,
-            local: name.local,
-        }
+        ElName { ns: name.ns, local: name.local }
     }
 }
 
@@ -67,11 +59,7 @@ impl ElemName for ElRef<'_> {
 
 enum Kind {
     Document,
-    Element {
-        name: ElName,
-        attrs: Vec<Attribute>,
-        template: u32,
-    },
+    Element { name: ElName, attrs: Vec<Attribute>, template: u32 },
     Text(StrTendril),
     /// Comment, processing instruction: dropped by the cleaner.
     Other,
@@ -123,36 +111,19 @@ impl Tree {
 
     /// A tree of the document node only, with room for `nodes` nodes.
     fn with_capacity(nodes: usize) -> Tree {
-        let mut tree = Tree {
-            nodes: Vec::with_capacity(nodes),
-            no_name: ElName {
-                ns: html5ever::ns!(html),
-                local: html5ever::local_name!(""),
-            },
-        };
+        let mut tree = Tree { nodes: Vec::with_capacity(nodes), no_name: ElName { ns: html5ever::ns!(html), local: html5ever::local_name!("") } };
         tree.push(Kind::Document);
         tree
     }
 
     fn push(&mut self, kind: Kind) -> usize {
         let none = NONE as u32;
-        self.nodes.push(SinkNode {
-            parent: none,
-            first: none,
-            last: none,
-            prev: none,
-            next: none,
-            kind,
-        });
+        self.nodes.push(SinkNode { parent: none, first: none, last: none, prev: none, next: none, kind });
         self.nodes.len() - 1
     }
 
     fn detach(&mut self, n: usize) {
-        let (parent, prev, next) = (
-            self.nodes[n].parent(),
-            self.nodes[n].prev(),
-            self.nodes[n].next(),
-        );
+        let (parent, prev, next) = (self.nodes[n].parent(), self.nodes[n].prev(), self.nodes[n].next());
         if parent == NONE {
             return;
         }
@@ -231,18 +202,9 @@ pub struct Sink {
 impl Sink {
     /// A sink for a page of `bytes` bytes (room is made for the nodes such a page usually
     /// has: untouched room costs no memory).
-    fn new(
-        elements: std::rc::Rc<std::cell::Cell<usize>>,
-        max_elements: usize,
-        bytes: usize,
-    ) -> Sink {
+    fn new(elements: std::rc::Rc<std::cell::Cell<usize>>, max_elements: usize, bytes: usize) -> Sink {
         let nodes = (bytes / 32).clamp(16, 1 << 20);
-        Sink {
-            tree: RefCell::new(Tree::with_capacity(nodes)),
-            elements,
-            max_elements,
-            discarded: RefCell::new(Vec::new()),
-        }
+        Sink { tree: RefCell::new(Tree::with_capacity(nodes)), elements, max_elements, discarded: RefCell::new(Vec::new()) }
     }
 
     fn over_budget(&self) -> bool {
@@ -284,11 +246,9 @@ impl TreeSink for Sink {
                 return ElRef(Ref::map(d, |d| &d[*target - DISCARDED]));
             }
         }
-        ElRef(Ref::map(self.tree.borrow(), |t| {
-            match t.nodes.get(*target).map(|n| &n.kind) {
-                Some(Kind::Element { name, .. }) => name,
-                _ => &t.no_name,
-            }
+        ElRef(Ref::map(self.tree.borrow(), |t| match t.nodes.get(*target).map(|n| &n.kind) {
+            Some(Kind::Element { name, .. }) => name,
+            _ => &t.no_name,
         }))
     }
 
@@ -298,16 +258,8 @@ impl TreeSink for Sink {
             return self.discard(ElName::of(name));
         }
         let mut t = self.tree.borrow_mut();
-        let template = if flags.template {
-            t.push(Kind::Document)
-        } else {
-            NONE
-        };
-        t.push(Kind::Element {
-            name: ElName::of(name),
-            attrs,
-            template: template as u32,
-        })
+        let template = if flags.template { t.push(Kind::Document) } else { NONE };
+        t.push(Kind::Element { name: ElName::of(name), attrs, template: template as u32 })
     }
 
     fn create_comment(&self, _text: StrTendril) -> usize {
@@ -335,12 +287,7 @@ impl TreeSink for Sink {
         }
     }
 
-    fn append_based_on_parent_node(
-        &self,
-        element: &usize,
-        prev_element: &usize,
-        child: NodeOrText<usize>,
-    ) {
+    fn append_based_on_parent_node(&self, element: &usize, prev_element: &usize, child: NodeOrText<usize>) {
         let has_parent = !gone(*element) && self.tree.borrow().nodes[*element].parent() != NONE;
         if has_parent {
             self.append_before_sibling(element, child);
@@ -349,13 +296,7 @@ impl TreeSink for Sink {
         }
     }
 
-    fn append_doctype_to_document(
-        &self,
-        _name: StrTendril,
-        _public_id: StrTendril,
-        _system_id: StrTendril,
-    ) {
-    }
+    fn append_doctype_to_document(&self, _name: StrTendril, _public_id: StrTendril, _system_id: StrTendril) {}
 
     fn get_template_contents(&self, target: &usize) -> usize {
         if gone(*target) {
@@ -400,10 +341,7 @@ impl TreeSink for Sink {
             return;
         }
         let mut t = self.tree.borrow_mut();
-        if let Kind::Element {
-            attrs: existing, ..
-        } = &mut t.nodes[*target].kind
-        {
+        if let Kind::Element { attrs: existing, .. } = &mut t.nodes[*target].kind {
             // Capped as a tag's own attributes are: each `<body>` of a page adds its new ones.
             for a in attrs {
                 if existing.len() >= super::MAX_ATTRIBUTES {
@@ -449,12 +387,7 @@ impl TreeSink for Sink {
 /// (the caller refuses the page), and the elements the tree builder still makes are not built
 /// ([`DISCARDED`]), so a page over budget costs no more memory than the budget's worth of
 /// elements. Past `deadline` it stops likewise. Either way the document returned is empty.
-pub fn parse(
-    html: &str,
-    max_depth: usize,
-    max_elements: usize,
-    deadline: Option<std::time::Instant>,
-) -> Parsed {
+pub fn parse(html: &str, max_depth: usize, max_elements: usize, deadline: Option<std::time::Instant>) -> Parsed {
     let first = parse_as(html, max_depth, max_elements, deadline, Scripts::On);
     if first.shown_without_scripts() {
         return parse_as(html, max_depth, max_elements, deadline, Scripts::Off);
@@ -470,30 +403,15 @@ enum Scripts {
     Off,
 }
 
-fn parse_as(
-    html: &str,
-    max_depth: usize,
-    max_elements: usize,
-    deadline: Option<std::time::Instant>,
-    scripts: Scripts,
-) -> Parsed {
+fn parse_as(html: &str, max_depth: usize, max_elements: usize, deadline: Option<std::time::Instant>, scripts: Scripts) -> Parsed {
     let elements = std::rc::Rc::new(std::cell::Cell::new(0));
-    let opts = TreeBuilderOpts {
-        scripting_enabled: scripts == Scripts::On,
-        ..TreeBuilderOpts::default()
-    };
-    let builder = TreeBuilder::new(
-        Sink::new(std::rc::Rc::clone(&elements), max_elements, html.len()),
-        opts,
-    );
+    let opts = TreeBuilderOpts { scripting_enabled: scripts == Scripts::On, ..TreeBuilderOpts::default() };
+    let builder = TreeBuilder::new(Sink::new(std::rc::Rc::clone(&elements), max_elements, html.len()), opts);
     // The tokenizer drops a leading byte order mark, as html5ever's does.
     let html = html.strip_prefix('\u{FEFF}').unwrap_or(html);
     let mut timed_out = false;
     {
-        let tokenizer = html5gum::Tokenizer::new_with_emitter(
-            Input::new(html),
-            Bridge::new(&builder, html, max_depth),
-        );
+        let tokenizer = html5gum::Tokenizer::new_with_emitter(Input::new(html), Bridge::new(&builder, html, max_depth));
         for _turn in tokenizer {
             if elements.get() > max_elements {
                 break;
@@ -508,13 +426,7 @@ fn parse_as(
 }
 
 /// The cleaned document of what the sink holds, or an empty one for a page over a budget.
-fn finish(
-    sink: Sink,
-    elements: &std::cell::Cell<usize>,
-    max_elements: usize,
-    timed_out: bool,
-    scripts: Scripts,
-) -> Parsed {
+fn finish(sink: Sink, elements: &std::cell::Cell<usize>, max_elements: usize, timed_out: bool, scripts: Scripts) -> Parsed {
     let tree = sink.tree.into_inner();
     // A page over a budget is refused: its tree is dropped before a document is built of it.
     let (doc, noscript_text) = if elements.get() > max_elements || timed_out {
@@ -523,12 +435,7 @@ fn finish(
     } else {
         flatten(&tree, scripts)
     };
-    Parsed {
-        doc,
-        elements: elements.get(),
-        timed_out,
-        noscript_text,
-    }
+    Parsed { doc, elements: elements.get(), timed_out, noscript_text }
 }
 
 /// [`parse`] with html5ever's own tokenizer and no guard: the reference the token bridge is
@@ -545,16 +452,10 @@ fn parse_reference_as(html: &str, scripts: Scripts) -> Parsed {
     use html5ever::tendril::TendrilSink;
     let elements = std::rc::Rc::new(std::cell::Cell::new(0));
     let opts = html5ever::ParseOpts {
-        tree_builder: TreeBuilderOpts {
-            scripting_enabled: scripts == Scripts::On,
-            ..TreeBuilderOpts::default()
-        },
+        tree_builder: TreeBuilderOpts { scripting_enabled: scripts == Scripts::On, ..TreeBuilderOpts::default() },
         ..Default::default()
     };
-    let parser = html5ever::parse_document(
-        Sink::new(std::rc::Rc::clone(&elements), usize::MAX, html.len()),
-        opts,
-    );
+    let parser = html5ever::parse_document(Sink::new(std::rc::Rc::clone(&elements), usize::MAX, html.len()), opts);
     let sink = parser.one(StrTendril::from_slice(html));
     finish(sink, &elements, usize::MAX, false, scripts)
 }
@@ -598,19 +499,14 @@ fn discussion_is_content(tree: &Tree) -> bool {
         }
         let node = &tree.nodes[cur];
         stack.push(node.next());
-        let Kind::Element { name, attrs, .. } = &node.kind else {
-            continue;
-        };
+        let Kind::Element { name, attrs, .. } = &node.kind else { continue };
         let attr = |k: &LocalName| attrs.iter().find(|a| a.name.local == *k).map(|a| &*a.value);
         if attr(&html5ever::local_name!("itemtype")).is_some_and(declares) {
             return true;
         }
         if &*name.local == "script" {
-            let json_ld = attr(&html5ever::local_name!("type"))
-                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"));
-            if json_ld
-                && matches!(tree.nodes.get(node.first()).map(|n| &n.kind), Some(Kind::Text(t)) if declares(t))
-            {
+            let json_ld = attr(&html5ever::local_name!("type")).is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"));
+            if json_ld && matches!(tree.nodes.get(node.first()).map(|n| &n.kind), Some(Kind::Text(t)) if declares(t)) {
                 return true;
             }
             continue;
@@ -652,11 +548,7 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
     let mut discussion: Option<bool> = None;
     // Bytes of reader comments kept aside so far.
     let mut comments_len = 0usize;
-    let mut doc = Doc {
-        nodes: Vec::with_capacity(tree.nodes.len()),
-        by_dfs: Vec::with_capacity(tree.nodes.len() / 2),
-        ..Doc::default()
-    };
+    let mut doc = Doc { nodes: Vec::with_capacity(tree.nodes.len()), by_dfs: Vec::with_capacity(tree.nodes.len() / 2), ..Doc::default() };
     let mut title: Option<String> = None;
     let mut in_head = false;
     // (source node, our node or None when the element was not kept but is walked: never),
@@ -682,19 +574,12 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
             Kind::Element { name, attrs, .. } => {
                 let local: &str = &name.local;
                 // Attributes are looked up by interned name (one integer compare each).
-                let attr =
-                    |k: &LocalName| attrs.iter().find(|a| a.name.local == *k).map(|a| &*a.value);
+                let attr = |k: &LocalName| attrs.iter().find(|a| a.name.local == *k).map(|a| &*a.value);
                 let shown_noscript = scripts == Scripts::Off && local == "noscript" && !in_head;
-                let comment = is_comment_region(
-                    local,
-                    attr(&html5ever::local_name!("id")),
-                    attr(&html5ever::local_name!("class")),
-                ) && !holds_h1(tree, &mut headed, cur)
+                let comment = is_comment_region(local, attr(&html5ever::local_name!("id")), attr(&html5ever::local_name!("class")))
+                    && !holds_h1(tree, &mut headed, cur)
                     && !*discussion.get_or_insert_with(|| discussion_is_content(tree));
-                let dropped = (is_dropped(&name.local) && !shown_noscript)
-                    || (in_head && local != "title")
-                    || comment
-                    || (open.is_empty() && seen_root);
+                let dropped = (is_dropped(&name.local) && !shown_noscript) || (in_head && local != "title") || comment || (open.is_empty() && seen_root);
                 if dropped {
                     let room = Doc::MAX_COMMENTS.saturating_sub(comments_len);
                     if !in_head && comment && room > 0 {
@@ -713,9 +598,7 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
                     }
                     // A formula's TeX stays in the text, between dollars (MathML's `alttext`
                     // or TeX annotation, MathJax's `math/tex` script).
-                    if let (Some(tex), Some(&(_, parent))) =
-                        (formula(tree, cur, local, attrs), open.last())
-                    {
+                    if let (Some(tex), Some(&(_, parent))) = (formula(tree, cur, local, attrs), open.last()) {
                         push_text(&mut doc, parent, open.len() as u32 + 1, &tex);
                     }
                     if local == "noscript" && !in_head {

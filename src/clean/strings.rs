@@ -90,14 +90,8 @@ mod tests {
         let ids: Vec<Option<u32>> = words.iter().map(|w| s.id(w)).collect();
         assert_eq!(ids, [0, 1, 2, 0, 3, 2, 1].map(Some));
         assert_eq!(s.len(), 4);
-        assert_eq!(
-            (0..5).map(|n| s.get(n)).collect::<Vec<_>>(),
-            [Some("main"), Some(""), Some("x y"), Some("ü"), None]
-        );
+        assert_eq!((0..5).map(|n| s.get(n)).collect::<Vec<_>>(), [Some("main"), Some(""), Some("x y"), Some("ü"), None]);
         let mut frozen = s.freeze();
-        assert_eq!(
-            (frozen.id("main"), frozen.id("new"), frozen.get(3)),
-            (None, None, Some("ü"))
-        );
+        assert_eq!((frozen.id("main"), frozen.id("new"), frozen.get(3)), (None, None, Some("ü")));
     }
 }

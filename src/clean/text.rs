@@ -5,51 +5,15 @@ use super::{Doc, NodeData, NodeId};
 
 /// Elements after which text starts a new paragraph (a blank line).
 const PARAGRAPHS: &[&str] = &[
-    "p",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "ul",
-    "ol",
-    "dl",
-    "table",
-    "blockquote",
-    "pre",
-    "figure",
-    "hr",
-    "address",
+    "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "table", "blockquote", "pre",
+    "figure", "hr", "address",
 ];
 
 /// Elements after which text starts a new line.
 const LINES: &[&str] = &[
-    "div",
-    "li",
-    "tr",
-    "dt",
-    "dd",
-    "br",
-    "section",
-    "article",
-    "header",
-    "footer",
-    "aside",
-    "nav",
-    "main",
-    "form",
-    "fieldset",
-    "legend",
-    "figcaption",
-    "details",
-    "summary",
-    "caption",
-    "center",
-    "option",
-    "thead",
-    "tbody",
-    "tfoot",
+    "div", "li", "tr", "dt", "dd", "br", "section", "article", "header", "footer", "aside",
+    "nav", "main", "form", "fieldset", "legend", "figcaption", "details", "summary", "caption",
+    "center", "option", "thead", "tbody", "tfoot",
 ];
 
 /// How strongly the text must be separated before the next word.
@@ -94,9 +58,7 @@ impl TextBuilder {
 
     /// Add the text of the subtree at `root`, leaving out text nodes that `skip` marks.
     pub fn push_subtree_masked(&mut self, doc: &Doc, root: NodeId, skip: &[bool]) {
-        let Some(node) = doc.nodes.get(root as usize) else {
-            return;
-        };
+        let Some(node) = doc.nodes.get(root as usize) else { return };
         self.want(Gap::Paragraph);
         // Elements still open: (end of subtree, gap after it, is <pre>).
         let mut open: Vec<(NodeId, Gap, bool)> = Vec::new();
@@ -194,10 +156,7 @@ impl Doc {
     /// Up to about `max` bytes of the body's text, for language detection.
     pub fn text_sample(&self, max: usize) -> String {
         let mut s = String::new();
-        let end = self
-            .nodes
-            .get(self.body as usize)
-            .map_or(0, |n| n.end as usize);
+        let end = self.nodes.get(self.body as usize).map_or(0, |n| n.end as usize);
         for node in &self.nodes[(self.body as usize).min(end)..end] {
             if let NodeData::Text(t) = &node.data {
                 s.push_str(t);

@@ -45,9 +45,7 @@ pub(super) struct Input<'a> {
 
 impl<'a> Input<'a> {
     pub(super) fn new(html: &'a str) -> Input<'a> {
-        Input {
-            rest: html.as_bytes(),
-        }
+        Input { rest: html.as_bytes() }
     }
 }
 
@@ -65,20 +63,14 @@ impl html5gum::Reader for Input<'_> {
     type Error = std::convert::Infallible;
 
     fn read_byte(&mut self) -> Result<Option<u8>, Self::Error> {
-        let Some((&first, rest)) = self.rest.split_first() else {
-            return Ok(None);
-        };
+        let Some((&first, rest)) = self.rest.split_first() else { return Ok(None) };
         self.rest = rest;
         Ok(Some(first))
     }
 
     /// The bytes up to the next byte of `needle`, or that byte alone when it comes first (see
     /// [`html5gum::Reader::read_until`]).
-    fn read_until<'b>(
-        &'b mut self,
-        needle: &[u8],
-        _: &'b mut [u8; 4],
-    ) -> Result<Option<&'b [u8]>, Self::Error> {
+    fn read_until<'b>(&'b mut self, needle: &[u8], _: &'b mut [u8; 4]) -> Result<Option<&'b [u8]>, Self::Error> {
         if self.rest.is_empty() {
             return Ok(None);
         }
@@ -89,9 +81,7 @@ impl html5gum::Reader for Input<'_> {
     }
 
     fn try_read_string(&mut self, s: &[u8], case_sensitive: bool) -> Result<bool, Self::Error> {
-        let Some(next) = self.rest.get(..s.len()) else {
-            return Ok(false);
-        };
+        let Some(next) = self.rest.get(..s.len()) else { return Ok(false) };
         // A character reference tries dozens of names in turn: most differ in their first byte.
         if case_sensitive && next.first() != s.first() {
             return Ok(false);
@@ -149,8 +139,7 @@ impl Gathered {
                 self.end = at + piece.len();
                 return;
             }
-            self.copy
-                .extend_from_slice(bytes.get(self.start..self.end).unwrap_or_default());
+            self.copy.extend_from_slice(bytes.get(self.start..self.end).unwrap_or_default());
         }
         self.copy.extend_from_slice(piece);
     }
@@ -162,16 +151,7 @@ impl Gathered {
         }
         // The ends are character boundaries, as the tokenizer splits at ASCII bytes only; were
         // one not, the bytes would be read as `text` reads them.
-        page.get(self.start..self.end).map_or_else(
-            || {
-                text(
-                    page.as_bytes()
-                        .get(self.start..self.end)
-                        .unwrap_or_default(),
-                )
-            },
-            Cow::Borrowed,
-        )
+        page.get(self.start..self.end).map_or_else(|| text(page.as_bytes().get(self.start..self.end).unwrap_or_default()), Cow::Borrowed)
     }
 }
 
@@ -215,21 +195,14 @@ impl NameKey {
         // call and a stalled load per word).
         let mut words = [0u64; NAME_CACHE_LEN / 8];
         for (w, chunk) in words.iter_mut().zip(bytes.chunks(8)) {
-            *w = chunk
-                .iter()
-                .rev()
-                .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+            *w = chunk.iter().rev().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
         }
-        Some(NameKey {
-            words,
-            len: bytes.len(),
-        })
+        Some(NameKey { words, len: bytes.len() })
     }
 
     fn slot(&self) -> usize {
         let [a, b, c, d] = self.words;
-        let h = (a ^ b.rotate_left(16) ^ c.rotate_left(32) ^ d.rotate_left(48) ^ self.len as u64)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let h = (a ^ b.rotate_left(16) ^ c.rotate_left(32) ^ d.rotate_left(48) ^ self.len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         (h >> 56) as usize % NAME_SLOTS
     }
 }
@@ -241,9 +214,7 @@ thread_local! {
 impl Names {
     /// The thread's table, or a new one.
     fn take() -> Names {
-        NAMES.with(std::cell::Cell::take).unwrap_or_else(|| Names {
-            slots: vec![None; NAME_SLOTS],
-        })
+        NAMES.with(std::cell::Cell::take).unwrap_or_else(|| Names { slots: vec![None; NAME_SLOTS] })
     }
 
     /// Keep the table for the thread's next page.
@@ -253,9 +224,7 @@ impl Names {
 
     /// The interned name read as `bytes`.
     fn local(&mut self, bytes: &[u8]) -> LocalName {
-        let Some(key) = NameKey::of(bytes) else {
-            return LocalName::from(&*text(bytes));
-        };
+        let Some(key) = NameKey::of(bytes) else { return LocalName::from(&*text(bytes)) };
         let slot = key.slot();
         if let Some(Some((k, name))) = self.slots.get(slot) {
             if *k == key {
@@ -342,9 +311,7 @@ impl<'a, S: TokenSink> Bridge<'a, S> {
             TokenSinkResult::Plaintext => Some(State::PlainText),
             TokenSinkResult::RawData(RawKind::Rcdata) => Some(State::RcData),
             TokenSinkResult::RawData(RawKind::Rawtext) => Some(State::RawText),
-            TokenSinkResult::RawData(RawKind::ScriptData | RawKind::ScriptDataEscaped(_)) => {
-                Some(State::ScriptData)
-            }
+            TokenSinkResult::RawData(RawKind::ScriptData | RawKind::ScriptDataEscaped(_)) => Some(State::ScriptData),
             // The page was decoded before parsing (see `page`): a `<meta charset>` met here
             // changes nothing.
             TokenSinkResult::EncodingIndicator(_) => None,
@@ -379,10 +346,7 @@ impl<'a, S: TokenSink> Bridge<'a, S> {
     /// The attribute being read joins the tag, unless the tag has one of that name already or
     /// is full.
     fn flush_attr(&mut self) {
-        if !std::mem::take(&mut self.in_attr)
-            || self.current != Current::Start
-            || self.attrs.len() >= MAX_ATTRIBUTES
-        {
+        if !std::mem::take(&mut self.in_attr) || self.current != Current::Start || self.attrs.len() >= MAX_ATTRIBUTES {
             return;
         }
         let name = self.names.local(&self.attr_name);
@@ -410,8 +374,7 @@ impl<S: TokenSink> Emitter for Bridge<'_, S> {
 
     fn set_last_start_tag(&mut self, last_start_tag: Option<&[u8]>) {
         self.last_start_tag.clear();
-        self.last_start_tag
-            .extend_from_slice(last_start_tag.unwrap_or_default());
+        self.last_start_tag.extend_from_slice(last_start_tag.unwrap_or_default());
     }
 
     fn emit_eof(&mut self) {
@@ -461,11 +424,7 @@ impl<S: TokenSink> Emitter for Bridge<'_, S> {
         self.flush_attr();
         self.flush_chars();
         self.tags += 1;
-        let kind = if self.current == Current::Start {
-            TagKind::StartTag
-        } else {
-            TagKind::EndTag
-        };
+        let kind = if self.current == Current::Start { TagKind::StartTag } else { TagKind::EndTag };
         self.current = Current::None;
         let name = self.names.local(&self.name);
         let start = kind == TagKind::StartTag;
@@ -473,24 +432,11 @@ impl<S: TokenSink> Emitter for Bridge<'_, S> {
             self.last_start_tag.clone_from(&self.name);
         }
         // The guard: a nesting tag past the depth cap is not passed on, nor its end tag.
-        if self
-            .open
-            .tag(&name, start, self.self_closing, self.max_depth)
-        {
+        if self.open.tag(&name, start, self.self_closing, self.max_depth) {
             return None;
         }
-        let attrs = if start {
-            std::mem::take(&mut self.attrs)
-        } else {
-            Vec::new()
-        };
-        self.send(Token::TagToken(Tag {
-            kind,
-            name,
-            self_closing: self.self_closing,
-            attrs,
-            had_duplicate_attributes: self.duplicate,
-        }));
+        let attrs = if start { std::mem::take(&mut self.attrs) } else { Vec::new() };
+        self.send(Token::TagToken(Tag { kind, name, self_closing: self.self_closing, attrs, had_duplicate_attributes: self.duplicate }));
         self.next_state.take()
     }
 
@@ -531,9 +477,7 @@ impl<S: TokenSink> Emitter for Bridge<'_, S> {
     }
 
     fn push_doctype_name(&mut self, s: &[u8]) {
-        self.doctype_name
-            .get_or_insert_with(Vec::new)
-            .extend_from_slice(s);
+        self.doctype_name.get_or_insert_with(Vec::new).extend_from_slice(s);
     }
 
     fn init_doctype(&mut self) {
@@ -568,26 +512,19 @@ impl<S: TokenSink> Emitter for Bridge<'_, S> {
     }
 
     fn push_doctype_public_identifier(&mut self, s: &[u8]) {
-        self.public_id
-            .get_or_insert_with(Vec::new)
-            .extend_from_slice(s);
+        self.public_id.get_or_insert_with(Vec::new).extend_from_slice(s);
     }
 
     fn push_doctype_system_identifier(&mut self, s: &[u8]) {
-        self.system_id
-            .get_or_insert_with(Vec::new)
-            .extend_from_slice(s);
+        self.system_id.get_or_insert_with(Vec::new).extend_from_slice(s);
     }
 
     fn current_is_appropriate_end_tag_token(&mut self) -> bool {
-        self.current == Current::End
-            && !self.last_start_tag.is_empty()
-            && self.name == self.last_start_tag
+        self.current == Current::End && !self.last_start_tag.is_empty() && self.name == self.last_start_tag
     }
 
     fn adjusted_current_node_present_but_not_in_html_namespace(&mut self) -> bool {
-        self.sink
-            .adjusted_current_node_present_but_not_in_html_namespace()
+        self.sink.adjusted_current_node_present_but_not_in_html_namespace()
     }
 }
 
@@ -599,10 +536,7 @@ mod tests {
     #[test]
     fn a_token_read_in_pieces_of_the_page_is_a_slice_of_it_else_a_copy() {
         let page = "<p title=\"a b&amp;c\">日本 text</p>";
-        let piece = |s: &str| {
-            page.find(s)
-                .map_or(&b""[..], |at| &page.as_bytes()[at..at + s.len()])
-        };
+        let piece = |s: &str| page.find(s).map_or(&b""[..], |at| &page.as_bytes()[at..at + s.len()]);
         // The token's text, and whether it is a slice of the page.
         let read = |pieces: &[&[u8]]| {
             let mut g = Gathered::default();
@@ -610,31 +544,16 @@ mod tests {
                 g.push(p, page);
             }
             let text = g.text(page);
-            (
-                text.to_string(),
-                page.as_bytes().as_ptr_range().contains(&text.as_ptr()),
-            )
+            (text.to_string(), page.as_bytes().as_ptr_range().contains(&text.as_ptr()))
         };
         // Pieces that follow each other in the page: a slice of it.
-        assert_eq!(
-            read(&[piece("日本"), b"", piece(" text")]),
-            ("日本 text".to_string(), true)
-        );
+        assert_eq!(read(&[piece("日本"), b"", piece(" text")]), ("日本 text".to_string(), true));
         // A character reference's character comes from elsewhere: a copy, in order.
-        assert_eq!(
-            read(&[piece("a b"), b"&", piece("c\"")]),
-            ("a b&c\"".to_string(), false)
-        );
+        assert_eq!(read(&[piece("a b"), b"&", piece("c\"")]), ("a b&c\"".to_string(), false));
         // Pieces of the page that do not follow each other: a copy too.
-        assert_eq!(
-            read(&[piece("text"), piece("<p")]),
-            ("text<p".to_string(), false)
-        );
+        assert_eq!(read(&[piece("text"), piece("<p")]), ("text<p".to_string(), false));
         // A piece that ends inside a character reads as `text` reads bytes.
-        assert_eq!(
-            read(&[&piece("日本")[..4]]),
-            ("日\u{FFFD}".to_string(), false)
-        );
+        assert_eq!(read(&[&piece("日本")[..4]]), ("日\u{FFFD}".to_string(), false));
         let mut g = Gathered::default();
         assert!(g.is_empty());
         g.push(b"&", page);
@@ -648,19 +567,7 @@ mod tests {
         let mut names = Names::take();
         let long = "x".repeat(NAME_CACHE_LEN + 1);
         let many: Vec<String> = (0..3 * NAME_SLOTS).map(|i| format!("n{i}")).collect();
-        let all: Vec<&str> = [
-            "div",
-            "class",
-            "data-a",
-            "data-a\0",
-            "data-ab",
-            "é-名",
-            long.as_str(),
-            "",
-        ]
-        .into_iter()
-        .chain(many.iter().map(String::as_str))
-        .collect();
+        let all: Vec<&str> = ["div", "class", "data-a", "data-a\0", "data-ab", "é-名", long.as_str(), ""].into_iter().chain(many.iter().map(String::as_str)).collect();
         // Twice over: made, then read back from the table (or made again where a slot was taken).
         for _ in 0..2 {
             for n in &all {
@@ -678,14 +585,8 @@ mod tests {
         for (i, needle) in needles.iter().cycle().take(400).enumerate() {
             let got = match i % 7 {
                 5 => r.read_byte().ok().flatten().map(|b| vec![b]),
-                6 => Some(vec![u8::from(
-                    r.try_read_string(b"<!--", i % 2 == 0).unwrap_or(false),
-                )]),
-                _ => r
-                    .read_until(needle, &mut buf)
-                    .ok()
-                    .flatten()
-                    .map(<[u8]>::to_vec),
+                6 => Some(vec![u8::from(r.try_read_string(b"<!--", i % 2 == 0).unwrap_or(false))]),
+                _ => r.read_until(needle, &mut buf).ok().flatten().map(<[u8]>::to_vec),
             };
             let end = got.is_none();
             out.push(got);
@@ -699,20 +600,12 @@ mod tests {
     #[test]
     fn the_page_reads_as_html5gums_own_string_reader_reads_it() {
         let pages = [
-            "",
-            "x",
-            "<",
-            "plain text",
-            "<p class=\"a&amp;b\" id='q'>one &lt; two\r\n</p><!-- c --><!DOCTYPE html>",
+            "", "x", "<", "plain text", "<p class=\"a&amp;b\" id='q'>one &lt; two\r\n</p><!-- c --><!DOCTYPE html>",
             "<div\tdata-x=1 /><script>if (a<b) {}</script>&&<<\r\r\n日本語 <b>é</b>",
         ];
         let needles: [&[u8]; 6] = [b"<", b"&<", b"\"&\r", b"\t\n\x0c />\r", b"'&\r", b"-<\0\r"];
         for page in pages {
-            assert_eq!(
-                chunks(Input::new(page), &needles),
-                chunks(page.to_reader(), &needles),
-                "{page:?}"
-            );
+            assert_eq!(chunks(Input::new(page), &needles), chunks(page.to_reader(), &needles), "{page:?}");
         }
     }
 }

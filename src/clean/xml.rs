@@ -35,9 +35,7 @@ impl Doc {
         let mut dfs_buf = itoa_buf();
         let mut i = start;
         while i < end {
-            let Some(node) = self.nodes.get(i as usize) else {
-                break;
-            };
+            let Some(node) = self.nodes.get(i as usize) else { break };
             close_until(&mut w, self, &mut open, i);
             if skip.get(i as usize).copied().unwrap_or(false) {
                 i = node.end.max(i + 1);
@@ -68,12 +66,7 @@ impl Doc {
 }
 
 /// Close every open element whose subtree ends at or before `next`.
-fn close_until(
-    w: &mut Writer<&mut Vec<u8>>,
-    doc: &Doc,
-    open: &mut Vec<(NodeId, NodeId)>,
-    next: NodeId,
-) {
+fn close_until(w: &mut Writer<&mut Vec<u8>>, doc: &Doc, open: &mut Vec<(NodeId, NodeId)>, next: NodeId) {
     while let Some(&(id, end)) = open.last() {
         if end > next {
             break;

@@ -3,8 +3,8 @@
 //! ([`forest::rules::Rules::articles`]); this file chooses the rules from the flags and writes.
 
 use super::*;
-use forest::article::Fields;
 use forest::page::Source;
+use forest::article::Fields;
 use forest::rules::{Missing, Rules};
 
 /// Read and check a FiveFilters site config; its warnings go to stderr.
@@ -72,26 +72,17 @@ impl<W: Write> Sink<W> {
                     );
                 }
             }
-            rule @ (forest::Rule::SameTypeSameLevel
-            | forest::Rule::SameType
-            | forest::Rule::Alternative(_)) => {
+            rule @ (forest::Rule::SameTypeSameLevel | forest::Rule::SameType | forest::Rule::Alternative(_)) => {
                 if !self.many {
                     eprintln!("forest: {loc}: found by the wrapper's element type, not its exact XPath (rule {})", rule.name());
                 }
             }
             // The single-page extractor found no article: the page's whole text is given.
             forest::Rule::WholePage if article.xpath.is_empty() => {
-                let why = if article.text.trim().is_empty() {
-                    "the page shows no text (its content may be loaded by scripts)"
-                } else {
-                    "no article found; the page's whole text is given"
-                };
+                let why = if article.text.trim().is_empty() { "the page shows no text (its content may be loaded by scripts)" } else { "no article found; the page's whole text is given" };
                 eprintln!("forest: {loc}: {why}");
             }
-            rule => eprintln!(
-                "forest: {loc}: the wrapper's patterns matched nothing; used fallback rule {}",
-                rule.name()
-            ),
+            rule => eprintln!("forest: {loc}: the wrapper's patterns matched nothing; used fallback rule {}", rule.name()),
         }
         if article.rule.is_fallback() {
             self.fallbacks += 1;
@@ -106,12 +97,7 @@ impl<W: Write> Sink<W> {
             }
         }
         // The index keeps the whole text; the output may leave the headline out.
-        let text = (self.no_title
-            && matches!(
-                self.out.format(),
-                Format::Text | Format::Json | Format::Jsonl
-            ))
-        .then(|| article.body());
+        let text = (self.no_title && matches!(self.out.format(), Format::Text | Format::Json | Format::Jsonl)).then(|| article.body());
         Ok(self.out.put(loc, article, text)?)
     }
 }
@@ -120,14 +106,8 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     let warc = !a.warc.is_empty();
     let mut inputs = a.inputs.clone();
     if let Some(list) = &a.input_file {
-        let text = std::fs::read_to_string(list)
-            .with_context(|| format!("cannot read the list {}", list.display()))?;
-        inputs.extend(
-            text.lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                .map(str::to_string),
-        );
+        let text = std::fs::read_to_string(list).with_context(|| format!("cannot read the list {}", list.display()))?;
+        inputs.extend(text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string));
     }
     let fetcher = std::sync::Arc::new(a.fetch.fetcher_for(&inputs)?);
     let budget = a.budget.page();
@@ -139,13 +119,7 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     } else if a.no_learn || warc {
         Missing::SinglePage
     } else {
-        learning(
-            &fetcher,
-            a.store.open()?,
-            budget,
-            a.budget.learn_time(),
-            a.fetch.quiet,
-        )
+        learning(&fetcher, a.store.open()?, budget, a.budget.learn_time(), a.fetch.quiet)
     };
     let rules = match (&a.wrapper, &a.site_config) {
         (Some(w), _) => Rules::wrapper(Wrapper::load(w)?)?,
@@ -154,11 +128,7 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     };
     // Check the rules compile before any page is read.
     rules.resolver()?;
-    let sources = if warc {
-        Vec::new()
-    } else {
-        forest::page::sources(&inputs)?
-    };
+    let sources = if warc { Vec::new() } else { forest::page::sources(&inputs)? };
     if !warc && sources.is_empty() {
         bail!("no page given: name files, folders or URLs, or --warc FILE");
     }
@@ -181,17 +151,7 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     } else {
         Fields::All
     };
-    let mut sink = Sink {
-        out,
-        skipped: 0,
-        fallbacks: 0,
-        doubtful: 0,
-        many,
-        no_title: a.no_title,
-        warc,
-        hinted: Default::default(),
-        outcomes: Default::default(),
-    };
+    let mut sink = Sink { out, skipped: 0, fallbacks: 0, doubtful: 0, many, no_title: a.no_title, warc, hinted: Default::default(), outcomes: Default::default() };
     let started = std::time::Instant::now();
     let bar = progress_bar(sources.len(), "pages", a.fetch.quiet);
     let mut put = |loc: Location, r: forest::Result<Article>| {
@@ -222,9 +182,7 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
             let shown = file.display().to_string();
             let pages = std::iter::from_fn(|| loop {
                 match reader.try_next_page(&mut stats)? {
-                    Ok((url, fetched)) => {
-                        return Some(Source::Fetched(Location::Url(url), fetched))
-                    }
+                    Ok((url, fetched)) => return Some(Source::Fetched(Location::Url(url), fetched)),
                     Err(e) => eprintln!("forest: skipped a record of {shown}: {}", explain(&e)),
                 }
             });
@@ -241,17 +199,9 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let (skipped, fallbacks, written, doubtful) = (
-        sink.skipped,
-        sink.fallbacks,
-        sink.out.written,
-        sink.doubtful,
-    );
+    let (skipped, fallbacks, written, doubtful) = (sink.skipped, sink.fallbacks, sink.out.written, sink.doubtful);
     if let (Some((added, total)), Some(dir)) = (sink.out.finish()?, &a.index) {
-        eprintln!(
-            "forest: added {added} articles to the index {} (it holds {total})",
-            dir.display()
-        );
+        eprintln!("forest: added {added} articles to the index {} (it holds {total})", dir.display());
     }
     let outcomes = sink.outcomes;
     if total > 1 && !a.fetch.quiet {
@@ -270,21 +220,12 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     if let (Rules::Store(store, missing), false) = (&rules, outcomes.is_empty()) {
         keep_health(store, missing, outcomes, a.relearn);
     }
-    Ok(if skipped > 0 || damaged > 0 || unread > 0 {
-        ExitCode::from(3)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(if skipped > 0 || damaged > 0 || unread > 0 { ExitCode::from(3) } else { ExitCode::SUCCESS })
 }
 
 /// Record how each stored wrapper did on this run's pages; say which sites drifted from their
 /// wrapper, and learn those again when asked.
-fn keep_health(
-    store: &forest::store::Store,
-    missing: &Missing,
-    outcomes: forest::store::Outcomes,
-    relearn: bool,
-) {
+fn keep_health(store: &forest::store::Store, missing: &Missing, outcomes: forest::store::Outcomes, relearn: bool) {
     let (drifted, unrecorded) = outcomes.record(store);
     for (host, e) in unrecorded {
         eprintln!("forest: the health of {host}'s wrapper was not recorded: {e}");
@@ -317,17 +258,10 @@ fn learning(
     learner.time = time;
     let learner = learner.reporting(move |l| match &l.outcome {
         Ok((path, from, pages)) if !quiet => {
-            eprintln!(
-                "forest: learned {} from {pages} pages ({from}); stored as {}",
-                l.host,
-                path.display()
-            )
+            eprintln!("forest: learned {} from {pages} pages ({from}); stored as {}", l.host, path.display())
         }
         Ok(_) => {}
-        Err(why) => eprintln!(
-            "forest: could not learn {}: {why}; its pages get the single-page extractor",
-            l.host
-        ),
+        Err(why) => eprintln!("forest: could not learn {}: {why}; its pages get the single-page extractor", l.host),
     });
     Missing::Learn(std::sync::Arc::new(learner))
 }
@@ -338,28 +272,11 @@ pub(crate) fn feed(a: FeedArgs) -> anyhow::Result<ExitCode> {
     let fetcher = std::sync::Arc::new(a.fetch.fetcher_for(std::slice::from_ref(&a.feed))?);
     let budget = a.budget.page();
     let store = a.store.open()?;
-    let missing = if a.no_learn {
-        Missing::SinglePage
-    } else {
-        learning(
-            &fetcher,
-            store.clone(),
-            budget,
-            a.budget.learn_time(),
-            a.fetch.quiet,
-        )
-    };
+    let missing = if a.no_learn { Missing::SinglePage } else { learning(&fetcher, store.clone(), budget, a.budget.learn_time(), a.fetch.quiet) };
     let jobs = a.jobs.unwrap_or_else(forest::run::cores).max(1);
-    let full = forest::fulltext::fill(
-        &Rules::Store(store, missing),
-        &fetcher,
-        &Location::parse_input(&a.feed),
-        jobs,
-        &budget,
-    )?;
+    let full = forest::fulltext::fill(&Rules::Store(store, missing), &fetcher, &Location::parse_input(&a.feed), jobs, &budget)?;
     match &a.out {
-        Some(path) => forest::store::write_atomic(path, &full.feed.bytes)
-            .with_context(|| format!("cannot write {}", path.display()))?,
+        Some(path) => forest::store::write_atomic(path, &full.feed.bytes).with_context(|| format!("cannot write {}", path.display()))?,
         None => std::io::stdout().lock().write_all(&full.feed.bytes)?,
     }
     // Items the feed could not map to a page are skipped inputs too: each is named.
@@ -370,23 +287,11 @@ pub(crate) fn feed(a: FeedArgs) -> anyhow::Result<ExitCode> {
         eprintln!("forest: skipped {loc}: {}", explain(e));
     }
     if !a.fetch.quiet {
-        eprintln!(
-            "forest: {} of {} items with their full article",
-            full.feed.filled, full.items
-        );
+        eprintln!("forest: {} of {} items with their full article", full.feed.filled, full.items);
     }
-    let unfilled =
-        (full.items - full.skipped.len()).saturating_sub(full.feed.filled + full.failed.len());
+    let unfilled = (full.items - full.skipped.len()).saturating_sub(full.feed.filled + full.failed.len());
     if unfilled > 0 {
-        eprintln!(
-            "forest: {unfilled} items got no article (their link could not be matched in the feed)"
-        );
+        eprintln!("forest: {unfilled} items got no article (their link could not be matched in the feed)");
     }
-    Ok(
-        if full.failed.is_empty() && full.skipped.is_empty() && unfilled == 0 {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::from(3)
-        },
-    )
+    Ok(if full.failed.is_empty() && full.skipped.is_empty() && unfilled == 0 { ExitCode::SUCCESS } else { ExitCode::from(3) })
 }

@@ -30,15 +30,9 @@ pub(crate) struct BudgetArgs {
 
 /// A number of seconds that can be a time limit ([`forest::budget::is_time_limit`]).
 fn seconds(s: &str) -> Result<f64, String> {
-    let v: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("{s:?} is not a number of seconds"))?;
+    let v: f64 = s.trim().parse().map_err(|_| format!("{s:?} is not a number of seconds"))?;
     if !forest::budget::is_time_limit(v) {
-        return Err(format!(
-            "{s} seconds: give a number from 0 to {} (a day)",
-            forest::budget::MAX_LIMIT_SECONDS
-        ));
+        return Err(format!("{s} seconds: give a number from 0 to {} (a day)", forest::budget::MAX_LIMIT_SECONDS));
     }
     Ok(v)
 }
@@ -46,8 +40,7 @@ fn seconds(s: &str) -> Result<f64, String> {
 impl BudgetArgs {
     /// How long a page waits for its site to be learned.
     pub(crate) fn learn_time(&self) -> std::time::Duration {
-        std::time::Duration::try_from_secs_f64(self.learn_seconds)
-            .unwrap_or(std::time::Duration::from_secs(forest::learn::LEARN_SECONDS))
+        std::time::Duration::try_from_secs_f64(self.learn_seconds).unwrap_or(std::time::Duration::from_secs(forest::learn::LEARN_SECONDS))
     }
 
     pub(crate) fn page(&self) -> forest::budget::Budget {
@@ -100,10 +93,7 @@ pub(crate) struct FetchArgs {
 impl FetchArgs {
     /// A fetcher that trusts the origins (scheme, host, port) of the URLs among `named` (the
     /// user typed them).
-    pub(crate) fn fetcher_for<S: AsRef<str>>(
-        &self,
-        named: &[S],
-    ) -> anyhow::Result<forest::fetch::Fetcher> {
+    pub(crate) fn fetcher_for<S: AsRef<str>>(&self, named: &[S]) -> anyhow::Result<forest::fetch::Fetcher> {
         let fetcher = self.fetcher()?;
         for n in named {
             if let Location::Url(u) = Location::parse_input(n.as_ref()) {
@@ -114,11 +104,7 @@ impl FetchArgs {
     }
 
     pub(crate) fn fetcher(&self) -> anyhow::Result<forest::fetch::Fetcher> {
-        let cache = if self.no_cache {
-            None
-        } else {
-            self.cache.clone().or_else(forest::fetch::default_cache_dir)
-        };
+        let cache = if self.no_cache { None } else { self.cache.clone().or_else(forest::fetch::default_cache_dir) };
         let opts = forest::fetch::FetchOptions {
             timeout: std::time::Duration::from_secs_f64(self.timeout.max(0.001)),
             connect_timeout: std::time::Duration::from_secs_f64(self.timeout.clamp(0.001, 10.0)),
@@ -134,11 +120,7 @@ impl FetchArgs {
     }
 
     /// A progress bar on stderr when it is a terminal and not `--quiet`.
-    pub(crate) fn progress(
-        &self,
-        len: usize,
-        what: &'static str,
-    ) -> Option<indicatif::ProgressBar> {
+    pub(crate) fn progress(&self, len: usize, what: &'static str) -> Option<indicatif::ProgressBar> {
         progress_bar(len, what, self.quiet)
     }
 }
@@ -147,13 +129,7 @@ impl FetchArgs {
 #[derive(clap::Args, Clone)]
 pub(crate) struct StoreArgs {
     /// Wrapper store folder (default: ~/.local/share/forest/wrappers).
-    #[arg(
-        long = "store",
-        env = "FOREST_STORE",
-        value_name = "DIR",
-        global = true,
-        help_heading = "Rules"
-    )]
+    #[arg(long = "store", env = "FOREST_STORE", value_name = "DIR", global = true, help_heading = "Rules")]
     pub(crate) dir: Option<PathBuf>,
 }
 
@@ -365,12 +341,7 @@ pub(crate) struct BenchArgs {
     pub(crate) save_model: Option<PathBuf>,
     /// Extract every page with the models in FILE (from --save-model) instead of training per
     /// fold: no fold split, so pages of the sites it was trained on are not held out.
-    #[arg(
-        long,
-        value_name = "FILE",
-        conflicts_with = "train",
-        help_heading = "Learned methods"
-    )]
+    #[arg(long, value_name = "FILE", conflicts_with = "train", help_heading = "Learned methods")]
     pub(crate) load_model: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short)]
@@ -474,13 +445,9 @@ pub(crate) use forest::article::Format;
 
 /// `--format`: the library's output formats ([`Format::ALL`]), each with its help line.
 fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
-    let values = Format::ALL
-        .iter()
-        .map(|&(name, f)| clap::builder::PossibleValue::new(name).help(f.describe()));
+    let values = Format::ALL.iter().map(|&(name, f)| clap::builder::PossibleValue::new(name).help(f.describe()));
     let names = clap::builder::PossibleValuesParser::new(values);
-    clap::builder::TypedValueParser::map(names, |name: String| {
-        Format::named(&name).expect("clap let only a format's name through")
-    })
+    clap::builder::TypedValueParser::map(names, |name: String| Format::named(&name).expect("clap let only a format's name through"))
 }
 #[derive(clap::Args)]
 pub(crate) struct CrawlArgs {
@@ -502,12 +469,7 @@ pub(crate) struct CrawlArgs {
     #[arg(long, short, value_parser = format_parser(), default_value = "jsonl", help_heading = "Output")]
     pub(crate) format: Format,
     /// Add every article to the search index at DIR (a URL added again replaces its article).
-    #[arg(
-        long,
-        value_name = "DIR",
-        requires = "out_dir",
-        help_heading = "Output"
-    )]
+    #[arg(long, value_name = "DIR", requires = "out_dir", help_heading = "Output")]
     pub(crate) index: Option<PathBuf>,
     /// Write every response as a WARC record to OUT_DIR/responses-<n>.warc.gz (a file per
     /// run; a response an earlier run's files hold is not written again).

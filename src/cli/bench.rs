@@ -18,19 +18,11 @@ pub(crate) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     }
     opts.curves = !a.no_figures;
     opts.folds = a.folds.max(2);
-    let methods = opts
-        .methods
-        .iter()
-        .map(|m| bench::method(m))
-        .collect::<Result<Vec<_>, _>>()?;
+    let methods = opts.methods.iter().map(|m| bench::method(m)).collect::<Result<Vec<_>, _>>()?;
     let load = |dir: &std::path::Path| -> anyhow::Result<Vec<bench::GoldSite>> {
-        let sites = bench::load(dir)
-            .with_context(|| format!("cannot load the gold set {}", dir.display()))?;
+        let sites = bench::load(dir).with_context(|| format!("cannot load the gold set {}", dir.display()))?;
         if sites.is_empty() {
-            bail!(
-                "{} holds no site folder with .html pages and .txt gold texts",
-                dir.display()
-            );
+            bail!("{} holds no site folder with .html pages and .txt gold texts", dir.display());
         }
         Ok(sites)
     };
@@ -39,10 +31,7 @@ pub(crate) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     for dir in &a.train {
         extra.extend(load(dir)?);
     }
-    let mut training = bench::train::Training {
-        extra: &extra,
-        ..Default::default()
-    };
+    let mut training = bench::train::Training { extra: &extra, ..Default::default() };
     if let Some(path) = &a.load_model {
         training.loaded = bench::train::Models::load(path)?;
     }
@@ -83,3 +72,4 @@ pub(crate) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
+

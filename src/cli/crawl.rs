@@ -6,41 +6,23 @@ use super::*;
 use forest::crawl::{output::Output, Crawler, Event, Options, Skip};
 
 pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
-    let Location::Url(start) = Location::parse_input(&a.url) else {
-        bail!("{} is not a URL: name the site's start page", a.url)
-    };
+    let Location::Url(start) = Location::parse_input(&a.url) else { bail!("{} is not a URL: name the site's start page", a.url) };
     let fetcher = a.fetch.fetcher_for(std::slice::from_ref(&a.url))?;
     let count = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
-    let opts = Options {
-        max_pages: count(a.max_pages),
-        max_depth: count(a.max_depth),
-        jobs: count(a.jobs),
-        budget: a.page_budget(),
-        comments: a.comments,
-        ..Options::default()
-    };
+    let opts = Options { max_pages: count(a.max_pages), max_depth: count(a.max_depth), jobs: count(a.jobs), budget: a.page_budget(), comments: a.comments, ..Options::default() };
     let crawler = Crawler::new(&fetcher, a.store.open()?, opts);
     let mut output = match &a.out_dir {
         Some(dir) => Some(Output::open(dir, a.format, a.index.as_deref(), a.warc)?),
         None => None,
     };
     if let (Some(o), Some(dir)) = (output.as_ref().filter(|o| !o.done().is_empty()), &a.out_dir) {
-        eprintln!(
-            "forest: continuing the crawl in {}: {} articles already written",
-            dir.display(),
-            o.done().len()
-        );
+        eprintln!("forest: continuing the crawl in {}: {} articles already written", dir.display(), o.done().len());
     }
-    let bar = (!a.fetch.quiet)
-        .then(|| progress_bar(count(a.max_pages), "pages", false))
-        .flatten();
+    let bar = (!a.fetch.quiet).then(|| progress_bar(count(a.max_pages), "pages", false)).flatten();
     let mut stdout = forest::output::Writer::stream(std::io::stdout().lock(), a.format, true);
     let started = std::time::Instant::now();
     // What the journal says is done is settled before the crawl starts.
-    let done = output
-        .as_ref()
-        .map(|o| o.done().clone())
-        .unwrap_or_default();
+    let done = output.as_ref().map(|o| o.done().clone()).unwrap_or_default();
     let summary = crawler.run(&start, &|url| done.contains(url), |event| -> anyhow::Result<()> {
         match event {
             Event::Response(f) => {
@@ -85,32 +67,19 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
     }
     if let Some(path) = &a.summary {
         let json = serde_json::to_string_pretty(&summary)?;
-        forest::store::write_atomic(path, json.as_bytes())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        forest::store::write_atomic(path, json.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
     }
     if !a.fetch.quiet {
-        let skipped: Vec<String> = summary
-            .skipped
-            .iter()
-            .map(|(why, n)| format!("{n} {}", why.name()))
-            .collect();
+        let skipped: Vec<String> = summary.skipped.iter().map(|(why, n)| format!("{n} {}", why.name())).collect();
         eprintln!(
             "forest: {} pages found, {} fetched ({}); {written} articles written{}; {:.1} s",
             summary.found,
             summary.fetched,
             summary.sources.join(", "),
-            if skipped.is_empty() {
-                String::new()
-            } else {
-                format!("; passed over: {}", skipped.join(", "))
-            },
+            if skipped.is_empty() { String::new() } else { format!("; passed over: {}", skipped.join(", ")) },
             started.elapsed().as_secs_f64()
         );
     }
     let failed = summary.failed + summary.skipped.get(&Skip::Failed).copied().unwrap_or(0);
-    Ok(if failed > 0 {
-        ExitCode::from(3)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(if failed > 0 { ExitCode::from(3) } else { ExitCode::SUCCESS })
 }

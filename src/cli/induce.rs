@@ -25,21 +25,11 @@ impl InduceArgs {
 
 /// Induce a wrapper for every host of web archives with enough pages, into the store.
 pub(crate) fn induce_warc(a: &InduceArgs) -> anyhow::Result<ExitCode> {
-    let store = if a.no_store {
-        None
-    } else {
-        Some(a.store.open()?)
-    };
+    let store = if a.no_store { None } else { Some(a.store.open()?) };
     // Each host's pages go to its own inducer as the archives are read: what is kept of a page
     // is its summary, so memory grows by about a tenth of a page per page, not by a page.
     let cfg = a.config();
-    let hosts = forest::warc::gather_by_host(
-        &a.warc,
-        a.max_pages,
-        &a.budget.page(),
-        |h| Inducer::new(h, cfg.clone()),
-        |inducer, p| inducer.add(&p),
-    )?;
+    let hosts = forest::warc::gather_by_host(&a.warc, a.max_pages, &a.budget.page(), |h| Inducer::new(h, cfg.clone()), |inducer, p| inducer.add(&p))?;
     let (by_host, stats, unreadable) = (hosts.pages, hosts.stats, hosts.unreadable);
     eprintln!("forest: {stats}");
     if unreadable > 0 {
@@ -69,10 +59,7 @@ pub(crate) fn induce_warc(a: &InduceArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    let whereto = store
-        .as_ref()
-        .map(|s| format!(" into {}", s.dir().display()))
-        .unwrap_or_default();
+    let whereto = store.as_ref().map(|s| format!(" into {}", s.dir().display())).unwrap_or_default();
     eprintln!(
         "forest: {induced} wrappers induced{whereto}; {too_few} hosts with fewer than {} pages, {failed} failed",
         a.min_pages
@@ -81,20 +68,14 @@ pub(crate) fn induce_warc(a: &InduceArgs) -> anyhow::Result<ExitCode> {
         bail!("no host of the archive has a wrapper (hosts with at least {} HTML pages: none that induce)", a.min_pages);
     }
     let damaged = stats.skipped_bad + stats.skipped_too_large;
-    Ok(if failed > 0 || damaged > 0 {
-        ExitCode::from(3)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(if failed > 0 || damaged > 0 { ExitCode::from(3) } else { ExitCode::SUCCESS })
 }
 
 pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
     if !a.warc.is_empty() {
         return induce_warc(&a);
     }
-    let Some(source) = &a.source else {
-        bail!("name a feed, a folder of pages or a URL (or --warc FILE)")
-    };
+    let Some(source) = &a.source else { bail!("name a feed, a folder of pages or a URL (or --warc FILE)") };
     let fetcher = a.fetch.fetcher_for(std::slice::from_ref(source))?;
     let sample = forest::feed::read_with(&fetcher, source)?;
     if let Some(feed) = &sample.found_at {
@@ -103,24 +84,14 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
     for s in &sample.skipped {
         eprintln!("forest: skipped feed item {}: {}", s.what, s.why);
     }
-    let bar = a
-        .fetch
-        .progress(sample.items.len().min(a.max_pages), "pages");
+    let bar = a.fetch.progress(sample.items.len().min(a.max_pages), "pages");
     let tick = || {
         if let Some(b) = &bar {
             b.inc(1);
         }
     };
     // The FiveFilters export checks the wrapper on the whole pages, so it keeps them.
-    let read = Inducer::read_sample(
-        &sample,
-        &fetcher,
-        &a.config(),
-        a.max_pages,
-        &a.budget.page(),
-        a.format == InduceFormat::Ftr,
-        &tick,
-    );
+    let read = Inducer::read_sample(&sample, &fetcher, &a.config(), a.max_pages, &a.budget.page(), a.format == InduceFormat::Ftr, &tick);
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -133,9 +104,7 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
         wrapper.host = Some(forest::host::key(h)?);
     }
     let text = match a.format {
-        InduceFormat::Xpath if a.explain => {
-            format!("{}\n\n{}", wrapper.xpath, induction.explain(20))
-        }
+        InduceFormat::Xpath if a.explain => format!("{}\n\n{}", wrapper.xpath, induction.explain(20)),
         InduceFormat::Xpath => format!("{}\n", wrapper.xpath),
         InduceFormat::Json => format!("{}\n", wrapper.to_json()?),
         InduceFormat::Ftr => {
@@ -145,13 +114,8 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
     };
     std::io::stdout().lock().write_all(text.as_bytes())?;
     if let Some(path) = &a.out {
-        let bytes = if a.format == InduceFormat::Ftr {
-            text
-        } else {
-            wrapper.to_json()?
-        };
-        forest::store::write_atomic(path, bytes.as_bytes())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        let bytes = if a.format == InduceFormat::Ftr { text } else { wrapper.to_json()? };
+        forest::store::write_atomic(path, bytes.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
     }
     // The wrapper was printed (and written to --out); not keeping it in the store is a part
     // of the job left undone: exit 3, so a script notices.
@@ -174,11 +138,6 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
             ),
         }
     }
-    Ok(
-        if failed.is_empty() && sample.skipped.is_empty() && !not_stored {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::from(3)
-        },
-    )
+    Ok(if failed.is_empty() && sample.skipped.is_empty() && !not_stored { ExitCode::SUCCESS } else { ExitCode::from(3) })
 }
+

@@ -4,11 +4,7 @@ use super::*;
 
 pub(crate) fn search(a: SearchArgs) -> anyhow::Result<ExitCode> {
     if !a.dir.is_dir() {
-        bail!(
-            "{} is not an index: make one with `forest apply … --index {}`",
-            a.dir.display(),
-            a.dir.display()
-        );
+        bail!("{} is not an index: make one with `forest apply … --index {}`", a.dir.display(), a.dir.display());
     }
     let index = forest::index::ArticleIndex::open(&a.dir)?;
     let hits = index.search(&a.query, a.limit, a.host.as_deref())?;
@@ -18,32 +14,17 @@ pub(crate) fn search(a: SearchArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if hits.is_empty() {
-        eprintln!(
-            "forest: no article of {} matches {:?}",
-            a.dir.display(),
-            a.query
-        );
+        eprintln!("forest: no article of {} matches {:?}", a.dir.display(), a.query);
         return Ok(ExitCode::SUCCESS);
     }
     for (i, h) in hits.iter().enumerate() {
         let score = format!("score {:.2}", h.score);
-        let about: Vec<&str> = [
-            h.host.as_str(),
-            h.published.as_deref().unwrap_or_default(),
-            score.as_str(),
-        ]
-        .into_iter()
-        .filter(|s| !s.is_empty())
-        .collect();
+        let about: Vec<&str> = [h.host.as_str(), h.published.as_deref().unwrap_or_default(), score.as_str()]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect();
         let snippet = h.snippet.split_whitespace().collect::<Vec<_>>().join(" ");
-        writeln!(
-            out,
-            "{}. {}\n   {} ({})\n   {snippet}\n",
-            i + 1,
-            h.title,
-            h.url,
-            about.join(", ")
-        )?;
+        writeln!(out, "{}. {}\n   {} ({})\n   {snippet}\n", i + 1, h.title, h.url, about.join(", "))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -66,13 +47,7 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
                         (n, false) => format!("applied {n}, failed {}", r.failed),
                     };
                     let age = r.age_days.map_or("?".into(), |d| d.to_string());
-                    writeln!(
-                        out,
-                        "{}\t{}\t{age}d\t{health}\t{}",
-                        r.host,
-                        r.kind.name(),
-                        r.xpath
-                    )?;
+                    writeln!(out, "{}\t{}\t{age}d\t{health}\t{}", r.host, r.kind.name(), r.xpath)?;
                 }
             }
         }
@@ -80,26 +55,12 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
             let Some(entry) = store.find(&host)? else {
                 bail!("no stored wrapper for {host} in {}", store.dir().display());
             };
-            eprintln!(
-                "forest: {} ({:?}): {}",
-                entry.host,
-                entry.kind,
-                entry.path.display()
-            );
-            out.write_all(
-                &std::fs::read(&entry.path)
-                    .with_context(|| format!("cannot read {}", entry.path.display()))?,
-            )?;
+            eprintln!("forest: {} ({:?}): {}", entry.host, entry.kind, entry.path.display());
+            out.write_all(&std::fs::read(&entry.path).with_context(|| format!("cannot read {}", entry.path.display()))?)?;
         }
         WrappersAction::Undo { host } => match store.undo(&host)? {
-            Some(path) => eprintln!(
-                "forest: put back the previous wrapper of {host}: {}",
-                path.display()
-            ),
-            None => bail!(
-                "no previous wrapper of {host} to put back in {}",
-                store.dir().display()
-            ),
+            Some(path) => eprintln!("forest: put back the previous wrapper of {host}: {}", path.display()),
+            None => bail!("no previous wrapper of {host} to put back in {}", store.dir().display()),
         },
         WrappersAction::Rm { host } => {
             let removed = store.remove(&host)?;
@@ -134,46 +95,22 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Import one site config file into the store (as `host`, else the host its name says).
-fn import_one(
-    store: &forest::store::Store,
-    file: &std::path::Path,
-    host: Option<&str>,
-    force: bool,
-) -> anyhow::Result<()> {
+fn import_one(store: &forest::store::Store, file: &std::path::Path, host: Option<&str>, force: bool) -> anyhow::Result<()> {
     // Checked as `apply` will use it: every XPath it makes compiles (a `strip_id_or_class`
     // value becomes one), so no config is imported that `apply` would then refuse.
     forest::ftr::ConfigApplier::new(read_site_config(file)?)?;
-    let name = file
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or_default();
-    let from_name = name
-        .strip_suffix(".txt")
-        .unwrap_or(name)
-        .trim_start_matches('.');
+    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let from_name = name.strip_suffix(".txt").unwrap_or(name).trim_start_matches('.');
     let host = host.unwrap_or(from_name);
     let key = forest::host::key(host)?;
-    let existing = store
-        .list()?
-        .into_iter()
-        .find(|e| e.host == key && e.kind == forest::store::Kind::SiteConfig);
+    let existing = store.list()?.into_iter().find(|e| e.host == key && e.kind == forest::store::Kind::SiteConfig);
     if let (Some(e), false) = (&existing, force) {
         bail!("it would replace the site config of {key} already stored ({}): pass --force to replace it", e.path.display());
     }
     let bytes = forest::fetch::read_file_within(file, forest::ftr::MAX_CONFIG_BYTES)?;
     let text = String::from_utf8_lossy(&bytes);
-    let path = store
-        .save_site_config(host, &text)
-        .with_context(|| format!("cannot import {}", file.display()))?;
-    let replaced = if existing.is_some() {
-        " (replacing the one stored)"
-    } else {
-        ""
-    };
-    eprintln!(
-        "forest: imported {} as {}{replaced}",
-        file.display(),
-        path.display()
-    );
+    let path = store.save_site_config(host, &text).with_context(|| format!("cannot import {}", file.display()))?;
+    let replaced = if existing.is_some() { " (replacing the one stored)" } else { "" };
+    eprintln!("forest: imported {} as {}{replaced}", file.display(), path.display());
     Ok(())
 }

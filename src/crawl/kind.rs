@@ -41,11 +41,7 @@ pub enum TextKind {
 
 /// The kept runs of `text`, sorted and without repeats.
 pub fn shingles(text: &str) -> Vec<u64> {
-    let words: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
+    let words: Vec<String> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
     let mut out: Vec<u64> = words
         .windows(SHINGLE_WORDS)
         // The words, a space between, hashed: stable across runs and platforms.
@@ -82,16 +78,7 @@ pub fn kinds(pages: &[Vec<u64>]) -> Vec<TextKind> {
                 }
             }
             let minor = |p: u32| shared.get(&p).is_some_and(|&n| 2 * n < own.len());
-            let pieces = own
-                .iter()
-                .filter(|h| {
-                    holders
-                        .get(h)
-                        .into_iter()
-                        .flatten()
-                        .any(|&p| p != me && minor(p))
-                })
-                .count();
+            let pieces = own.iter().filter(|h| holders.get(h).into_iter().flatten().any(|&p| p != me && minor(p))).count();
             if 2 * pieces > own.len() {
                 TextKind::Listing
             } else {
@@ -127,17 +114,11 @@ mod tests {
     use super::*;
 
     fn story(n: usize) -> String {
-        (0..120)
-            .map(|w| format!("s{n}w{w}"))
-            .collect::<Vec<_>>()
-            .join(" ")
+        (0..120).map(|w| format!("s{n}w{w}")).collect::<Vec<_>>().join(" ")
     }
 
     fn teaser(n: usize) -> String {
-        (0..25)
-            .map(|w| format!("s{n}w{w}"))
-            .collect::<Vec<_>>()
-            .join(" ")
+        (0..25).map(|w| format!("s{n}w{w}")).collect::<Vec<_>>().join(" ")
     }
 
     #[test]
@@ -145,34 +126,22 @@ mod tests {
         let menu = "home news sport weather about the gazette contact us subscribe today";
         let mut pages: Vec<String> = (0..8).map(|n| format!("{menu} {}", story(n))).collect();
         // A listing of teasers, a listing of whole stories, and a page of template only.
-        pages.push(format!(
-            "{menu} {}",
-            (0..8).map(teaser).collect::<Vec<_>>().join(" . ")
-        ));
+        pages.push(format!("{menu} {}", (0..8).map(teaser).collect::<Vec<_>>().join(" . ")));
         pages.push(format!("{menu} {} . {}", story(0), story(1)));
         pages.push(menu.to_string());
         let runs: Vec<Vec<u64>> = pages.iter().map(|p| shingles(p)).collect();
         let k = kinds(&runs);
         assert!(k[..8].iter().all(|&k| k == TextKind::Own), "{k:?}");
-        assert_eq!(
-            &k[8..],
-            &[TextKind::Listing, TextKind::Listing, TextKind::NoText]
-        );
+        assert_eq!(&k[8..], &[TextKind::Listing, TextKind::Listing, TextKind::NoText]);
     }
 
     #[test]
     fn most_pages_of_a_shape_decide_its_kind() {
         use TextKind::*;
         let mut k = vec![Own, Own, Listing, Own, Listing, Listing, Own, NoText, Own];
-        let shapes: Vec<String> = ["*", "*", "*", "*", "tag/*", "tag/*", "tag/*", "*", "about"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let shapes: Vec<String> = ["*", "*", "*", "*", "tag/*", "tag/*", "tag/*", "*", "about"].iter().map(|s| s.to_string()).collect();
         by_shape(&mut k, &shapes);
         // `*`: 3 of its 4 pages with text are own; `tag/*`: 2 of 3 are listings.
-        assert_eq!(
-            k,
-            vec![Own, Own, Own, Own, Listing, Listing, Listing, NoText, Own]
-        );
+        assert_eq!(k, vec![Own, Own, Own, Own, Listing, Listing, Listing, NoText, Own]);
     }
 }

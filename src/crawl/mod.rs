@@ -45,10 +45,9 @@ pub const MAX_DEPTH: usize = 10;
 
 /// Extensions of URLs that name files other than web pages: never fetched.
 pub const NOT_PAGES: &[&str] = &[
-    "pdf", "jpg", "jpeg", "png", "gif", "webp", "svg", "ico", "bmp", "tif", "tiff", "avif", "mp3",
-    "mp4", "m4a", "wav", "ogg", "webm", "mov", "avi", "zip", "gz", "tgz", "bz2", "xz", "7z", "rar",
-    "tar", "exe", "dmg", "iso", "apk", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "css",
-    "js", "json", "xml", "rss", "atom", "txt", "csv", "woff", "woff2", "ttf", "eot",
+    "pdf", "jpg", "jpeg", "png", "gif", "webp", "svg", "ico", "bmp", "tif", "tiff", "avif", "mp3", "mp4", "m4a", "wav", "ogg",
+    "webm", "mov", "avi", "zip", "gz", "tgz", "bz2", "xz", "7z", "rar", "tar", "exe", "dmg", "iso", "apk", "doc", "docx", "xls",
+    "xlsx", "ppt", "pptx", "odt", "css", "js", "json", "xml", "rss", "atom", "txt", "csv", "woff", "woff2", "ttf", "eot",
 ];
 
 /// How a crawl goes.
@@ -185,12 +184,7 @@ struct Kept {
 
 /// What reading one URL gave.
 enum Visit {
-    Page {
-        fetched: Fetched,
-        runs: Vec<u64>,
-        canonical: Option<String>,
-        links: Vec<Url>,
-    },
+    Page { fetched: Fetched, runs: Vec<u64>, canonical: Option<String>, links: Vec<Url> },
     NotHtml(Fetched),
     Failed(Error),
 }
@@ -204,21 +198,14 @@ pub struct Crawler<'a> {
 
 impl std::fmt::Debug for Crawler<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Crawler")
-            .field("store", &self.store)
-            .field("opts", &self.opts)
-            .finish_non_exhaustive()
+        f.debug_struct("Crawler").field("store", &self.store).field("opts", &self.opts).finish_non_exhaustive()
     }
 }
 
 impl<'a> Crawler<'a> {
     /// A crawler that fetches with `fetcher` and keeps what it learns in `store`.
     pub fn new(fetcher: &'a Fetcher, store: Store, opts: Options) -> Crawler<'a> {
-        Crawler {
-            fetcher,
-            store,
-            opts,
-        }
+        Crawler { fetcher, store, opts }
     }
 
     /// Crawl the site of `start`, telling `on` what happens; a page `done` says the caller has
@@ -232,43 +219,29 @@ impl<'a> Crawler<'a> {
         done: &(dyn Fn(&str) -> bool + Sync),
         mut on: impl FnMut(Event<'_>) -> std::result::Result<(), E>,
     ) -> std::result::Result<Summary, E> {
-        let site = crate::host::of_url(start.as_str())
-            .ok_or_else(|| Error::Invalid(format!("{start} is not an http(s) URL")))?;
+        let site = crate::host::of_url(start.as_str()).ok_or_else(|| Error::Invalid(format!("{start} is not an http(s) URL")))?;
         let mut summary = Summary::default();
         let (pages, feed_pages) = self.fetch_site(start, &site, &mut summary, &mut on)?;
         let articles = choose(&pages, &feed_pages, done, &mut summary, &mut on)?;
         on(Event::Learned(self.learn(&site, &articles)))?;
         // Every article, by the store's rules.
         let rules = Rules::Store(self.store.clone(), Missing::SinglePage);
-        let sources = articles.iter().map(|p| {
-            match p.kept.clone().or_else(|| self.fetcher.cached(&p.asked)) {
-                Some(f) => Source::Fetched(Location::Url(p.url.clone()), f),
-                None => Source::Read(Location::Url(p.asked.clone()), None),
-            }
+        let sources = articles.iter().map(|p| match p.kept.clone().or_else(|| self.fetcher.cached(&p.asked)) {
+            Some(f) => Source::Fetched(Location::Url(p.url.clone()), f),
+            None => Source::Read(Location::Url(p.asked.clone()), None),
         });
         let mut outcomes = crate::store::Outcomes::default();
-        let fields = if self.opts.comments {
-            Fields::Comments
-        } else {
-            Fields::All
-        };
-        rules.articles(
-            sources,
-            self.opts.jobs.max(1),
-            self.fetcher,
-            &self.opts.budget,
-            fields,
-            |loc, article| {
-                match &article {
-                    Ok(a) => {
-                        summary.articles += 1;
-                        outcomes.add(a);
-                    }
-                    Err(_) => summary.failed += 1,
+        let fields = if self.opts.comments { Fields::Comments } else { Fields::All };
+        rules.articles(sources, self.opts.jobs.max(1), self.fetcher, &self.opts.budget, fields, |loc, article| {
+            match &article {
+                Ok(a) => {
+                    summary.articles += 1;
+                    outcomes.add(a);
                 }
-                on(Event::Article(loc, Box::new(article)))
-            },
-        )?;
+                Err(_) => summary.failed += 1,
+            }
+            on(Event::Article(loc, Box::new(article)))
+        })?;
         summary.drifted = outcomes.record(&self.store).0;
         Ok(summary)
     }
@@ -282,12 +255,7 @@ impl<'a> Crawler<'a> {
         on: &mut dyn FnMut(Event<'_>) -> std::result::Result<(), E>,
     ) -> std::result::Result<(Vec<Kept>, HashSet<String>), E> {
         let robots = crate::sitemap::robots_of(self.fetcher, start);
-        let mut frontier = Frontier {
-            site,
-            seen: HashSet::new(),
-            queue: VecDeque::new(),
-            found: 0,
-        };
+        let mut frontier = Frontier { site, seen: HashSet::new(), queue: VecDeque::new(), found: 0 };
         let mut feed_pages: HashSet<String> = HashSet::new();
         let mut pages: Vec<Kept> = Vec::new();
         let mut landed: HashSet<String> = HashSet::new();
@@ -303,83 +271,38 @@ impl<'a> Crawler<'a> {
                 break;
             }
             // The start page alone first: its feed and the sitemaps join the queue after it.
-            let take = if seeded {
-                room.min(self.opts.jobs.max(1) * 8)
-            } else {
-                1
-            };
-            let batch: Vec<(Url, usize)> = frontier
-                .queue
-                .drain(..take.min(frontier.queue.len()))
-                .collect();
+            let take = if seeded { room.min(self.opts.jobs.max(1) * 8) } else { 1 };
+            let batch: Vec<(Url, usize)> = frontier.queue.drain(..take.min(frontier.queue.len())).collect();
             let budget = &self.opts.budget;
             let mut visits = Vec::with_capacity(batch.len());
-            crate::run::ordered(
-                batch,
-                self.opts.jobs.max(1),
-                || (),
-                |_, (url, depth)| (url.clone(), depth, visit(self.fetcher, &url, budget)),
-                |v| {
-                    visits.push(v);
-                    Ok::<(), Error>(())
-                },
-            )?;
+            crate::run::ordered(batch, self.opts.jobs.max(1), || (), |_, (url, depth)| (url.clone(), depth, visit(self.fetcher, &url, budget)), |v| {
+                visits.push(v);
+                Ok::<(), Error>(())
+            })?;
             for (asked, depth, v) in visits {
                 fetched += 1;
                 match v {
-                    Visit::Failed(e) => skip(
-                        summary,
-                        on,
-                        asked.as_str(),
-                        Skip::Failed,
-                        Some(e.to_string()),
-                    )?,
+                    Visit::Failed(e) => skip(summary, on, asked.as_str(), Skip::Failed, Some(e.to_string()))?,
                     Visit::NotHtml(f) => {
                         on(Event::Response(&f))?;
-                        skip(
-                            summary,
-                            on,
-                            asked.as_str(),
-                            Skip::NotHtml,
-                            f.content_type.clone(),
-                        )?;
+                        skip(summary, on, asked.as_str(), Skip::NotHtml, f.content_type.clone())?;
                     }
-                    Visit::Page {
-                        fetched: f,
-                        runs,
-                        canonical,
-                        links,
-                    } => {
+                    Visit::Page { fetched: f, runs, canonical, links } => {
                         on(Event::Response(&f))?;
-                        let Location::Url(url) = f.location.clone() else {
-                            continue;
-                        };
+                        let Location::Url(url) = f.location.clone() else { continue };
                         if crate::host::of_url(url.as_str()).as_deref() != Some(site) {
-                            skip(
-                                summary,
-                                on,
-                                asked.as_str(),
-                                Skip::OffSite,
-                                Some(url.to_string()),
-                            )?;
+                            skip(summary, on, asked.as_str(), Skip::OffSite, Some(url.to_string()))?;
                             continue;
                         }
                         // A redirect to a page already fetched.
                         if !landed.insert(without_fragment(&url)) {
-                            skip(
-                                summary,
-                                on,
-                                asked.as_str(),
-                                Skip::Duplicate,
-                                Some(url.to_string()),
-                            )?;
+                            skip(summary, on, asked.as_str(), Skip::Duplicate, Some(url.to_string()))?;
                             continue;
                         }
                         frontier.seen.insert(without_fragment(&url));
                         if depth < self.opts.max_depth {
                             for link in links {
-                                if let Some(why) = frontier.offer(link.clone(), depth + 1, &robots)
-                                {
+                                if let Some(why) = frontier.offer(link.clone(), depth + 1, &robots) {
                                     skip(summary, on, link.as_str(), why, None)?;
                                 }
                             }
@@ -387,38 +310,19 @@ impl<'a> Crawler<'a> {
                         if !seeded {
                             start_page = Some(f.clone());
                         }
-                        pages.push(Kept {
-                            asked,
-                            url,
-                            kept: keep_bytes.then_some(f),
-                            runs,
-                            canonical,
-                        });
+                        pages.push(Kept { asked, url, kept: keep_bytes.then_some(f), runs, canonical });
                     }
                 }
                 if !seeded {
                     // The start page's feed and the site's sitemaps, after the start page.
                     seeded = true;
-                    for u in self.seeds(
-                        start_page.take().as_ref(),
-                        start,
-                        &robots,
-                        &mut feed_pages,
-                        summary,
-                    ) {
+                    for u in self.seeds(start_page.take().as_ref(), start, &robots, &mut feed_pages, summary) {
                         if let Some(why) = frontier.offer(u.clone(), 1, &robots) {
                             skip(summary, on, u.as_str(), why, None)?;
                         }
                     }
                 }
-                on(Event::Progress {
-                    fetched,
-                    found: fetched
-                        + frontier
-                            .queue
-                            .len()
-                            .min(self.opts.max_pages.saturating_sub(fetched)),
-                })?;
+                on(Event::Progress { fetched, found: fetched + frontier.queue.len().min(self.opts.max_pages.saturating_sub(fetched)) })?;
             }
         }
         for (url, _) in frontier.queue.drain(..) {
@@ -432,14 +336,7 @@ impl<'a> Crawler<'a> {
 
     /// Pages the start page's feed and the site's sitemaps list (the feed's remembered as
     /// articles), and where they were found, in `summary.sources`.
-    fn seeds(
-        &self,
-        start: Option<&Fetched>,
-        url: &Url,
-        robots: &crate::sitemap::Robots,
-        feed_pages: &mut HashSet<String>,
-        summary: &mut Summary,
-    ) -> Vec<Url> {
+    fn seeds(&self, start: Option<&Fetched>, url: &Url, robots: &crate::sitemap::Robots, feed_pages: &mut HashSet<String>, summary: &mut Summary) -> Vec<Url> {
         let mut out = Vec::new();
         if let Some(feed_url) = start.and_then(crate::feed::discover) {
             if let Ok(f) = self.fetcher.get(&Location::Url(feed_url.clone())) {
@@ -454,9 +351,7 @@ impl<'a> Crawler<'a> {
                 }
             }
         }
-        for (at, entries) in
-            crate::sitemap::read_all(self.fetcher, crate::sitemap::of_site(url, robots), robots)
-        {
+        for (at, entries) in crate::sitemap::read_all(self.fetcher, crate::sitemap::of_site(url, robots), robots) {
             summary.sources.push(format!("sitemap {at}"));
             out.extend(entries.into_iter().map(|e| e.url));
         }
@@ -466,11 +361,7 @@ impl<'a> Crawler<'a> {
     /// Learn the site's wrapper from its articles: up to [`Options::samples`] of each URL shape
     /// that has two or more, the largest shapes first (at most four shapes' worth), read again
     /// from the cache; added to the store.
-    fn learn(
-        &self,
-        site: &str,
-        articles: &[&Kept],
-    ) -> std::result::Result<(std::path::PathBuf, usize), String> {
+    fn learn(&self, site: &str, articles: &[&Kept]) -> std::result::Result<(std::path::PathBuf, usize), String> {
         let mut shapes: Vec<(String, Vec<&Kept>)> = Vec::new();
         for &p in articles {
             let shape = crate::sitemap::shape(&p.url);
@@ -483,25 +374,15 @@ impl<'a> Crawler<'a> {
         // Largest first; among equals, the first found.
         shapes.sort_by_key(|(_, g)| std::cmp::Reverse(g.len()));
         let samples = self.opts.samples.max(2);
-        let chosen: Vec<&Kept> = shapes
-            .iter()
-            .take(4)
-            .flat_map(|(_, g)| g.iter().take(samples).copied())
-            .collect();
+        let chosen: Vec<&Kept> = shapes.iter().take(4).flat_map(|(_, g)| g.iter().take(samples).copied()).collect();
         if chosen.len() < 2 {
-            return Err(format!(
-                "fewer than two articles of {site} share a URL shape"
-            ));
+            return Err(format!("fewer than two articles of {site} share a URL shape"));
         }
         let mut inducer = crate::wrapper::Inducer::new(site, self.opts.config.clone());
         let mut used = 0usize;
         for p in chosen {
-            let Some(f) = p.kept.clone().or_else(|| self.fetcher.cached(&p.asked)) else {
-                continue;
-            };
-            if let Ok(page) =
-                Page::from_fetched(&Location::Url(p.url.clone()), f, &self.opts.budget)
-            {
+            let Some(f) = p.kept.clone().or_else(|| self.fetcher.cached(&p.asked)) else { continue };
+            if let Ok(page) = Page::from_fetched(&Location::Url(p.url.clone()), f, &self.opts.budget) {
                 inducer.add(&page);
                 used += 1;
             }
@@ -514,13 +395,7 @@ impl<'a> Crawler<'a> {
 }
 
 /// Count `url` as passed over for `why`, and say so.
-fn skip<E>(
-    summary: &mut Summary,
-    on: &mut dyn FnMut(Event<'_>) -> std::result::Result<(), E>,
-    url: &str,
-    why: Skip,
-    detail: Option<String>,
-) -> std::result::Result<(), E> {
+fn skip<E>(summary: &mut Summary, on: &mut dyn FnMut(Event<'_>) -> std::result::Result<(), E>, url: &str, why: Skip, detail: Option<String>) -> std::result::Result<(), E> {
     *summary.skipped.entry(why).or_default() += 1;
     on(Event::Skipped(url, why, detail))
 }
@@ -535,42 +410,20 @@ fn choose<'p, E>(
     on: &mut dyn FnMut(Event<'_>) -> std::result::Result<(), E>,
 ) -> std::result::Result<Vec<&'p Kept>, E> {
     let mut kinds = kind::kinds(&pages.iter().map(|p| p.runs.clone()).collect::<Vec<_>>());
-    kind::by_shape(
-        &mut kinds,
-        &pages.iter().map(|p| vote_shape(&p.url)).collect::<Vec<_>>(),
-    );
+    kind::by_shape(&mut kinds, &pages.iter().map(|p| vote_shape(&p.url)).collect::<Vec<_>>());
     let fetched: HashSet<String> = pages.iter().map(|p| without_fragment(&p.url)).collect();
     let mut articles = Vec::new();
     for (p, k) in pages.iter().zip(kinds) {
-        let canonical = p
-            .canonical
-            .as_deref()
-            .and_then(|c| p.url.join(c.trim()).ok())
-            .map(|c| without_fragment(&c));
+        let canonical = p.canonical.as_deref().and_then(|c| p.url.join(c.trim()).ok()).map(|c| without_fragment(&c));
         let why = match k {
-            _ if canonical
-                .as_ref()
-                .is_some_and(|c| *c != without_fragment(&p.url) && fetched.contains(c)) =>
-            {
-                Some(Skip::Duplicate)
-            }
-            _ if feed_pages.contains(&without_fragment(&p.url))
-                || feed_pages.contains(&without_fragment(&p.asked)) =>
-            {
-                None
-            }
+            _ if canonical.as_ref().is_some_and(|c| *c != without_fragment(&p.url) && fetched.contains(c)) => Some(Skip::Duplicate),
+            _ if feed_pages.contains(&without_fragment(&p.url)) || feed_pages.contains(&without_fragment(&p.asked)) => None,
             TextKind::Own => None,
             TextKind::Listing => Some(Skip::Listing),
             TextKind::NoText => Some(Skip::NoText),
         };
         match why {
-            Some(why) => skip(
-                summary,
-                on,
-                p.url.as_str(),
-                why,
-                canonical.filter(|_| why == Skip::Duplicate),
-            )?,
+            Some(why) => skip(summary, on, p.url.as_str(), why, canonical.filter(|_| why == Skip::Duplicate))?,
             None if done(p.url.as_str()) => skip(summary, on, p.url.as_str(), Skip::Done, None)?,
             None => articles.push(p),
         }
@@ -589,16 +442,9 @@ struct Frontier<'s> {
 impl Frontier<'_> {
     /// Take `url`, found `depth` links from the start, when it is new and of the site: queued,
     /// or passed over with why (robots.txt, not a page). `None` when queued or not new.
-    fn offer(
-        &mut self,
-        mut url: Url,
-        depth: usize,
-        robots: &crate::sitemap::Robots,
-    ) -> Option<Skip> {
+    fn offer(&mut self, mut url: Url, depth: usize, robots: &crate::sitemap::Robots) -> Option<Skip> {
         url.set_fragment(None);
-        if !matches!(url.scheme(), "http" | "https")
-            || crate::host::of_url(url.as_str()).as_deref() != Some(self.site)
-        {
+        if !matches!(url.scheme(), "http" | "https") || crate::host::of_url(url.as_str()).as_deref() != Some(self.site) {
             return None;
         }
         if !self.seen.insert(url.to_string()) {
@@ -608,12 +454,7 @@ impl Frontier<'_> {
         if !robots.allows(&url) {
             return Some(Skip::Disallowed);
         }
-        let ext = url
-            .path()
-            .rsplit('/')
-            .next()
-            .and_then(|name| name.rsplit_once('.'))
-            .map(|(_, e)| e.to_ascii_lowercase());
+        let ext = url.path().rsplit('/').next().and_then(|name| name.rsplit_once('.')).map(|(_, e)| e.to_ascii_lowercase());
         if ext.is_some_and(|e| NOT_PAGES.contains(&e.as_str())) {
             return Some(Skip::NotPage);
         }
@@ -642,10 +483,7 @@ fn without_fragment(url: &Url) -> String {
 /// not the titles a list of related or recent posts repeats (its links).
 fn unlinked_text(doc: &crate::clean::Doc) -> String {
     let mut text = String::new();
-    let end = doc
-        .nodes
-        .get(doc.body as usize)
-        .map_or(0, |n| n.end as usize);
+    let end = doc.nodes.get(doc.body as usize).map_or(0, |n| n.end as usize);
     let mut i = doc.body as usize;
     while i < end {
         let node = &doc.nodes[i];
@@ -695,10 +533,5 @@ fn visit(fetcher: &Fetcher, url: &Url, budget: &Budget) -> Visit {
         .collect();
     let runs = kind::shingles(&unlinked_text(doc));
     let canonical = doc.head.link("canonical").map(str::to_string);
-    Visit::Page {
-        fetched,
-        runs,
-        canonical,
-        links,
-    }
+    Visit::Page { fetched, runs, canonical, links }
 }

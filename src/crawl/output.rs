@@ -13,8 +13,8 @@
 //!   `responses-<n>.warc.gz` per run, but those the files of earlier runs hold.
 
 use crate::article::{Article, Format};
-use crate::fetch::{Fetched, Location};
 use crate::output::io;
+use crate::fetch::{Fetched, Location};
 use crate::Result;
 use std::collections::HashSet;
 use std::io::Write;
@@ -42,11 +42,7 @@ pub struct Output {
 
 impl std::fmt::Debug for Output {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Output")
-            .field("dir", &self.dir)
-            .field("format", &self.format)
-            .field("done", &self.done.len())
-            .finish_non_exhaustive()
+        f.debug_struct("Output").field("dir", &self.dir).field("format", &self.format).field("done", &self.done.len()).finish_non_exhaustive()
     }
 }
 
@@ -74,24 +70,12 @@ impl Output {
                 jsonl_len = len.trim().parse().unwrap_or(jsonl_len);
             }
         }
-        let mut journal = std::fs::OpenOptions::new()
-            .create(true)
-            .write(true)
-            .truncate(false)
-            .open(&journal_path)
-            .map_err(io(&journal_path))?;
-        journal
-            .set_len(whole.len() as u64)
-            .map_err(io(&journal_path))?;
+        let mut journal = std::fs::OpenOptions::new().create(true).write(true).truncate(false).open(&journal_path).map_err(io(&journal_path))?;
+        journal.set_len(whole.len() as u64).map_err(io(&journal_path))?;
         std::io::Seek::seek(&mut journal, std::io::SeekFrom::End(0)).map_err(io(&journal_path))?;
         let jsonl = if format == Format::Jsonl {
             let path = dir.join(JSONL);
-            let mut f = std::fs::OpenOptions::new()
-                .create(true)
-                .write(true)
-                .truncate(false)
-                .open(&path)
-                .map_err(io(&path))?;
+            let mut f = std::fs::OpenOptions::new().create(true).write(true).truncate(false).open(&path).map_err(io(&path))?;
             let len = f.metadata().map_err(io(&path))?.len().min(jsonl_len);
             f.set_len(len).map_err(io(&path))?;
             std::io::Seek::seek(&mut f, std::io::SeekFrom::End(0)).map_err(io(&path))?;
@@ -104,17 +88,7 @@ impl Output {
             None => None,
         };
         let warc = if warc { Some(open_warc(dir)?) } else { None };
-        Ok(Output {
-            dir: dir.to_path_buf(),
-            format,
-            jsonl,
-            journal,
-            done,
-            index,
-            pending: Vec::new(),
-            warc,
-            written: 0,
-        })
+        Ok(Output { dir: dir.to_path_buf(), format, jsonl, journal, done, index, pending: Vec::new(), warc, written: 0 })
     }
 
     /// The URLs of the articles earlier runs wrote (the crawl passes them over).
@@ -171,29 +145,19 @@ impl Output {
     /// # Errors
     /// [`crate::Error::Io`] when the WARC file cannot be written.
     pub fn response(&mut self, response: &Fetched) -> Result<()> {
-        let Some((writer, earlier)) = &mut self.warc else {
-            return Ok(());
-        };
-        let Location::Url(url) = &response.location else {
-            return Ok(());
-        };
+        let Some((writer, earlier)) = &mut self.warc else { return Ok(()) };
+        let Location::Url(url) = &response.location else { return Ok(()) };
         if !earlier.insert(url.to_string()) {
             return Ok(());
         }
         let mut headers: Vec<(&str, &str)> = Vec::new();
-        for (name, value) in [
-            ("Content-Type", &response.content_type),
-            ("ETag", &response.etag),
-            ("Last-Modified", &response.last_modified),
-        ] {
+        for (name, value) in [("Content-Type", &response.content_type), ("ETag", &response.etag), ("Last-Modified", &response.last_modified)] {
             if let Some(v) = value {
                 headers.push((name, v));
             }
         }
         let path = self.dir.clone();
-        writer
-            .response(url.as_str(), &now_iso(), &headers, &response.bytes)
-            .map_err(io(&path))
+        writer.response(url.as_str(), &now_iso(), &headers, &response.bytes).map_err(io(&path))
     }
 
     /// Commit the index, finish the journal and the WARC file; returns the articles written.
@@ -237,39 +201,16 @@ fn open_warc(dir: &Path) -> Result<(crate::warc::Writer<std::fs::File>, HashSet<
 /// A file name for the article of `url`: its last path segment, made safe, and a hash of the
 /// whole URL.
 pub fn file_name(url: &str, ext: &str) -> String {
-    let last = url
-        .split(['?', '#'])
-        .next()
-        .unwrap_or(url)
-        .trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap_or("");
+    let last = url.split(['?', '#']).next().unwrap_or(url).trim_end_matches('/').rsplit('/').next().unwrap_or("");
     let stem = last.rsplit_once('.').map_or(last, |(s, _)| s);
-    let safe: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || matches!(c, '-' | '_') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(80)
-        .collect();
-    let safe = if safe.is_empty() {
-        "index".to_string()
-    } else {
-        safe
-    };
+    let safe: String = stem.chars().map(|c| if c.is_alphanumeric() || matches!(c, '-' | '_') { c } else { '_' }).take(80).collect();
+    let safe = if safe.is_empty() { "index".to_string() } else { safe };
     format!("{safe}-{:08x}.{ext}", crate::template::hash_str(url) as u32)
 }
 
 /// Now as an ISO 8601 UTC time (`2026-11-27T10:38:16Z`), for WARC dates.
 fn now_iso() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs()) as i64;
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
     let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     // Civil from days (Howard Hinnant's algorithm).
     let z = days + 719_468;
@@ -281,12 +222,7 @@ fn now_iso() -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
 #[cfg(test)]

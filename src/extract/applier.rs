@@ -1,17 +1,17 @@
 //! The applier: a wrapper's XPath evaluated on any page of its site, then the fallback rules
 //! (see the [module](super) list), then the single-page extractor.
 
-use super::arbiter::{Chosen, Evidence, Signals, Verdict, AGREEMENT};
-use super::readable::Analysis;
 use super::{headlines_before_where, link_blocks, Extraction, Extractor, Rule, SinglePage};
 use crate::clean::{Doc, NodeId};
 use crate::patterns::{ElementType, Typer};
 use crate::template::layout::{self, Layout};
 use crate::template::Template;
-use crate::text::overlap::agreement;
 use crate::wrapper::{Choice, Wrapper};
 use crate::xpath::sxd::{self, Evaluator};
 use crate::xpath::{CompiledPath, Meter, Program};
+use super::arbiter::{Chosen, Evidence, Signals, Verdict, AGREEMENT};
+use super::readable::Analysis;
+use crate::text::overlap::agreement;
 use crate::{Page, Result};
 
 /// A wrapper made ready to apply: the XPath of each of its templates compiled once. It can be
@@ -28,6 +28,7 @@ pub struct Applier {
     /// What the cross-check weighs.
     signals: Signals,
 }
+
 
 /// One template's rules: its wrapper, layout and compiled XPath.
 struct Part {
@@ -82,20 +83,9 @@ impl Applier {
     /// [`crate::Error::XPath`] when an XPath does not parse or is refused (see
     /// [`crate::xpath::Program::compile`]).
     pub fn new(wrapper: Wrapper) -> Result<Applier> {
-        let parts = wrapper
-            .templates_with(false)
-            .into_iter()
-            .map(Part::new)
-            .collect::<Result<Vec<Part>>>()?;
+        let parts = wrapper.templates_with(false).into_iter().map(Part::new).collect::<Result<Vec<Part>>>()?;
         let template = Template::from_lines(wrapper.template.clone());
-        Ok(Applier {
-            wrapper,
-            parts,
-            template,
-            cross_check: true,
-            in_block: true,
-            signals: Signals::default(),
-        })
+        Ok(Applier { wrapper, parts, template, cross_check: true, in_block: true, signals: Signals::default() })
     }
 
     /// The rules of the template `page` fits: the site's only template, else the one whose
@@ -158,15 +148,12 @@ impl Extractor for Applier {
     /// [`arbiter`](super::arbiter), which weighs what the site's template shows of each.
     fn extract(&self, page: &Page) -> Result<Extraction> {
         // One analysis of the page serves the in-block cuts and the cross-check.
-        let analysis = (self.in_block || self.cross_check)
-            .then(|| Analysis::new(&page.doc, &Default::default()));
+        let analysis = (self.in_block || self.cross_check).then(|| Analysis::new(&page.doc, &Default::default()));
         let x = match self.part_for(page) {
             Some(part) => self.by_wrapper(part, page, analysis.as_ref())?,
             None => single_page_fallback(page, analysis.as_ref()),
         };
-        let Some(analysis) = analysis.filter(|_| self.cross_check) else {
-            return Ok(x);
-        };
+        let Some(analysis) = analysis.filter(|_| self.cross_check) else { return Ok(x) };
         if matches!(x.rule, Rule::SinglePageFallback | Rule::WholePage) {
             return Ok(x);
         }
@@ -180,16 +167,8 @@ impl Extractor for Applier {
         // An article with nodes is weighed by the arbiter, on the characters each selects; one
         // without (text only) is compared by its words once the single-page text is written.
         let evidence = (!x.nodes.is_empty()).then(|| {
-            let wrapper = Chosen {
-                nodes: &x.nodes,
-                skip: &x.skip,
-                headline: x.headline,
-            };
-            let single = Chosen {
-                nodes: &sp.nodes,
-                skip: &sp.skip,
-                headline: sp.headline,
-            };
+            let wrapper = Chosen { nodes: &x.nodes, skip: &x.skip, headline: x.headline };
+            let single = Chosen { nodes: &sp.nodes, skip: &sp.skip, headline: sp.headline };
             Evidence::measure(doc, wrapper, single, &self.template)
         });
         if evidence.is_some_and(|e| e.verdict(self.signals) == Verdict::Wrapper) {
@@ -247,11 +226,7 @@ impl Applier {
         if !mask.iter().any(|&m| m) {
             return;
         }
-        let mut cut = if article.skip.is_empty() {
-            vec![false; doc.nodes.len()]
-        } else {
-            article.skip.clone()
-        };
+        let mut cut = if article.skip.is_empty() { vec![false; doc.nodes.len()] } else { article.skip.clone() };
         for (c, m) in cut.iter_mut().zip(mask) {
             *c |= m;
         }
@@ -269,12 +244,7 @@ impl Applier {
 
     /// The article by the wrapper alone: its XPath, then its fallback rules, then the
     /// single-page extractor.
-    fn by_wrapper(
-        &self,
-        part: &Part,
-        page: &Page,
-        analysis: Option<&Analysis>,
-    ) -> Result<Extraction> {
+    fn by_wrapper(&self, part: &Part, page: &Page, analysis: Option<&Analysis>) -> Result<Extraction> {
         let doc = &page.doc;
         let wrapper = &part.wrapper;
         let done = |nodes: Vec<NodeId>, rule| {
@@ -287,9 +257,7 @@ impl Applier {
             // The headline inside the block (for the cuts) and before it, found in one pass.
             let first = nodes.first().copied();
             let [inside, title] = match first {
-                Some(f) if wrapper.headline => {
-                    headlines_before_where(doc, [doc.end(f), f], |h| !self.is_template(doc, h))
-                }
+                Some(f) if wrapper.headline => headlines_before_where(doc, [doc.end(f), f], |h| !self.is_template(doc, h)),
                 _ => [None, None],
             };
             if let Some(analysis) = analysis.filter(|_| self.in_block) {
@@ -309,24 +277,14 @@ impl Applier {
             }
             // The headline goes first when it stands before the block, outside it.
             let headline = match (title, first) {
-                (Some(h), Some(first))
-                    if h < first && !nodes.iter().any(|&n| doc.contains(n, h)) =>
-                {
+                (Some(h), Some(first)) if h < first && !nodes.iter().any(|&n| doc.contains(n, h)) => {
                     text = format!("{}\n\n{text}", doc.text(h));
                     Some(h)
                 }
                 _ => None,
             };
             let xpath = (self.parts.len() > 1).then(|| wrapper.xpath.clone());
-            Extraction {
-                text,
-                nodes,
-                rule,
-                skip: mask,
-                headline,
-                xpath,
-                evidence: None,
-            }
+            Extraction { text, nodes, rule, skip: mask, headline, xpath, evidence: None }
         };
         let main = &wrapper.pattern;
         let t = &Typer::new(doc, wrapper.typing);
@@ -385,10 +343,7 @@ fn siblings(t: &Typer, nodes: Vec<NodeId>, c: &Choice) -> Vec<NodeId> {
     let mut out: Vec<NodeId> = Vec::new();
     for &n in &nodes {
         match doc.nodes.get(n as usize).and_then(|x| x.parent) {
-            Some(p) => out.extend(
-                doc.children(p)
-                    .filter(|&s| s == n || t.same_kind(&c.pattern.ty, s)),
-            ),
+            Some(p) => out.extend(doc.children(p).filter(|&s| s == n || t.same_kind(&c.pattern.ty, s))),
             None => out.push(n),
         }
     }
@@ -400,12 +355,7 @@ fn siblings(t: &Typer, nodes: Vec<NodeId>, c: &Choice) -> Vec<NodeId> {
 /// The pattern's exact elements: its type at one of its recorded dfs numbers.
 fn by_dfs(t: &Typer, c: &Choice) -> Vec<NodeId> {
     let doc = t.doc();
-    let nodes: Vec<NodeId> = c
-        .dfs
-        .iter()
-        .filter_map(|&d| doc.by_dfs(d))
-        .filter(|&n| t.matches(&c.pattern.ty, n))
-        .collect();
+    let nodes: Vec<NodeId> = c.dfs.iter().filter_map(|&d| doc.by_dfs(d)).filter(|&n| t.matches(&c.pattern.ty, n)).collect();
     doc.outermost(nodes)
 }
 

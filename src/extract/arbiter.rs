@@ -53,11 +53,7 @@ pub struct Signals {
 
 impl Default for Signals {
     fn default() -> Self {
-        Signals {
-            site_cuts: true,
-            containment: true,
-            template_share: true,
-        }
+        Signals { site_cuts: true, containment: true, template_share: true }
     }
 }
 
@@ -102,12 +98,7 @@ impl Chosen<'_> {
     fn mask(&self, doc: &Doc) -> Vec<bool> {
         let mut on = vec![false; doc.nodes.len()];
         for &r in self.nodes.iter().chain(self.headline.iter()) {
-            for (i, o) in on
-                .iter_mut()
-                .enumerate()
-                .take(doc.end(r) as usize)
-                .skip(r as usize)
-            {
+            for (i, o) in on.iter_mut().enumerate().take(doc.end(r) as usize).skip(r as usize) {
                 *o = self.skip.get(i).is_none_or(|&cut| !cut);
             }
         }
@@ -139,12 +130,7 @@ pub struct Evidence {
 
 impl Evidence {
     /// Measure the two selections of `doc`, with the site's `template`.
-    pub(crate) fn measure(
-        doc: &Doc,
-        wrapper: Chosen,
-        single: Chosen,
-        template: &Template,
-    ) -> Evidence {
+    pub(crate) fn measure(doc: &Doc, wrapper: Chosen, single: Chosen, template: &Template) -> Evidence {
         let (w, s) = (wrapper.mask(doc), single.mask(doc));
         // Template text is found by its path from the root: one pass over the body serves the
         // page and both articles.
@@ -152,9 +138,7 @@ impl Evidence {
         let mut e = Evidence::default();
         let body = doc.body as usize..doc.end(doc.body) as usize;
         for (i, node) in doc.nodes.iter().enumerate() {
-            let NodeData::Text(t) = &node.data else {
-                continue;
-            };
+            let NodeData::Text(t) = &node.data else { continue };
             let in_body = body.contains(&i);
             if !(w[i] || s[i] || in_body) {
                 continue;
@@ -215,11 +199,7 @@ impl Evidence {
         // An article's worth of the page's own text beyond a large wrapper block (a gallery
         // after the story) is missed however much the two share.
         let extra = self.single - self.both;
-        if signals.containment
-            && w_in_s
-            && !s_in_w
-            && extra.saturating_sub(self.single_extra_template) >= ARTICLE_WORTH
-        {
+        if signals.containment && w_in_s && !s_in_w && extra.saturating_sub(self.single_extra_template) >= ARTICLE_WORTH {
             return Verdict::SinglePage;
         }
         if self.agreement() >= AGREEMENT {
@@ -230,16 +210,11 @@ impl Evidence {
                 return Verdict::Wrapper;
             }
             if w_in_s && !s_in_w {
-                return if share(self.single_extra_template, extra) > 0.5 {
-                    Verdict::Wrapper
-                } else {
-                    Verdict::SinglePage
-                };
+                return if share(self.single_extra_template, extra) > 0.5 { Verdict::Wrapper } else { Verdict::SinglePage };
             }
         }
         if signals.template_share
-            && share(self.single_template, self.single)
-                >= share(self.wrapper_template, self.wrapper) + MORE_TEMPLATE
+            && share(self.single_template, self.single) >= share(self.wrapper_template, self.wrapper) + MORE_TEMPLATE
         {
             return Verdict::Wrapper;
         }
@@ -271,20 +246,12 @@ mod tests {
     use super::*;
 
     fn e(wrapper: usize, single: usize, both: usize) -> Evidence {
-        Evidence {
-            wrapper,
-            single,
-            both,
-            ..Evidence::default()
-        }
+        Evidence { wrapper, single, both, ..Evidence::default() }
     }
 
     #[test]
     fn agreeing_articles_keep_the_wrapper() {
-        assert_eq!(
-            e(1000, 1000, 950).verdict(Signals::default()),
-            Verdict::Wrapper
-        );
+        assert_eq!(e(1000, 1000, 950).verdict(Signals::default()), Verdict::Wrapper);
         assert_eq!(e(1000, 0, 0).verdict(Signals::default()), Verdict::Wrapper);
     }
 
@@ -293,47 +260,28 @@ mod tests {
         // The single-page extractor stopped short: its article is inside the wrapper's.
         let ev = e(2000, 700, 700);
         assert_eq!(ev.verdict(Signals::default()), Verdict::Wrapper);
-        assert_eq!(
-            ev.verdict(Signals::default().without("containment").unwrap()),
-            Verdict::SinglePage
-        );
+        assert_eq!(ev.verdict(Signals::default().without("containment").unwrap()), Verdict::SinglePage);
     }
 
     #[test]
     fn a_single_page_article_holding_the_wrapper_wins_unless_its_extra_is_template() {
         let more = e(1000, 3000, 1000);
         assert_eq!(more.verdict(Signals::default()), Verdict::SinglePage);
-        let furniture = Evidence {
-            single_template: 1800,
-            single_extra_template: 1800,
-            ..more
-        };
+        let furniture = Evidence { single_template: 1800, single_extra_template: 1800, ..more };
         assert_eq!(furniture.verdict(Signals::default()), Verdict::Wrapper);
         // A large block (a gallery) inside the single-page article, which adds the story: the
         // two agree by nine in ten, yet the story is an article's worth the wrapper missed.
         let gallery = e(13000, 15000, 13000);
         assert!(gallery.agreement() >= AGREEMENT);
         assert_eq!(gallery.verdict(Signals::default()), Verdict::SinglePage);
-        assert_eq!(
-            e(13000, 13400, 13000).verdict(Signals::default()),
-            Verdict::Wrapper
-        );
+        assert_eq!(e(13000, 13400, 13000).verdict(Signals::default()), Verdict::Wrapper);
     }
 
     #[test]
     fn of_two_disjoint_articles_the_template_one_loses() {
-        let sidebar = Evidence {
-            single_template: 120,
-            ..e(90, 130, 0)
-        };
+        let sidebar = Evidence { single_template: 120, ..e(90, 130, 0) };
         assert_eq!(sidebar.verdict(Signals::default()), Verdict::Wrapper);
-        assert_eq!(
-            sidebar.verdict(Signals::default().without("template-share").unwrap()),
-            Verdict::SinglePage
-        );
-        assert_eq!(
-            e(90, 130, 0).verdict(Signals::default()),
-            Verdict::SinglePage
-        );
+        assert_eq!(sidebar.verdict(Signals::default().without("template-share").unwrap()), Verdict::SinglePage);
+        assert_eq!(e(90, 130, 0).verdict(Signals::default()), Verdict::SinglePage);
     }
 }

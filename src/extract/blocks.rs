@@ -4,8 +4,7 @@ use crate::clean::{non_space_chars, Doc, NodeData, NodeId};
 
 /// Elements that group other content and are cut whole when mostly links.
 const LINK_BLOCKS: &[&str] = &[
-    "div", "ul", "ol", "dl", "table", "section", "aside", "nav", "figure", "header", "footer",
-    "form", "p", "li",
+    "div", "ul", "ol", "dl", "table", "section", "aside", "nav", "figure", "header", "footer", "form", "p", "li",
 ];
 
 /// Per node: is it inside a block, under one of `roots`, whose text is mostly link text (more
@@ -22,13 +21,9 @@ pub fn link_blocks(doc: &Doc, roots: &[NodeId]) -> Vec<bool> {
     let mut cut = vec![false; n];
     for &root in roots {
         let r = root as usize;
-        let Some(end) = doc.nodes.get(r).map(|x| x.end as usize) else {
-            continue;
-        };
+        let Some(end) = doc.nodes.get(r).map(|x| x.end as usize) else { continue };
         // Link and text counts within the subtree only.
-        let root_in_link = doc
-            .ancestors(root)
-            .any(|a| doc.element(a).is_some_and(|e| e.name == "a"));
+        let root_in_link = doc.ancestors(root).any(|a| doc.element(a).is_some_and(|e| e.name == "a"));
         for i in r..end {
             let own = matches!(&doc.nodes[i].data, NodeData::Element(e) if e.name == "a");
             let above = match doc.nodes[i].parent {
@@ -53,9 +48,7 @@ pub fn link_blocks(doc: &Doc, roots: &[NodeId]) -> Vec<bool> {
         let root_plain = chars[r] - link[r];
         for i in r + 1..end {
             let inherited = doc.nodes[i].parent.is_some_and(|p| cut[p as usize]);
-            let dense = doc
-                .element(i as NodeId)
-                .is_some_and(|e| LINK_BLOCKS.contains(&e.name.as_str()))
+            let dense = doc.element(i as NodeId).is_some_and(|e| LINK_BLOCKS.contains(&e.name.as_str()))
                 && chars[i] > 0
                 && link[i] * 2 > chars[i]
                 && (chars[i] - link[i]) * 4 < root_plain;
@@ -64,3 +57,4 @@ pub fn link_blocks(doc: &Doc, roots: &[NodeId]) -> Vec<bool> {
     }
     cut
 }
+

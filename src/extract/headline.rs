@@ -39,20 +39,9 @@ pub fn headlines_before_where<const N: usize>(
             title.push(t.to_string());
         }
     });
-    let Some(body) = doc
-        .nodes
-        .get(doc.body as usize)
-        .filter(|_| title.len() >= 2)
-    else {
-        return [None; N];
-    };
+    let Some(body) = doc.nodes.get(doc.body as usize).filter(|_| title.len() >= 2) else { return [None; N] };
     let stops = before.map(|b| b.min(body.end));
-    let reach = stops
-        .iter()
-        .copied()
-        .max()
-        .unwrap_or(doc.body)
-        .max(doc.body);
+    let reach = stops.iter().copied().max().unwrap_or(doc.body).max(doc.body);
     let max_chars = doc.title.len() * 2 + 20;
     let min_chars = doc.title.len() / 4;
     // Text bytes per subtree, summed in one reverse pass over the part searched; elements that
@@ -99,9 +88,7 @@ pub fn headlines_before_where<const N: usize>(
             covered.iter_mut().for_each(|c| *c = false);
             let (mut words, mut inside) = (0usize, 0usize);
             for (t, n) in (i as usize..end as usize).zip(&doc.nodes[i as usize..end as usize]) {
-                let NodeData::Text(text) = &n.data else {
-                    continue;
-                };
+                let NodeData::Text(text) = &n.data else { continue };
                 let (count, from, to) = *matched[t].get_or_insert_with(|| {
                     let (from, mut count) = (hits.len(), 0usize);
                     tok.each(text, |w| {
@@ -126,9 +113,7 @@ pub fn headlines_before_where<const N: usize>(
                 continue;
             }
             for k in (0..N).filter(|&k| open(k)) {
-                let better = best[k].is_none_or(|(c, r, _)| {
-                    coverage > c + 1e-9 || ((coverage - c).abs() <= 1e-9 && rank < r)
-                });
+                let better = best[k].is_none_or(|(c, r, _)| coverage > c + 1e-9 || ((coverage - c).abs() <= 1e-9 && rank < r));
                 if better {
                     best[k] = Some((coverage, rank, i));
                 }
@@ -156,24 +141,15 @@ mod tests {
         let doc = crate::clean::page(page);
         let n = doc.nodes.len() as NodeId;
         let alone: Vec<Option<NodeId>> = (0..=n).map(|b| headlines_before(&doc, [b])[0]).collect();
-        assert!(
-            alone.iter().flatten().count() > 0,
-            "some bound finds a headline"
-        );
+        assert!(alone.iter().flatten().count() > 0, "some bound finds a headline");
         assert_eq!(alone[n as usize], headline(&doc));
         for a in 0..=n {
             for b in 0..=n {
-                assert_eq!(
-                    headlines_before(&doc, [a, b]),
-                    [alone[a as usize], alone[b as usize]],
-                    "bounds {a} and {b}"
-                );
+                assert_eq!(headlines_before(&doc, [a, b]), [alone[a as usize], alone[b as usize]], "bounds {a} and {b}");
             }
         }
         // A heading wins over a plain element, and the bound is respected.
-        let h2 = (0..n)
-            .find(|&i| doc.element(i).is_some_and(|e| e.name == "h2"))
-            .expect("h2");
+        let h2 = (0..n).find(|&i| doc.element(i).is_some_and(|e| e.name == "h2")).expect("h2");
         assert_eq!(headline_before(&doc, doc.end(h2)), Some(h2));
         let before = headline_before(&doc, h2).expect("the menu link matches part of the title");
         assert!(doc.end(before) <= h2, "it stands before the bound");

@@ -91,13 +91,8 @@ impl Rule {
     pub fn rules_held(&self) -> Option<bool> {
         match self {
             Rule::SinglePage => None,
-            Rule::Exact | Rule::SameTypeSameLevel | Rule::SameType | Rule::Alternative(_) => {
-                Some(true)
-            }
-            Rule::Candidate(_)
-            | Rule::WholePage
-            | Rule::SinglePageFallback
-            | Rule::SinglePagePreferred => Some(false),
+            Rule::Exact | Rule::SameTypeSameLevel | Rule::SameType | Rule::Alternative(_) => Some(true),
+            Rule::Candidate(_) | Rule::WholePage | Rule::SinglePageFallback | Rule::SinglePagePreferred => Some(false),
         }
     }
 }
@@ -131,28 +126,15 @@ impl Extraction {
     /// ([`arbiter::unchecked_confidence`]).
     pub fn confidence(&self, doc: &crate::clean::Doc) -> f64 {
         match &self.evidence {
-            Some(e) if self.rule == Rule::SinglePagePreferred => {
-                e.confidence(arbiter::Verdict::SinglePage)
-            }
+            Some(e) if self.rule == Rule::SinglePagePreferred => e.confidence(arbiter::Verdict::SinglePage),
             Some(e) => e.confidence(arbiter::Verdict::Wrapper),
-            None => arbiter::unchecked_confidence(
-                crate::clean::non_space_chars(&self.text),
-                doc.text_size(doc.body),
-            ),
+            None => arbiter::unchecked_confidence(crate::clean::non_space_chars(&self.text), doc.text_size(doc.body)),
         }
     }
 
     /// An extraction of `nodes` with their `text`, nothing cut and no headline added.
     pub fn new(nodes: Vec<NodeId>, text: String, rule: Rule) -> Extraction {
-        Extraction {
-            nodes,
-            text,
-            rule,
-            skip: Vec::new(),
-            headline: None,
-            xpath: None,
-            evidence: None,
-        }
+        Extraction { nodes, text, rule, skip: Vec::new(), headline: None, xpath: None, evidence: None }
     }
 }
 
@@ -182,11 +164,7 @@ impl SinglePage {
     /// The article of `page` by the single-page extractor, marked with `rule`; the whole body
     /// when it finds no text.
     pub fn extract_as(&self, page: &Page, rule: Rule) -> Extraction {
-        SinglePage::extraction(
-            &page.doc,
-            readable::extract_with(&page.doc, &self.options),
-            rule,
-        )
+        SinglePage::extraction(&page.doc, readable::extract_with(&page.doc, &self.options), rule)
     }
 
     /// The extraction of a page's article found by the single-page extractor, marked with
@@ -195,15 +173,7 @@ impl SinglePage {
         if r.text.trim().is_empty() {
             return Extraction::new(vec![doc.body], doc.text(doc.body), Rule::WholePage);
         }
-        Extraction {
-            nodes: r.nodes,
-            text: r.text,
-            rule,
-            skip: r.skip,
-            headline: r.headline,
-            xpath: None,
-            evidence: None,
-        }
+        Extraction { nodes: r.nodes, text: r.text, rule, skip: r.skip, headline: r.headline, xpath: None, evidence: None }
     }
 }
 

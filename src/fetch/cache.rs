@@ -34,8 +34,7 @@ pub struct Entry {
 impl Entry {
     /// The cached response as a fetch result (marked as from the cache).
     pub fn into_fetched(self, asked: &url::Url) -> Fetched {
-        let location = url::Url::parse(&self.meta.final_url)
-            .map_or_else(|_| Location::Url(asked.clone()), Location::Url);
+        let location = url::Url::parse(&self.meta.final_url).map_or_else(|_| Location::Url(asked.clone()), Location::Url);
         Fetched {
             location,
             bytes: self.body,
@@ -65,9 +64,7 @@ fn key(url: &str) -> String {
 impl Cache {
     /// A cache in `dir` (created on first store).
     pub fn new(dir: &Path) -> Cache {
-        Cache {
-            dir: dir.to_path_buf(),
-        }
+        Cache { dir: dir.to_path_buf() }
     }
 
     fn path(&self, url: &str) -> PathBuf {
@@ -82,12 +79,7 @@ impl Cache {
         if meta.url != url {
             return None;
         }
-        Some(Entry {
-            etag: meta.etag.clone(),
-            last_modified: meta.last_modified.clone(),
-            meta,
-            body: bytes[nl + 1..].to_vec(),
-        })
+        Some(Entry { etag: meta.etag.clone(), last_modified: meta.last_modified.clone(), meta, body: bytes[nl + 1..].to_vec() })
     }
 
     /// Keep a response for `url` (atomically).
@@ -104,12 +96,7 @@ impl Cache {
             last_modified: f.last_modified.clone(),
         };
         let target = self.path(url);
-        let tmp = self.dir.join(format!(
-            ".{}.{}.{:?}.tmp",
-            key(url),
-            std::process::id(),
-            std::thread::current().id()
-        ));
+        let tmp = self.dir.join(format!(".{}.{}.{:?}.tmp", key(url), std::process::id(), std::thread::current().id()));
         let mut file = std::fs::File::create(&tmp)?;
         let write = (|| {
             file.write_all(&serde_json::to_vec(&meta).map_err(std::io::Error::other)?)?;

@@ -52,10 +52,7 @@ fn not_utf8(bytes: &[u8], content_type: Option<&str>) -> &'static encoding_rs::E
 /// The encoding `bytes` declare: the `charset=` of `content_type`, or a declaration in the
 /// first 4 KiB.
 fn declared(bytes: &[u8], content_type: Option<&str>) -> Option<&'static encoding_rs::Encoding> {
-    content_type
-        .and_then(charset_param)
-        .and_then(label)
-        .or_else(|| sniff_declared(&bytes[..bytes.len().min(4096)]))
+    content_type.and_then(charset_param).and_then(label).or_else(|| sniff_declared(&bytes[..bytes.len().min(4096)]))
 }
 
 /// chardetng's guess for undeclared bytes that are not UTF-8 (see [`detector_input`]).
@@ -74,10 +71,7 @@ pub(super) const DETECTOR_BYTES: usize = 64 * 1024;
 /// words costs the detector those lines, not the page.
 pub(super) fn detector_input(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
-    for line in bytes
-        .split_inclusive(|&b| b == b'\n')
-        .filter(|l| !l.is_ascii())
-    {
+    for line in bytes.split_inclusive(|&b| b == b'\n').filter(|l| !l.is_ascii()) {
         let room = DETECTOR_BYTES - out.len();
         out.extend_from_slice(&line[..line.len().min(room)]);
         if out.len() >= DETECTOR_BYTES {
@@ -103,10 +97,7 @@ fn charset_param(content_type: &str) -> Option<&str> {
 /// nothing, as in the HTML standard's prescan.
 fn sniff_declared(head: &[u8]) -> Option<&'static encoding_rs::Encoding> {
     let lower: Vec<u8> = head.iter().map(u8::to_ascii_lowercase).collect();
-    for (key, tag) in [
-        (&b"charset"[..], &b"<meta"[..]),
-        (&b"encoding"[..], &b"<?xml"[..]),
-    ] {
+    for (key, tag) in [(&b"charset"[..], &b"<meta"[..]), (&b"encoding"[..], &b"<?xml"[..])] {
         let mut from = 0;
         while let Some(pos) = find(&lower[from..], key) {
             let at = from + pos;
@@ -122,15 +113,11 @@ fn sniff_declared(head: &[u8]) -> Option<&'static encoding_rs::Encoding> {
                 continue;
             }
             i += 1;
-            while i < lower.len()
-                && (lower[i].is_ascii_whitespace() || lower[i] == b'"' || lower[i] == b'\'')
-            {
+            while i < lower.len() && (lower[i].is_ascii_whitespace() || lower[i] == b'"' || lower[i] == b'\'') {
                 i += 1;
             }
             let start = i;
-            while i < lower.len()
-                && (lower[i].is_ascii_alphanumeric() || b"-_:.".contains(&lower[i]))
-            {
+            while i < lower.len() && (lower[i].is_ascii_alphanumeric() || b"-_:.".contains(&lower[i])) {
                 i += 1;
             }
             let found = std::str::from_utf8(&lower[start..i]).ok().and_then(label);

@@ -46,8 +46,7 @@ pub fn is_private(ip: IpAddr) -> bool {
                 || (s[0] & 0xffc0) == 0xfe80 // link-local
                 || (s[0] == 0x2001 && s[1] == 0x0db8) // documentation
                 || (s[0] == 0x0064 && s[1] == 0xff9b) // NAT64 (maps IPv4, maybe private)
-                || (s[0] == 0 && s[1] == 0 && s[2] == 0 && s[3] == 0 && s[4] == 0 && s[5] == 0)
-            // IPv4-compatible
+                || (s[0] == 0 && s[1] == 0 && s[2] == 0 && s[3] == 0 && s[4] == 0 && s[5] == 0) // IPv4-compatible
         }
     }
 }
@@ -84,10 +83,7 @@ pub struct Guard {
 impl Guard {
     /// A guard; `allow_private` turns it off.
     pub fn new(allow_private: bool) -> Arc<Guard> {
-        Arc::new(Guard {
-            allow_private,
-            ..Guard::default()
-        })
+        Arc::new(Guard { allow_private, ..Guard::default() })
     }
 
     /// Let `url`'s origin (scheme, host and port) reach private addresses: the user named it.
@@ -115,9 +111,7 @@ impl Guard {
 
     /// Is `name` the host of a trusted origin?
     fn trusted_name(&self, name: &str) -> bool {
-        self.names
-            .read()
-            .is_ok_and(|n| n.contains(&name.to_ascii_lowercase()))
+        self.names.read().is_ok_and(|n| n.contains(&name.to_ascii_lowercase()))
     }
 
     /// Refuse a URL whose host is a private address literal, or a trusted name that resolves
@@ -156,11 +150,7 @@ impl Guard {
             return seen;
         }
         use std::net::ToSocketAddrs;
-        let first = (name, port)
-            .to_socket_addrs()
-            .ok()?
-            .map(|a| a.ip())
-            .find(|ip| is_private(*ip));
+        let first = (name, port).to_socket_addrs().ok()?.map(|a| a.ip()).find(|ip| is_private(*ip));
         if let Ok(mut r) = self.resolved.write() {
             r.insert(key, first);
         }
@@ -206,11 +196,8 @@ impl reqwest::dns::Resolve for GuardedResolver {
         let guard = Arc::clone(&self.guard);
         let host = name.as_str().to_string();
         Box::pin(async move {
-            let addrs: Vec<SocketAddr> =
-                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
-            let allowed = guard
-                .filter(&host, addrs)
-                .map_err(|m| -> Box<dyn std::error::Error + Send + Sync> { m.into() })?;
+            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            let allowed = guard.filter(&host, addrs).map_err(|m| -> Box<dyn std::error::Error + Send + Sync> { m.into() })?;
             let addrs: reqwest::dns::Addrs = Box::new(allowed.into_iter());
             Ok(addrs)
         })
@@ -224,21 +211,8 @@ mod tests {
     #[test]
     fn private_ranges_are_refused_and_public_ones_pass() {
         for ip in [
-            "127.0.0.1",
-            "10.1.2.3",
-            "172.16.0.1",
-            "192.168.0.1",
-            "169.254.169.254",
-            "100.64.0.1",
-            "0.0.0.0",
-            "255.255.255.255",
-            "224.0.0.1",
-            "::1",
-            "::",
-            "fe80::1",
-            "fd00::1",
-            "::ffff:192.168.1.1",
-            "::ffff:127.0.0.1",
+            "127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.0.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
+            "255.255.255.255", "224.0.0.1", "::1", "::", "fe80::1", "fd00::1", "::ffff:192.168.1.1", "::ffff:127.0.0.1",
         ] {
             assert!(is_private(ip.parse().unwrap()), "{ip}");
         }
@@ -258,14 +232,9 @@ mod tests {
         assert!(g.check(&u("http://127.0.0.1:8080/x")).is_ok());
         assert!(g.check(&u("http://127.0.0.2/x")).is_err());
         assert!(Guard::new(true).check(&u("http://10.0.0.1/")).is_ok());
-        let addrs = vec![
-            "127.0.0.1:0".parse().unwrap(),
-            "93.184.216.34:0".parse().unwrap(),
-        ];
+        let addrs = vec!["127.0.0.1:0".parse().unwrap(), "93.184.216.34:0".parse().unwrap()];
         assert_eq!(g.filter("mixed.example", addrs).unwrap().len(), 1);
-        assert!(g
-            .filter("local.example", vec!["10.0.0.1:0".parse().unwrap()])
-            .is_err());
+        assert!(g.filter("local.example", vec!["10.0.0.1:0".parse().unwrap()]).is_err());
     }
 
     #[test]
@@ -274,10 +243,7 @@ mod tests {
         let u = |s: &str| url::Url::parse(s).unwrap();
         g.trust(&u("http://127.0.0.1:8080/"));
         // Another port or scheme of the same host is not the origin the user named.
-        assert!(g
-            .check(&u("http://127.0.0.1:8081/x"))
-            .unwrap_err()
-            .contains(REFUSED));
+        assert!(g.check(&u("http://127.0.0.1:8081/x")).unwrap_err().contains(REFUSED));
         assert!(g.check(&u("https://127.0.0.1:8080/x")).is_err());
         assert!(g.check(&u("http://127.0.0.1/x")).is_err());
         // The default port is filled in: `http://10.0.0.1/` is `http://10.0.0.1:80/`.
@@ -301,16 +267,9 @@ mod tests {
         // The resolver lets a trusted name's addresses through, and remembers them.
         let private = vec!["10.1.2.3:0".parse().unwrap()];
         assert_eq!(g.filter("intranet.example", private).unwrap().len(), 1);
-        assert_eq!(
-            g.filter("news.example", vec!["93.184.216.34:0".parse().unwrap()])
-                .unwrap()
-                .len(),
-            1
-        );
+        assert_eq!(g.filter("news.example", vec!["93.184.216.34:0".parse().unwrap()]).unwrap().len(), 1);
         assert!(g.check(&u("http://intranet.example:8080/a")).is_ok());
-        let why = g
-            .check(&u("http://intranet.example:9000/admin"))
-            .unwrap_err();
+        let why = g.check(&u("http://intranet.example:9000/admin")).unwrap_err();
         assert!(why.contains(REFUSED) && why.contains("10.1.2.3"), "{why}");
         // A public name is not held back at another origin (http to https and the like).
         assert!(g.check(&u("http://news.example/a")).is_ok());

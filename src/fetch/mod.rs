@@ -61,17 +61,11 @@ impl Location {
         let loc = Location::parse(arg);
         if let Location::File(p) = &loc {
             // A host and a path: `example.org/…` (a bare `page.html` stays a file name).
-            let Some((host, _)) = arg.split_once('/') else {
-                return loc;
-            };
+            let Some((host, _)) = arg.split_once('/') else { return loc };
             let host_like = host.contains('.')
                 && !host.starts_with('.')
-                && host
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':'))
-                && host.rsplit('.').next().is_some_and(|tld| {
-                    tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic())
-                });
+                && host.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':'))
+                && host.rsplit('.').next().is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic()));
             if !p.exists() && host_like {
                 if let Ok(u) = url::Url::parse(&format!("https://{arg}")) {
                     return Location::Url(u);
@@ -94,11 +88,7 @@ impl Location {
         let name = match self {
             Location::File(p) => {
                 // `story.html.gz`: the stem of the page, not of the gzip file.
-                let p = if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("gz")) {
-                    Path::new(p.file_stem().unwrap_or_default())
-                } else {
-                    p.as_path()
-                };
+                let p = if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("gz")) { Path::new(p.file_stem().unwrap_or_default()) } else { p.as_path() };
                 p.file_stem().map(|s| s.to_string_lossy().into_owned())
             }
             Location::Url(u) => u
@@ -106,8 +96,7 @@ impl Location {
                 .and_then(|mut s| s.rfind(|x| !x.is_empty()).map(str::to_string))
                 .map(|s| s.rsplit_once('.').map_or(s.clone(), |(a, _)| a.to_string())),
         };
-        name.filter(|s| !s.is_empty())
-            .unwrap_or_else(|| "index".to_string())
+        name.filter(|s| !s.is_empty()).unwrap_or_else(|| "index".to_string())
     }
 }
 
@@ -131,14 +120,7 @@ pub struct Fetched {
 impl Fetched {
     /// Bytes read from a file, standard input or a caller's memory: no transport metadata.
     pub fn local(location: Location, bytes: Vec<u8>) -> Fetched {
-        Fetched {
-            location,
-            bytes,
-            content_type: None,
-            from_cache: false,
-            etag: None,
-            last_modified: None,
-        }
+        Fetched { location, bytes, content_type: None, from_cache: false, etag: None, last_modified: None }
     }
 
     /// The body decoded as text (see [`decode`]).
@@ -289,14 +271,8 @@ impl Fetcher {
                     }
                 });
                 reqwest::blocking::Client::builder()
-                    .dns_resolver(std::sync::Arc::new(guard::GuardedResolver {
-                        guard: std::sync::Arc::clone(&self.guard),
-                    }))
-                    .user_agent(concat!(
-                        "forest/",
-                        env!("CARGO_PKG_VERSION"),
-                        " (article extraction; +https://crates.io/crates/forest)"
-                    ))
+                    .dns_resolver(std::sync::Arc::new(guard::GuardedResolver { guard: std::sync::Arc::clone(&self.guard) }))
+                    .user_agent(concat!("forest/", env!("CARGO_PKG_VERSION"), " (article extraction; +https://crates.io/crates/forest)"))
                     .connect_timeout(self.opts.connect_timeout)
                     .timeout(self.opts.timeout)
                     .redirect(redirects)
@@ -304,11 +280,7 @@ impl Fetcher {
                     .map_err(|e| format!("cannot set up HTTP: {e}"))
             })
             .as_ref()
-            .map_err(|m| Error::Fetch {
-                url: String::new(),
-                message: m.clone(),
-                status: None,
-            })
+            .map_err(|m| Error::Fetch { url: String::new(), message: m.clone(), status: None })
     }
 
     /// Let `url`'s origin (scheme, host and port, the default port filled in) reach private
@@ -330,9 +302,8 @@ impl Fetcher {
     /// errors (after retries), [`Error::TooLarge`] past the size cap.
     pub fn get(&self, loc: &Location) -> Result<Fetched> {
         match loc {
-            Location::File(path) => {
-                read_file(path, self.opts.max_bytes).map(|bytes| Fetched::local(loc.clone(), bytes))
-            }
+            Location::File(path) => read_file(path, self.opts.max_bytes)
+                .map(|bytes| Fetched::local(loc.clone(), bytes)),
             Location::Url(url) => self.get_url(url, Body::Whole),
         }
     }
@@ -341,9 +312,7 @@ impl Fetcher {
     /// none cached): a crawl reads again the pages it fetched a moment ago.
     pub fn cached(&self, url: &url::Url) -> Option<Fetched> {
         let cache = cache::Cache::new(self.opts.cache.as_deref()?);
-        cache
-            .load(url.as_str())
-            .map(|entry| entry.into_fetched(url))
+        cache.load(url.as_str()).map(|entry| entry.into_fetched(url))
     }
 
     /// The `robots.txt` at `url`: its first [`ROBOTS_BYTES`] bytes, or whether the server
@@ -351,20 +320,14 @@ impl Fetcher {
     pub fn get_robots(&self, url: &url::Url) -> RobotsTxt {
         match self.get_url(url, Body::Prefix(ROBOTS_BYTES)) {
             Ok(f) => RobotsTxt::Found(f),
-            Err(Error::Fetch {
-                status: Some(s), ..
-            }) if (400..500).contains(&s) && s != 429 => RobotsTxt::Unavailable,
+            Err(Error::Fetch { status: Some(s), .. }) if (400..500).contains(&s) && s != 429 => RobotsTxt::Unavailable,
             Err(e) => RobotsTxt::Unreachable(e.to_string()),
         }
     }
 
     fn get_url(&self, url: &url::Url, body: Body) -> Result<Fetched> {
         if !matches!(url.scheme(), "http" | "https") {
-            return Err(Error::Fetch {
-                url: url.to_string(),
-                message: format!("scheme {:?} is not fetched", url.scheme()),
-                status: None,
-            });
+            return Err(Error::Fetch { url: url.to_string(), message: format!("scheme {:?} is not fetched", url.scheme()), status: None });
         }
         let cache = self.opts.cache.as_deref().map(cache::Cache::new);
         let cached = cache.as_ref().and_then(|c| c.load(url.as_str()));
@@ -403,22 +366,11 @@ impl Fetcher {
                             return Ok(entry.into_fetched(url));
                         }
                         let tries = attempt + 1;
-                        return Err(Error::Fetch {
-                            url: url.to_string(),
-                            message: format!("{why} (after {tries} tries)"),
-                            status,
-                        });
+                        return Err(Error::Fetch { url: url.to_string(), message: format!("{why} (after {tries} tries)"), status });
                     }
                     // Doubled at each retry, up to the longest wait a server may ask for.
-                    let backoff = self
-                        .opts
-                        .backoff
-                        .saturating_mul(2u32.saturating_pow(attempt))
-                        .min(self.opts.max_retry_after);
-                    std::thread::sleep(
-                        wait.map_or(backoff, |w| w.min(self.opts.max_retry_after))
-                            .max(backoff),
-                    );
+                    let backoff = self.opts.backoff.saturating_mul(2u32.saturating_pow(attempt)).min(self.opts.max_retry_after);
+                    std::thread::sleep(wait.map_or(backoff, |w| w.min(self.opts.max_retry_after)).max(backoff));
                     attempt += 1;
                 }
             }
@@ -429,26 +381,14 @@ impl Fetcher {
     fn try_once(&self, url: &url::Url, cached: Option<&cache::Entry>, body: Body) -> Try {
         // The try's deadline: the whole response, body included, must arrive by then.
         let deadline = Instant::now() + self.opts.timeout;
-        let fail = |message: String| {
-            Try::Fail(Error::Fetch {
-                url: url.to_string(),
-                message,
-                status: None,
-            })
-        };
+        let fail = |message: String| Try::Fail(Error::Fetch { url: url.to_string(), message, status: None });
         let client = match self.client() {
             Ok(c) => c,
             Err(e) => return Try::Fail(e),
         };
         let refused = |why: String| {
-            let host = why
-                .strip_prefix("refused: ")
-                .and_then(|w| w.split(guard::REFUSED).next())
-                .unwrap_or_default();
-            Try::Fail(Error::Private {
-                url: url.to_string(),
-                host: host.trim().to_string(),
-            })
+            let host = why.strip_prefix("refused: ").and_then(|w| w.split(guard::REFUSED).next()).unwrap_or_default();
+            Try::Fail(Error::Private { url: url.to_string(), host: host.trim().to_string() })
         };
         if let Err(why) = self.guard.check(url) {
             return refused(why);
@@ -458,11 +398,7 @@ impl Fetcher {
         // read blocked at the deadline wakes up then; `read_body` checks it between reads too.
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
-            return Try::Again(
-                timed_out(self.opts.timeout, "before the request was sent"),
-                None,
-                None,
-            );
+            return Try::Again(timed_out(self.opts.timeout, "before the request was sent"), None, None);
         }
         let mut req = client.get(url.clone()).timeout(left);
         if let Some(c) = cached {
@@ -479,29 +415,15 @@ impl Fetcher {
             // will change that.
             Err(e) if error_chain(&e).contains(guard::REFUSED) => {
                 let chain = error_chain(&e);
-                let why = chain
-                    .find("refused: ")
-                    .map_or(chain.as_str(), |i| &chain[i..]);
+                let why = chain.find("refused: ").map_or(chain.as_str(), |i| &chain[i..]);
                 return refused(why.to_string());
             }
-            Err(e) if e.is_redirect() => {
-                return fail(format!("redirect not followed: {}", error_chain(&e)))
-            }
+            Err(e) if e.is_redirect() => return fail(format!("redirect not followed: {}", error_chain(&e))),
             // A connect timeout is its own budget (`connect_timeout`): its message says so.
             Err(e) if e.is_timeout() && !e.is_connect() => {
-                return Try::Again(
-                    format!(
-                        "{}: {}",
-                        timed_out(self.opts.timeout, "waiting for the response"),
-                        error_chain(&e)
-                    ),
-                    None,
-                    None,
-                );
+                return Try::Again(format!("{}: {}", timed_out(self.opts.timeout, "waiting for the response"), error_chain(&e)), None, None);
             }
-            Err(e) if e.is_connect() || e.is_request() => {
-                return Try::Again(error_chain(&e), None, None)
-            }
+            Err(e) if e.is_connect() || e.is_request() => return Try::Again(error_chain(&e), None, None),
             Err(e) => return fail(error_chain(&e)),
         };
         let status = resp.status();
@@ -511,36 +433,17 @@ impl Fetcher {
             }
         }
         if status == reqwest::StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
-            let wait = resp
-                .headers()
-                .get(reqwest::header::RETRY_AFTER)
-                .and_then(|v| v.to_str().ok())
-                .and_then(retry_after);
+            let wait = resp.headers().get(reqwest::header::RETRY_AFTER).and_then(|v| v.to_str().ok()).and_then(retry_after);
             return Try::Again(format!("HTTP {status}"), wait, Some(status.as_u16()));
         }
         if status.is_redirection() {
-            let to = resp
-                .headers()
-                .get(reqwest::header::LOCATION)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("?");
-            return fail(format!(
-                "HTTP {status}: redirect to {to} not followed (only http and https are)"
-            ));
+            let to = resp.headers().get(reqwest::header::LOCATION).and_then(|v| v.to_str().ok()).unwrap_or("?");
+            return fail(format!("HTTP {status}: redirect to {to} not followed (only http and https are)"));
         }
         if !status.is_success() {
-            return Try::Fail(Error::Fetch {
-                url: url.to_string(),
-                message: format!("HTTP {status}"),
-                status: Some(status.as_u16()),
-            });
+            return Try::Fail(Error::Fetch { url: url.to_string(), message: format!("HTTP {status}"), status: Some(status.as_u16()) });
         }
-        let header = |name| {
-            resp.headers()
-                .get(name)
-                .and_then(|v: &reqwest::header::HeaderValue| v.to_str().ok())
-                .map(str::to_string)
-        };
+        let header = |name| resp.headers().get(name).and_then(|v: &reqwest::header::HeaderValue| v.to_str().ok()).map(str::to_string);
         let content_type = header(reqwest::header::CONTENT_TYPE);
         let etag = header(reqwest::header::ETAG);
         let last_modified = header(reqwest::header::LAST_MODIFIED);
@@ -549,65 +452,33 @@ impl Fetcher {
             Body::Prefix(n) => (n.min(self.opts.max_bytes), false),
         };
         if whole && resp.content_length().is_some_and(|n| n > max) {
-            return Try::Fail(Error::TooLarge {
-                what: url.to_string(),
-                limit: max,
-            });
+            return Try::Fail(Error::TooLarge { what: url.to_string(), limit: max });
         }
         let location = Location::Url(resp.url().clone());
-        let bytes = match read_body(
-            resp,
-            if whole { max.saturating_add(1) } else { max },
-            deadline,
-        ) {
+        let bytes = match read_body(resp, if whole { max.saturating_add(1) } else { max }, deadline) {
             Ok(b) => b,
             Err(BodyError::Late(got)) => {
-                return Try::Again(
-                    timed_out(
-                        self.opts.timeout,
-                        &format!("reading the body ({got} bytes read)"),
-                    ),
-                    None,
-                    None,
-                );
+                return Try::Again(timed_out(self.opts.timeout, &format!("reading the body ({got} bytes read)")), None, None);
             }
             Err(BodyError::Io(e)) => {
                 let late = e.kind() == std::io::ErrorKind::TimedOut
-                    || e.get_ref()
-                        .and_then(|i| i.downcast_ref::<reqwest::Error>())
-                        .is_some_and(reqwest::Error::is_timeout);
+                    || e.get_ref().and_then(|i| i.downcast_ref::<reqwest::Error>()).is_some_and(reqwest::Error::is_timeout);
                 if late {
                     // reqwest's cause here is only "operation timed out", twice over.
-                    return Try::Again(
-                        timed_out(self.opts.timeout, "reading the body"),
-                        None,
-                        None,
-                    );
+                    return Try::Again(timed_out(self.opts.timeout, "reading the body"), None, None);
                 }
                 return Try::Again(format!("body cut short: {}", error_chain(&e)), None, None);
             }
         };
         if bytes.len() as u64 > max {
-            return Try::Fail(Error::TooLarge {
-                what: url.to_string(),
-                limit: max,
-            });
+            return Try::Fail(Error::TooLarge { what: url.to_string(), limit: max });
         }
-        Try::Done(Fetched {
-            location,
-            bytes,
-            content_type,
-            from_cache: false,
-            etag,
-            last_modified,
-        })
+        Try::Done(Fetched { location, bytes, content_type, from_cache: false, etag, last_modified })
     }
 
     /// Wait for a free slot on `host` and for its delay to pass.
     fn acquire(&self, host: &str) {
-        let Ok(mut hosts) = self.hosts.lock() else {
-            return;
-        };
+        let Ok(mut hosts) = self.hosts.lock() else { return };
         loop {
             let now = Instant::now();
             let h = hosts.entry(host.to_string()).or_default();
@@ -646,11 +517,7 @@ enum BodyError {
 /// Read `body` to its end, or to `cap` bytes (a caller that refuses a body over its limit asks
 /// for one byte more than the limit, to tell), giving up once `deadline` has passed: a body
 /// trickled a byte at a time ends at the deadline, not when the server is done with it.
-fn read_body(
-    mut body: impl std::io::Read,
-    cap: u64,
-    deadline: Instant,
-) -> std::result::Result<Vec<u8>, BodyError> {
+fn read_body(mut body: impl std::io::Read, cap: u64, deadline: Instant) -> std::result::Result<Vec<u8>, BodyError> {
     let cap = usize::try_from(cap).unwrap_or(usize::MAX);
     let mut bytes = Vec::new();
     let mut buf = vec![0u8; 16 * 1024];
@@ -671,10 +538,7 @@ fn read_body(
 
 /// The message of a try that missed its deadline.
 fn timed_out(limit: Duration, when: &str) -> String {
-    format!(
-        "timed out {when}: the response took longer than the {}-second limit for a whole response",
-        fmt_secs(limit)
-    )
+    format!("timed out {when}: the response took longer than the {}-second limit for a whole response", fmt_secs(limit))
 }
 
 /// `1`, `0.5`, `2.25`: seconds as a person writes them.
@@ -701,30 +565,18 @@ fn retry_after(v: &str) -> Option<Duration> {
         return Some(Duration::from_secs(secs));
     }
     let when = httpdate(v.trim())?;
-    Some(
-        when.duration_since(std::time::SystemTime::now())
-            .unwrap_or(Duration::ZERO),
-    )
+    Some(when.duration_since(std::time::SystemTime::now()).unwrap_or(Duration::ZERO))
 }
 
 /// Parse an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`).
 fn httpdate(s: &str) -> Option<std::time::SystemTime> {
     let parts: Vec<&str> = s.split_whitespace().collect();
-    let [_, day, month, year, time, "GMT"] = parts.as_slice() else {
-        return None;
-    };
-    let months = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
+    let [_, day, month, year, time, "GMT"] = parts.as_slice() else { return None };
+    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
     let m = months.iter().position(|x| x == month)? as i64 + 1;
     let (d, y): (i64, i64) = (day.parse().ok()?, year.parse().ok()?);
-    let hms: Vec<i64> = time
-        .split(':')
-        .map(|x| x.parse().ok())
-        .collect::<Option<_>>()?;
-    let [hh, mm, ss] = hms.as_slice() else {
-        return None;
-    };
+    let hms: Vec<i64> = time.split(':').map(|x| x.parse().ok()).collect::<Option<_>>()?;
+    let [hh, mm, ss] = hms.as_slice() else { return None };
     // Days from civil (Howard Hinnant's algorithm).
     let (y2, m2) = if m <= 2 { (y - 1, m + 9) } else { (y, m - 3) };
     let era = y2.div_euclid(400);
@@ -762,33 +614,19 @@ fn read_file(path: &Path, max: u64) -> Result<Vec<u8>> {
 /// [`Error::Io`] when it cannot be read or is a folder; [`Error::TooLarge`] past `max`.
 pub fn read_file_within(path: &Path, max: u64) -> Result<Vec<u8>> {
     use std::io::Read;
-    let io = |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    };
+    let io = |source| Error::Io { path: path.to_path_buf(), source };
     let file = std::fs::File::open(path).map_err(io)?;
     let meta = file.metadata().map_err(io)?;
     if meta.is_dir() {
-        return Err(Error::Io {
-            path: path.to_path_buf(),
-            source: std::io::Error::other("is a directory"),
-        });
+        return Err(Error::Io { path: path.to_path_buf(), source: std::io::Error::other("is a directory") });
     }
     if meta.len() > max {
-        return Err(Error::TooLarge {
-            what: path.display().to_string(),
-            limit: max,
-        });
+        return Err(Error::TooLarge { what: path.display().to_string(), limit: max });
     }
     let mut bytes = Vec::new();
-    file.take(max.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
+    file.take(max.saturating_add(1)).read_to_end(&mut bytes).map_err(io)?;
     if bytes.len() as u64 > max {
-        return Err(Error::TooLarge {
-            what: path.display().to_string(),
-            limit: max,
-        });
+        return Err(Error::TooLarge { what: path.display().to_string(), limit: max });
     }
     Ok(bytes)
 }
@@ -807,15 +645,9 @@ pub fn gunzip_within(bytes: Vec<u8>, max: u64, what: &str) -> Result<Vec<u8>> {
     flate2::read::MultiGzDecoder::new(bytes.as_slice())
         .take(max.saturating_add(1))
         .read_to_end(&mut out)
-        .map_err(|e| Error::NotHtml {
-            what: what.to_string(),
-            why: format!("broken gzip data: {e}"),
-        })?;
+        .map_err(|e| Error::NotHtml { what: what.to_string(), why: format!("broken gzip data: {e}") })?;
     if out.len() as u64 > max {
-        return Err(Error::TooLarge {
-            what: format!("{what} (inflated)"),
-            limit: max,
-        });
+        return Err(Error::TooLarge { what: format!("{what} (inflated)"), limit: max });
     }
     Ok(out)
 }
@@ -824,9 +656,7 @@ pub fn gunzip_within(bytes: Vec<u8>, max: u64, what: &str) -> Result<Vec<u8>> {
 /// (after white space, a BOM or comments)?
 pub fn sniff_html(head: &[u8]) -> bool {
     let text = String::from_utf8_lossy(head).to_ascii_lowercase();
-    ["<!doctype html", "<html", "<head", "<body"]
-        .iter()
-        .any(|t| text.contains(t))
+    ["<!doctype html", "<html", "<head", "<body"].iter().any(|t| text.contains(t))
 }
 
 #[cfg(test)]
@@ -836,67 +666,44 @@ mod tests {
     #[test]
     fn decodes_by_bom_header_meta_and_guess() {
         assert_eq!(decode(b"\xEF\xBB\xBFhi", None), "hi");
-        assert_eq!(
-            decode(b"caf\xe9", Some("text/html; charset=ISO-8859-1")),
-            "caf\u{e9}"
-        );
-        assert!(decode(
-            b"<meta http-equiv=Content-Type content='text/html; charset=windows-1252'>\x93q\x94",
-            None
-        )
-        .contains("\u{201c}q\u{201d}"));
-        assert!(decode(
-            "<?xml version='1.0' encoding='UTF-8'?><a>é</a>".as_bytes(),
-            None
-        )
-        .contains('é'));
+        assert_eq!(decode(b"caf\xe9", Some("text/html; charset=ISO-8859-1")), "caf\u{e9}");
+        assert!(decode(b"<meta http-equiv=Content-Type content='text/html; charset=windows-1252'>\x93q\x94", None)
+            .contains("\u{201c}q\u{201d}"));
+        assert!(decode("<?xml version='1.0' encoding='UTF-8'?><a>é</a>".as_bytes(), None).contains('é'));
         // A script's charset declares nothing; the meta after it does.
         let archived = b"<head><script src=/wb.js charset=\"utf-8\"></script><meta http-equiv=content-type content=\"text/html; charset=iso-8859-1\"></head>Grauman\x92s";
         assert!(decode(archived, None).ends_with("Grauman\u{2019}s"));
         // Valid UTF-8 is UTF-8 whatever it declares (an archived page keeps a stale meta).
         let stale = "<meta http-equiv=content-type content='text/html; charset=iso-8859-1'>caf\u{e9} \u{2014}";
-        assert!(
-            decode(stale.as_bytes(), Some("text/html; charset=iso-8859-1"))
-                .ends_with("caf\u{e9} \u{2014}")
-        );
+        assert!(decode(stale.as_bytes(), Some("text/html; charset=iso-8859-1")).ends_with("caf\u{e9} \u{2014}"));
         // No declaration: chardetng recognizes Shift_JIS.
-        let (sjis, _, _) =
-            encoding_rs::SHIFT_JIS.encode("日本語のテキストです。これは長い文章のサンプルです。");
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("日本語のテキストです。これは長い文章のサンプルです。");
         assert!(decode(&sjis, None).contains("日本語"));
     }
 
     #[test]
     fn decoding_owned_bytes_reads_as_decoding_borrowed_ones() {
-        let (sjis, _, _) =
-            encoding_rs::SHIFT_JIS.encode("日本語のテキストです。これは長い文章のサンプルです。");
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("日本語のテキストです。これは長い文章のサンプルです。");
         let cases: [(&[u8], Option<&str>); 9] = [
             (b"\xEF\xBB\xBFhi \xC3\xA9", None),
             (b"plain ascii", None),
             ("caf\u{e9} \u{2014} ok".as_bytes(), None),
             (b"caf\xe9", Some("text/html; charset=ISO-8859-1")),
-            (
-                b"<meta charset=utf-8>bad \xFF\xC3 and \xE2\x82 cut \xF0\x9F\x98",
-                None,
-            ),
+            (b"<meta charset=utf-8>bad \xFF\xC3 and \xE2\x82 cut \xF0\x9F\x98", None),
             (b"<meta charset=utf-8>caf\xe9", Some("text/html")),
             (b"\xFF\xFEh\x00i\x00", None),
             (&sjis, None),
             (b"undeclared, cut \xC3 and \xE2\x82 here", None),
         ];
         for (bytes, ct) in cases {
-            assert_eq!(
-                decode_owned(bytes.to_vec(), ct),
-                decode(bytes, ct),
-                "{bytes:?}"
-            );
+            assert_eq!(decode_owned(bytes.to_vec(), ct), decode(bytes, ct), "{bytes:?}");
         }
     }
 
     #[test]
     fn undeclared_legacy_pages_are_recognized_past_long_ascii_markup() {
         // 100 KB of scripts and markup before the text, no declaration anywhere.
-        let script =
-            "<script>var x = 1; function f(a, b) { return a + b; }</script>\n".repeat(1600);
+        let script = "<script>var x = 1; function f(a, b) { return a + b; }</script>\n".repeat(1600);
         for (enc, text) in [
             (encoding_rs::WINDOWS_1251, "Москва — столица России, крупнейший город страны.\nЭто длинный текст о городе и его истории.\n"),
             (encoding_rs::WINDOWS_1252, "Café crème, déjà vu: les élèves étaient très contents.\n"),
@@ -928,23 +735,16 @@ mod tests {
         assert!(decode(&bytes, None).contains("Grüße, 東京"));
         let loc = Location::File("page.html".into());
         let fetched = Fetched::local(loc.clone(), bytes);
-        let page =
-            crate::Page::from_fetched(&loc, fetched, &crate::budget::Budget::default()).unwrap();
+        let page = crate::Page::from_fetched(&loc, fetched, &crate::budget::Budget::default()).unwrap();
         assert_eq!(page.doc.text(page.doc.body), "Grüße, 東京");
     }
 
     #[test]
     fn retry_after_reads_seconds_and_dates() {
         assert_eq!(retry_after("3"), Some(Duration::from_secs(3)));
-        assert_eq!(
-            retry_after("Sun, 06 Nov 1994 08:49:37 GMT"),
-            Some(Duration::ZERO)
-        );
+        assert_eq!(retry_after("Sun, 06 Nov 1994 08:49:37 GMT"), Some(Duration::ZERO));
         let t = httpdate("Sun, 06 Nov 1994 08:49:37 GMT").unwrap();
-        assert_eq!(
-            t.duration_since(std::time::UNIX_EPOCH).unwrap().as_secs(),
-            784_111_777
-        );
+        assert_eq!(t.duration_since(std::time::UNIX_EPOCH).unwrap().as_secs(), 784_111_777);
         assert_eq!(retry_after("soon"), None);
     }
 
@@ -964,46 +764,23 @@ mod tests {
     #[test]
     fn a_trickled_body_ends_at_the_deadline() {
         let started = Instant::now();
-        let r = read_body(
-            Trickle {
-                gap: Duration::from_millis(20),
-            },
-            1 << 20,
-            started + Duration::from_millis(300),
-        );
-        let Err(BodyError::Late(got)) = r else {
-            panic!("the deadline did not end the read")
-        };
+        let r = read_body(Trickle { gap: Duration::from_millis(20) }, 1 << 20, started + Duration::from_millis(300));
+        let Err(BodyError::Late(got)) = r else { panic!("the deadline did not end the read") };
         assert!(got >= 1, "bytes before the deadline are counted: {got}");
         // A generous bound: it proves the read stopped, not how fast.
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "{:?}",
-            started.elapsed()
-        );
+        assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
     }
 
     #[test]
     fn a_body_reads_to_its_end_or_to_the_cap() {
         let far = Instant::now() + Duration::from_secs(3600);
-        let Ok(all) = read_body(&b"hello"[..], 10, far) else {
-            panic!("a short body reads whole")
-        };
+        let Ok(all) = read_body(&b"hello"[..], 10, far) else { panic!("a short body reads whole") };
         assert_eq!(all, b"hello");
         let big = vec![7u8; 100_000];
-        let Ok(cut) = read_body(big.as_slice(), 40_001, far) else {
-            panic!("a long body reads to the cap")
-        };
-        assert_eq!(
-            cut.len(),
-            40_001,
-            "a caller asks one byte past its limit to tell a body over it"
-        );
+        let Ok(cut) = read_body(big.as_slice(), 40_001, far) else { panic!("a long body reads to the cap") };
+        assert_eq!(cut.len(), 40_001, "a caller asks one byte past its limit to tell a body over it");
         let past = Instant::now();
-        assert!(
-            matches!(read_body(&b"hello"[..], 10, past), Err(BodyError::Late(0))),
-            "a passed deadline reads nothing"
-        );
+        assert!(matches!(read_body(&b"hello"[..], 10, past), Err(BodyError::Late(0))), "a passed deadline reads nothing");
     }
 
     #[test]
@@ -1015,10 +792,7 @@ mod tests {
     #[test]
     fn location_stems() {
         assert_eq!(Location::parse("a/b/page-1.html").stem(), "page-1");
-        assert_eq!(
-            Location::parse("http://x.org/2013/story/index.html").stem(),
-            "index"
-        );
+        assert_eq!(Location::parse("http://x.org/2013/story/index.html").stem(), "index");
         assert_eq!(Location::parse("http://x.org/").stem(), "index");
     }
 }

@@ -45,21 +45,11 @@ impl ConfigApplier {
     pub fn new(config: SiteConfig) -> Result<ConfigApplier> {
         let unquote = |v: &str| v.trim().trim_matches(|c| c == '\'' || c == '"').to_string();
         let mut strips = config.strip.clone();
-        for v in config
-            .strip_id_or_class
-            .iter()
-            .map(|v| unquote(v))
-            .filter(|v| !v.is_empty())
-        {
+        for v in config.strip_id_or_class.iter().map(|v| unquote(v)).filter(|v| !v.is_empty()) {
             let v = literal(&v);
             strips.push(format!("//*[contains(@class,{v}) or contains(@id,{v})]"));
         }
-        for v in config
-            .strip_image_src
-            .iter()
-            .map(|v| unquote(v))
-            .filter(|v| !v.is_empty())
-        {
+        for v in config.strip_image_src.iter().map(|v| unquote(v)).filter(|v| !v.is_empty()) {
             strips.push(format!("//img[contains(@src,{})]", literal(&v)));
         }
         Ok(ConfigApplier {
@@ -95,14 +85,9 @@ impl ConfigApplier {
         if self.date.is_empty() && self.author.is_empty() {
             return (None, Vec::new());
         }
-        let Ok(package) = sxd::parse(doc) else {
-            return (None, Vec::new());
-        };
+        let Ok(package) = sxd::parse(doc) else { return (None, Vec::new()) };
         let ev = Eval::new(doc, &package);
-        let date = self
-            .date
-            .iter()
-            .find_map(|c| ev.strings(c).into_iter().next());
+        let date = self.date.iter().find_map(|c| ev.strings(c).into_iter().next());
         let mut authors = Vec::new();
         for c in &self.author {
             for s in ev.strings(c) {
@@ -162,10 +147,7 @@ impl ConfigApplier {
     fn headline(&self, ev: &Eval, block: &[NodeId]) -> Result<Option<NodeId>> {
         for c in &self.title {
             let first = match ev.value(c)? {
-                Value::Nodeset(set) => ev
-                    .node_ids(&set)
-                    .into_iter()
-                    .find(|&n| ev.doc().element(n).is_some()),
+                Value::Nodeset(set) => ev.node_ids(&set).into_iter().find(|&n| ev.doc().element(n).is_some()),
                 _ => None,
             };
             if let Some(h) = first {
@@ -210,22 +192,14 @@ impl Extractor for ConfigApplier {
         if let Some(h) = headline {
             text = format!("{}\n\n{text}", doc.text(h));
         }
-        Ok(Extraction {
-            nodes: block,
-            text,
-            rule: Rule::Exact,
-            skip,
-            headline,
-            xpath: None,
-            evidence: None,
-        })
+        Ok(Extraction { nodes: block, text, rule: Rule::Exact, skip, headline, xpath: None, evidence: None })
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::clean::NodeData;
+    use super::*;
 
     const PAGE: &str = "<html><head><title>Big news today - Example</title></head><body>\
         <nav class='menu'><a href='/'>Home</a></nav>\
@@ -260,38 +234,20 @@ mod tests {
         // A title inside the block is not put first.
         let inside = applier("body: //body\ntitle: //h1");
         let e = inside.extract(&page).unwrap();
-        assert!(
-            e.headline.is_none() && e.text.starts_with("Home\n"),
-            "{}",
-            e.text
-        );
+        assert!(e.headline.is_none() && e.text.starts_with("Home\n"), "{}", e.text);
     }
 
     #[test]
     fn no_body_match_falls_back_to_the_single_page_extractor() {
         let long = "The council met on Monday evening and voted to repair the old bridge over the river before the winter. ";
-        let html = format!(
-            "<nav><a>Home</a></nav><div><p>{}</p><p>{}</p></div><footer><a>About</a></footer>",
-            long.repeat(4),
-            long.repeat(3)
-        );
-        let e = applier("body: //section\n")
-            .extract(&Page::from_html("p", &html).unwrap())
-            .unwrap();
+        let html = format!("<nav><a>Home</a></nav><div><p>{}</p><p>{}</p></div><footer><a>About</a></footer>", long.repeat(4), long.repeat(3));
+        let e = applier("body: //section\n").extract(&Page::from_html("p", &html).unwrap()).unwrap();
         assert_eq!(e.rule, Rule::SinglePageFallback);
         assert!(e.text.contains("The council met"), "{}", e.text);
-        assert_eq!(
-            applier("body: //section\n")
-                .extract(&Page::from_html("p", "<p>x</p>").unwrap())
-                .unwrap()
-                .rule,
-            Rule::WholePage
-        );
+        assert_eq!(applier("body: //section\n").extract(&Page::from_html("p", "<p>x</p>").unwrap()).unwrap().rule, Rule::WholePage);
         let page = Page::from_html("p", PAGE).unwrap();
         // Nested matches are merged into the outermost.
-        let e = applier("body: //div[@class='article-body'] | //div[@class='article-body']/p\n")
-            .extract(&page)
-            .unwrap();
+        let e = applier("body: //div[@class='article-body'] | //div[@class='article-body']/p\n").extract(&page).unwrap();
         assert_eq!(e.nodes.len(), 1);
         // A body XPath that gives a string is an error, not a silent miss.
         assert!(applier("body: string(//h1)\n").extract(&page).is_err());
@@ -322,9 +278,7 @@ mod tests {
             })
             .collect();
         assert_eq!(got, ["a & b", "<c>.", "."]);
-        let dots = ev
-            .nodes(&Program::compile("//p/text()[normalize-space(.)='.']").unwrap())
-            .unwrap();
+        let dots = ev.nodes(&Program::compile("//p/text()[normalize-space(.)='.']").unwrap()).unwrap();
         assert_eq!(dots, [*texts.last().unwrap()]);
     }
 }

@@ -2,14 +2,14 @@
 //! selects on the sample pages and the whole checked there against the wrapper (see [`export`]).
 
 use super::apply::stands_before;
+use crate::xpath::sxd::{self, Evaluator as Eval};
+use crate::xpath::Program;
 use super::{one_line, ConfigApplier, SiteConfig};
 use crate::clean::{Doc, NodeData, NodeId};
 use crate::extract::{Applier, Extraction, Extractor};
 use crate::patterns::{tag_clue, tolerant, Tokens, Typer, Typing};
 use crate::wrapper::{xpath_with, Choice, Wrapper};
 use crate::xpath::literal;
-use crate::xpath::sxd::{self, Evaluator as Eval};
-use crate::xpath::Program;
 use crate::Page;
 use std::collections::HashMap;
 
@@ -64,10 +64,7 @@ const MAX_UNEXPRESSED: usize = 20;
 /// # Ok::<(), forest::Error>(())
 /// ```
 pub fn export(wrapper: &Wrapper, samples: &[&Page]) -> SiteConfig {
-    let mut cfg = SiteConfig {
-        prune: Some(false),
-        ..SiteConfig::default()
-    };
+    let mut cfg = SiteConfig { prune: Some(false), ..SiteConfig::default() };
     cfg.comments.push(format!(
         "forest {}: induced from {} pages of {}",
         env!("CARGO_PKG_VERSION"),
@@ -78,8 +75,7 @@ pub fn export(wrapper: &Wrapper, samples: &[&Page]) -> SiteConfig {
     let applier = match Applier::new(wrapper.clone()) {
         Ok(a) => a,
         Err(e) => {
-            cfg.comments
-                .push(format!("not checked: {}", one_line(&e.to_string())));
+            cfg.comments.push(format!("not checked: {}", one_line(&e.to_string())));
             cfg.body = choice_forms(&wrapper.pattern).into_iter().take(1).collect();
             return cfg;
         }
@@ -87,31 +83,16 @@ pub fn export(wrapper: &Wrapper, samples: &[&Page]) -> SiteConfig {
     let mut runs = Vec::new();
     let mut packages = Vec::new();
     for &page in samples {
-        match applier
-            .extract(page)
-            .and_then(|e| Ok((e, sxd::parse(&page.doc)?)))
-        {
+        match applier.extract(page).and_then(|e| Ok((e, sxd::parse(&page.doc)?))) {
             Ok((ext, package)) => {
                 runs.push(Run::new(page, ext));
                 packages.push(package);
             }
-            Err(e) => cfg.comments.push(format!(
-                "sample {} left out: {}",
-                page.id,
-                one_line(&e.to_string())
-            )),
+            Err(e) => cfg.comments.push(format!("sample {} left out: {}", page.id, one_line(&e.to_string()))),
         }
     }
-    let evals = runs
-        .iter()
-        .zip(&packages)
-        .map(|(r, p)| Eval::new(&r.page.doc, p))
-        .collect();
-    let mut ex = Exporter {
-        runs: &runs,
-        evals,
-        cache: HashMap::new(),
-    };
+    let evals = runs.iter().zip(&packages).map(|(r, p)| Eval::new(&r.page.doc, p)).collect();
+    let mut ex = Exporter { runs: &runs, evals, cache: HashMap::new() };
     cfg.body = ex.body(wrapper, &mut cfg.comments);
     cfg.title = ex.title(&mut cfg.comments);
     cfg.date = ex.date();
@@ -133,10 +114,7 @@ impl<'a> Run<'a> {
     fn new(page: &'a Page, ext: Extraction) -> Run<'a> {
         let doc = &page.doc;
         let cut = (0..doc.nodes.len())
-            .map(|i| {
-                ext.skip.get(i).copied().unwrap_or(false)
-                    && matches!(doc.nodes[i].data, NodeData::Text(_))
-            })
+            .map(|i| ext.skip.get(i).copied().unwrap_or(false) && matches!(doc.nodes[i].data, NodeData::Text(_)))
             .collect();
         Run { page, ext, cut }
     }
@@ -164,8 +142,7 @@ impl<'a> Run<'a> {
                 }
             }
         }
-        let full =
-            |j: usize| doc.element(j as NodeId).is_some() && texts[j] > 0 && cuts[j] == texts[j];
+        let full = |j: usize| doc.element(j as NodeId).is_some() && texts[j] > 0 && cuts[j] == texts[j];
         let mut parts = Vec::new();
         for &root in &self.ext.nodes {
             for j in root..doc.end(root) {
@@ -193,9 +170,7 @@ impl Exporter<'_> {
         if let Some(hit) = self.cache.get(xpath) {
             return hit.clone();
         }
-        let result = Program::compile(xpath)
-            .ok()
-            .and_then(|c| self.evals.iter().map(|ev| ev.nodes(&c).ok()).collect());
+        let result = Program::compile(xpath).ok().and_then(|c| self.evals.iter().map(|ev| ev.nodes(&c).ok()).collect());
         self.cache.insert(xpath.to_string(), result.clone());
         result
     }
@@ -205,22 +180,12 @@ impl Exporter<'_> {
         let runs = self.runs;
         let mut forms = Vec::new();
         for c in std::iter::once(&wrapper.pattern).chain(&wrapper.alternatives) {
-            choice_forms(c)
-                .into_iter()
-                .for_each(|f| push_unique(&mut forms, f));
+            choice_forms(c).into_iter().for_each(|f| push_unique(&mut forms, f));
         }
         for r in runs {
             let typer = Typer::new(r.doc(), Typing::Anchored);
-            let per_node: Vec<Vec<String>> = r
-                .ext
-                .nodes
-                .iter()
-                .map(|&n| element_forms(&typer, n))
-                .collect();
-            per_node
-                .iter()
-                .flatten()
-                .for_each(|f| push_unique(&mut forms, f.clone()));
+            let per_node: Vec<Vec<String>> = r.ext.nodes.iter().map(|&n| element_forms(&typer, n)).collect();
+            per_node.iter().flatten().for_each(|f| push_unique(&mut forms, f.clone()));
             if per_node.len() > 1 {
                 let mut union: Vec<&str> = Vec::new();
                 for f in per_node.iter().filter_map(|fs| fs.first()) {
@@ -232,11 +197,7 @@ impl Exporter<'_> {
             }
         }
         let mut done = vec![false; runs.len()];
-        let open = |done: &[bool]| {
-            runs.iter()
-                .zip(done)
-                .any(|(r, &d)| !d && !r.ext.nodes.is_empty())
-        };
+        let open = |done: &[bool]| runs.iter().zip(done).any(|(r, &d)| !d && !r.ext.nodes.is_empty());
         let mut body = Vec::new();
         for f in forms {
             if !open(&done) {
@@ -247,12 +208,7 @@ impl Exporter<'_> {
             let mut wrong = false;
             for (i, (r, sel)) in runs.iter().zip(&sel).enumerate().filter(|(i, _)| !done[*i]) {
                 let doc = r.doc();
-                let nodes = doc.outermost(
-                    sel.iter()
-                        .copied()
-                        .filter(|&n| doc.element(n).is_some())
-                        .collect(),
-                );
+                let nodes = doc.outermost(sel.iter().copied().filter(|&n| doc.element(n).is_some()).collect());
                 if doc.has_text(&nodes) {
                     if nodes == r.ext.nodes {
                         fires.push(i);
@@ -267,11 +223,7 @@ impl Exporter<'_> {
                 fires.into_iter().for_each(|i| done[i] = true);
             }
         }
-        for (r, _) in runs
-            .iter()
-            .zip(&done)
-            .filter(|(r, &d)| !d && !r.ext.nodes.is_empty())
-        {
+        for (r, _) in runs.iter().zip(&done).filter(|(r, &d)| !d && !r.ext.nodes.is_empty()) {
             comments.push(format!(
                 "body: no XPath found that selects forest's block on {} (rule {})",
                 r.page.id,
@@ -284,40 +236,29 @@ impl Exporter<'_> {
     /// The `title` line, if one fits (see the module docs).
     fn title(&mut self, comments: &mut Vec<String>) -> Vec<String> {
         let runs = self.runs;
-        let targets: Vec<Option<NodeId>> = runs
-            .iter()
-            .map(|r| r.ext.headline.or_else(|| crate::extract::headline(r.doc())))
-            .collect();
+        let targets: Vec<Option<NodeId>> =
+            runs.iter().map(|r| r.ext.headline.or_else(|| crate::extract::headline(r.doc()))).collect();
         let mut forms = Vec::new();
         for (r, t) in runs.iter().zip(&targets) {
             if let Some(t) = *t {
                 let typer = Typer::new(r.doc(), Typing::Anchored);
-                title_forms(&typer, t)
-                    .into_iter()
-                    .for_each(|f| push_unique(&mut forms, f));
+                title_forms(&typer, t).into_iter().for_each(|f| push_unique(&mut forms, f));
             }
         }
         for f in forms {
             let Some(sel) = self.select(&f) else { continue };
-            let fits = runs
-                .iter()
-                .zip(&targets)
-                .zip(&sel)
-                .all(|((r, &target), sel)| {
-                    let doc = r.doc();
-                    let first = sel.iter().copied().find(|&n| doc.element(n).is_some());
-                    let put_first = first.filter(|&h| stands_before(doc, h, &r.ext.nodes));
-                    put_first == r.ext.headline && (target.is_none() || first == target)
-                });
+            let fits = runs.iter().zip(&targets).zip(&sel).all(|((r, &target), sel)| {
+                let doc = r.doc();
+                let first = sel.iter().copied().find(|&n| doc.element(n).is_some());
+                let put_first = first.filter(|&h| stands_before(doc, h, &r.ext.nodes));
+                put_first == r.ext.headline && (target.is_none() || first == target)
+            });
             if fits {
                 return vec![f];
             }
         }
         if runs.iter().any(|r| r.ext.headline.is_some()) {
-            comments.push(
-                "title: no XPath selects the headline forest puts first on every sample page"
-                    .into(),
-            );
+            comments.push("title: no XPath selects the headline forest puts first on every sample page".into());
         }
         Vec::new()
     }
@@ -325,35 +266,20 @@ impl Exporter<'_> {
     /// The `date` line, if one fits (see the module docs).
     fn date(&mut self) -> Vec<String> {
         let declared = |doc: &Doc| {
-            let published = crate::metadata::read(doc)
-                .published
-                .as_deref()
-                .and_then(crate::metadata::normalized_date);
-            published
-                .or(crate::metadata::shown(doc).1)?
-                .get(..10)
-                .map(str::to_string)
+            let published = crate::metadata::read(doc).published.as_deref().and_then(crate::metadata::normalized_date);
+            published.or(crate::metadata::shown(doc).1)?.get(..10).map(str::to_string)
         };
-        self.fitting(declared, date_forms, |doc, n, day| {
-            shown_day(doc, n).as_deref() == Some(day)
-        })
+        self.fitting(declared, date_forms, |doc, n, day| shown_day(doc, n).as_deref() == Some(day))
     }
 
     /// The `author` line, if one fits (see the module docs).
     fn author(&mut self) -> Vec<String> {
         let declared = |doc: &Doc| {
             let meta = crate::metadata::read(doc);
-            let first = meta
-                .authors
-                .first()
-                .cloned()
-                .or(meta.byline)
-                .or(crate::metadata::shown(doc).0)?;
+            let first = meta.authors.first().cloned().or(meta.byline).or(crate::metadata::shown(doc).0)?;
             Some(crate::clean::collapse_ws(&first).to_lowercase())
         };
-        let names = |doc: &Doc, n: NodeId, name: &str| {
-            crate::clean::collapse_ws(&string_value(doc, n)).to_lowercase() == name
-        };
+        let names = |doc: &Doc, n: NodeId, name: &str| crate::clean::collapse_ws(&string_value(doc, n)).to_lowercase() == name;
         self.fitting(declared, |typer, n| element_forms(typer, n), names)
     }
 
@@ -384,20 +310,13 @@ impl Exporter<'_> {
         for (r, t) in runs.iter().zip(&targets) {
             if let Some((_, n)) = t {
                 let typer = Typer::new(r.doc(), Typing::Anchored);
-                forms_of(&typer, *n)
-                    .into_iter()
-                    .for_each(|f| push_unique(&mut forms, f));
+                forms_of(&typer, *n).into_iter().for_each(|f| push_unique(&mut forms, f));
             }
         }
         for f in forms {
             // A `string(…/@datetime)` form is checked by the element it reads.
-            let elements = f
-                .strip_prefix("string(")
-                .and_then(|x| x.strip_suffix("/@datetime)"))
-                .unwrap_or(&f);
-            let Some(sel) = self.select(elements) else {
-                continue;
-            };
+            let elements = f.strip_prefix("string(").and_then(|x| x.strip_suffix("/@datetime)")).unwrap_or(&f);
+            let Some(sel) = self.select(elements) else { continue };
             let fits = runs.iter().zip(&targets).zip(&sel).all(|((r, t), sel)| {
                 let doc = r.doc();
                 let first = sel.iter().copied().find(|&n| doc.element(n).is_some());
@@ -416,10 +335,7 @@ impl Exporter<'_> {
     /// The `strip` lines (see the module docs).
     fn strips(&mut self, comments: &mut Vec<String>) -> Vec<String> {
         let runs = self.runs;
-        let mut covered: Vec<Vec<bool>> = runs
-            .iter()
-            .map(|r| vec![false; r.doc().nodes.len()])
-            .collect();
+        let mut covered: Vec<Vec<bool>> = runs.iter().map(|r| vec![false; r.doc().nodes.len()]).collect();
         let mut strips = Vec::new();
         let mut unexpressed: Vec<String> = Vec::new();
         for (i, r) in runs.iter().enumerate() {
@@ -433,26 +349,17 @@ impl Exporter<'_> {
                 let mut best: Option<(usize, String, Vec<Vec<NodeId>>)> = None;
                 for f in part_forms(&typer, part) {
                     let Some(sel) = self.select(&f) else { continue };
-                    let holds = |s: &Vec<NodeId>| {
-                        doc.outermost(s.clone())
-                            .iter()
-                            .any(|&s| s <= part && part < doc.end(s))
-                    };
+                    let holds = |s: &Vec<NodeId>| doc.outermost(s.clone()).iter().any(|&s| s <= part && part < doc.end(s));
                     let holds_part = sel.get(i).is_some_and(holds);
                     if !holds_part {
                         continue;
                     }
                     // A line that quotes a page's text is kept only when it holds on several
                     // samples: quoted text found on one page says nothing about the next.
-                    if f.contains("normalize-space(.)=")
-                        && runs.len() > 1
-                        && self.pages_hit(&sel) < 2
-                    {
+                    if f.contains("normalize-space(.)=") && runs.len() > 1 && self.pages_hit(&sel) < 2 {
                         continue;
                     }
-                    let Some(gain) = self.gain(&sel, &covered) else {
-                        continue;
-                    };
+                    let Some(gain) = self.gain(&sel, &covered) else { continue };
                     if best.as_ref().is_none_or(|(g, _, _)| gain > *g) {
                         best = Some((gain, f, sel));
                     }
@@ -475,10 +382,7 @@ impl Exporter<'_> {
             comments.push(format!("forest also cuts, not expressed as strip: {d}"));
         }
         if unexpressed.len() > MAX_UNEXPRESSED {
-            comments.push(format!(
-                "… and {} more parts not expressed",
-                unexpressed.len() - MAX_UNEXPRESSED
-            ));
+            comments.push(format!("… and {} more parts not expressed", unexpressed.len() - MAX_UNEXPRESSED));
         }
         strips
     }
@@ -506,12 +410,7 @@ impl Exporter<'_> {
 
     /// On how many samples the selection cuts something inside the block.
     fn pages_hit(&self, sel: &[Vec<NodeId>]) -> usize {
-        let mut pages: Vec<usize> = self
-            .ranges(sel)
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(k, _, _)| k)
-            .collect();
+        let mut pages: Vec<usize> = self.ranges(sel).unwrap_or_default().into_iter().map(|(k, _, _)| k).collect();
         pages.dedup();
         pages.len()
     }
@@ -524,10 +423,7 @@ impl Exporter<'_> {
             let (r, range) = (&self.runs[k], s as usize..e as usize);
             let nodes = r.doc().nodes.get(range.clone()).unwrap_or_default();
             let cut = r.cut.get(range.clone()).unwrap_or_default();
-            let done = covered
-                .get(k)
-                .and_then(|c| c.get(range))
-                .unwrap_or_default();
+            let done = covered.get(k).and_then(|c| c.get(range)).unwrap_or_default();
             for ((node, &cut), &done) in nodes.iter().zip(cut).zip(done) {
                 if matches!(node.data, NodeData::Text(_)) {
                     if !cut {
@@ -542,10 +438,7 @@ impl Exporter<'_> {
 
     fn cover(&self, sel: &[Vec<NodeId>], covered: &mut [Vec<bool>]) {
         for (k, s, e) in self.ranges(sel).unwrap_or_default() {
-            if let Some(c) = covered
-                .get_mut(k)
-                .and_then(|c| c.get_mut(s as usize..e as usize))
-            {
+            if let Some(c) = covered.get_mut(k).and_then(|c| c.get_mut(s as usize..e as usize)) {
                 c.iter_mut().for_each(|c| *c = true);
             }
         }
@@ -556,18 +449,11 @@ impl Exporter<'_> {
 /// the tag under the parent's type), and for a split article the type shared by siblings.
 fn choice_forms(c: &Choice) -> Vec<String> {
     let ty = &c.pattern.ty;
-    let digits = Tokens {
-        digits: c.xpath.contains("'0123456789'"),
-        anywhere: c.xpath.contains("contains(concat(' ',"),
-    };
+    let digits = Tokens { digits: c.xpath.contains("'0123456789'"), anywhere: c.xpath.contains("contains(concat(' ',") };
     let mut out = Vec::new();
     if ty.dfs.is_some() {
         if let Some(p) = &c.parent {
-            out.push(format!(
-                "{}/{}",
-                xpath_with(&p.portable(), &[], digits),
-                ty.tag
-            ));
+            out.push(format!("{}/{}", xpath_with(&p.portable(), &[], digits), ty.tag));
         }
     } else {
         out.push(xpath_with(&ty.portable(), &[], digits));
@@ -580,9 +466,7 @@ fn choice_forms(c: &Choice) -> Vec<String> {
 
 /// XPaths naming an element by its attributes: exact `id`, exact `class`, first class token.
 fn attr_forms(doc: &Doc, n: NodeId) -> Vec<String> {
-    let Some(e) = doc.element(n) else {
-        return Vec::new();
-    };
+    let Some(e) = doc.element(n) else { return Vec::new() };
     let tag = &e.name;
     let mut out = Vec::new();
     if let Some(id) = e.attr("id").filter(|v| !v.trim().is_empty()) {
@@ -592,9 +476,7 @@ fn attr_forms(doc: &Doc, n: NodeId) -> Vec<String> {
         out.push(format!("//{tag}[@class={}]", literal(class)));
         if let Some(token) = class.split_whitespace().next() {
             let test = literal(&format!(" {token} "));
-            out.push(format!(
-                "//{tag}[contains(concat(' ',normalize-space(@class),' '),{test})]"
-            ));
+            out.push(format!("//{tag}[contains(concat(' ',normalize-space(@class),' '),{test})]"));
         }
     }
     out
@@ -603,11 +485,7 @@ fn attr_forms(doc: &Doc, n: NodeId) -> Vec<String> {
 /// The XPath of the element's type as forest writes it (tolerant id/class, or anchored path).
 fn type_form(typer: &Typer, n: NodeId) -> Option<String> {
     let ty = typer.of(n)?;
-    Some(xpath_with(
-        &ty.portable(),
-        &[],
-        Tokens::near(typer.doc(), n),
-    ))
+    Some(xpath_with(&ty.portable(), &[], Tokens::near(typer.doc(), n)))
 }
 
 /// [`attr_forms`], then the type's form.
@@ -635,19 +513,10 @@ fn title_forms(typer: &Typer, n: NodeId) -> Vec<String> {
 /// then as [`element_forms`].
 fn date_forms(typer: &Typer, n: NodeId) -> Vec<String> {
     let forms = element_forms(typer, n);
-    if typer
-        .doc()
-        .element(n)
-        .and_then(|e| e.attr("datetime"))
-        .is_none()
-    {
+    if typer.doc().element(n).and_then(|e| e.attr("datetime")).is_none() {
         return forms;
     }
-    forms
-        .iter()
-        .map(|f| format!("string({f}/@datetime)"))
-        .chain(forms.iter().cloned())
-        .collect()
+    forms.iter().map(|f| format!("string({f}/@datetime)")).chain(forms.iter().cloned()).collect()
 }
 
 /// Longest text read as a date alone (`Wednesday, 4 March 2024`): a longer one holds more
@@ -658,24 +527,17 @@ const MAX_DATE_TEXT: usize = 25;
 /// [`MAX_DATE_TEXT`] bytes) read as a date.
 fn shown_day(doc: &Doc, n: NodeId) -> Option<String> {
     let e = doc.element(n)?;
-    let text = e
-        .attr("datetime")
-        .map(str::to_string)
-        .unwrap_or_else(|| crate::clean::collapse_ws(&string_value(doc, n)));
+    let text = e.attr("datetime").map(str::to_string).unwrap_or_else(|| crate::clean::collapse_ws(&string_value(doc, n)));
     if text.is_empty() || text.len() > MAX_DATE_TEXT {
         return None;
     }
-    crate::metadata::normalized_date(&text)?
-        .get(..10)
-        .map(str::to_string)
+    crate::metadata::normalized_date(&text)?.get(..10).map(str::to_string)
 }
 
 /// The element of the page's body with the smallest subtree for which `shows` holds.
 fn smallest(doc: &Doc, shows: &dyn Fn(NodeId) -> bool) -> Option<NodeId> {
     let body_end = doc.end(doc.body);
-    (doc.body..body_end)
-        .filter(|&n| doc.element(n).is_some() && doc.end(n) - n <= 40 && shows(n))
-        .min_by_key(|&n| doc.end(n) - n)
+    (doc.body..body_end).filter(|&n| doc.element(n).is_some() && doc.end(n) - n <= 40 && shows(n)).min_by_key(|&n| doc.end(n) - n)
 }
 
 /// Forms for a cut part: an element by [`element_forms`] and by its quoted text; a text node
@@ -699,15 +561,10 @@ fn part_forms(typer: &Typer, part: NodeId) -> Vec<String> {
             out
         }
         Some(NodeData::Text(t)) => {
-            let (Some(test), Some(parent)) = (
-                quoted(t),
-                doc.nodes.get(part as usize).and_then(|n| n.parent),
-            ) else {
+            let (Some(test), Some(parent)) = (quoted(t), doc.nodes.get(part as usize).and_then(|n| n.parent)) else {
                 return Vec::new();
             };
-            let Some(tag) = doc.element(parent).map(|e| e.name.as_str()) else {
-                return Vec::new();
-            };
+            let Some(tag) = doc.element(parent).map(|e| e.name.as_str()) else { return Vec::new() };
             let mut out = vec![format!("//{tag}/text()[{test}]")];
             for f in element_forms(typer, parent) {
                 push_unique(&mut out, format!("{f}/text()[{test}]"));
@@ -734,21 +591,14 @@ fn string_value(doc: &Doc, n: NodeId) -> String {
 
 /// White space collapsed as XPath's `normalize-space` does (XML white space only).
 fn xml_collapse(s: &str) -> String {
-    s.split([' ', '\t', '\n', '\r'])
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+    s.split([' ', '\t', '\n', '\r']).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
 }
 
 /// A cut part for a comment: `div.share "Share: Facebook…"`, `text in p "."`.
 fn describe(doc: &Doc, part: NodeId) -> String {
     let clue = |n: NodeId| {
         doc.element(n).map_or_else(String::new, |e| {
-            tag_clue(
-                &e.name,
-                e.attr("id").and_then(tolerant).as_deref(),
-                e.attr("class").and_then(tolerant).as_deref(),
-            )
+            tag_clue(&e.name, e.attr("id").and_then(tolerant).as_deref(), e.attr("class").and_then(tolerant).as_deref())
         })
     };
     let text = xml_collapse(&string_value(doc, part));
@@ -757,12 +607,7 @@ fn describe(doc: &Doc, part: NodeId) -> String {
     match doc.element(part) {
         Some(_) => format!("{} {:?}", clue(part), format!("{short}{more}")),
         None => {
-            let parent = doc
-                .nodes
-                .get(part as usize)
-                .and_then(|n| n.parent)
-                .map(clue)
-                .unwrap_or_default();
+            let parent = doc.nodes.get(part as usize).and_then(|n| n.parent).map(clue).unwrap_or_default();
             format!("text in {parent} {:?}", format!("{short}{more}"))
         }
     }
@@ -774,14 +619,8 @@ fn test_urls(samples: &[&Page]) -> Vec<String> {
     let web = |s: &str| s.starts_with("http://") || s.starts_with("https://");
     let mut out = Vec::new();
     for p in samples {
-        let link = p
-            .item
-            .as_ref()
-            .and_then(|i| i.link.as_deref())
-            .map(str::trim);
-        let url = Some(p.location.as_str())
-            .filter(|l| web(l))
-            .or(link.filter(|l| web(l)));
+        let link = p.item.as_ref().and_then(|i| i.link.as_deref()).map(str::trim);
+        let url = Some(p.location.as_str()).filter(|l| web(l)).or(link.filter(|l| web(l)));
         if let Some(u) = url {
             push_unique(&mut out, one_line(u));
         }
@@ -794,26 +633,19 @@ fn check(cfg: &mut SiteConfig, runs: &[Run]) {
     let applier = match ConfigApplier::new(cfg.clone()) {
         Ok(a) => a,
         Err(e) => {
-            cfg.comments
-                .push(format!("not checked: {}", one_line(&e.to_string())));
+            cfg.comments.push(format!("not checked: {}", one_line(&e.to_string())));
             return;
         }
     };
     let differ: Vec<&str> = runs
         .iter()
-        .filter(|r| {
-            applier.extract(r.page).ok().map(|e| e.text).as_deref() != Some(r.ext.text.as_str())
-        })
+        .filter(|r| applier.extract(r.page).ok().map(|e| e.text).as_deref() != Some(r.ext.text.as_str()))
         .map(|r| r.page.id.as_str())
         .collect();
     let same = runs.len() - differ.len();
-    cfg.comments.push(format!(
-        "checked on {} sample pages: same text as forest on {same}",
-        runs.len()
-    ));
+    cfg.comments.push(format!("checked on {} sample pages: same text as forest on {same}", runs.len()));
     if !differ.is_empty() {
-        cfg.comments
-            .push(format!("differs on: {}", one_line(&differ.join(", "))));
+        cfg.comments.push(format!("differs on: {}", one_line(&differ.join(", "))));
     }
 }
 
@@ -828,54 +660,26 @@ mod tests {
     use super::*;
 
     fn page(i: usize, body: &str) -> Page {
-        Page::from_html(
-            format!("p{i}"),
-            &format!(
-                "<html><head><title>Story {i} - Site</title></head><body>{body}</body></html>"
-            ),
-        )
-        .unwrap()
+        Page::from_html(format!("p{i}"), &format!("<html><head><title>Story {i} - Site</title></head><body>{body}</body></html>")).unwrap()
     }
 
     #[test]
     fn cut_parts_are_the_largest_all_cut_elements_and_lone_text() {
-        let p = page(
-            1,
-            "<div class='a'><p>keep <a>x</a>.</p><div class='share'><a>F</a> <a>T</a></div></div>",
-        );
+        let p = page(1, "<div class='a'><p>keep <a>x</a>.</p><div class='share'><a>F</a> <a>T</a></div></div>");
         let doc = &p.doc;
-        let root = (0..doc.nodes.len() as NodeId)
-            .find(|&n| doc.element(n).is_some_and(|e| e.attr("class") == Some("a")))
-            .unwrap();
+        let root = (0..doc.nodes.len() as NodeId).find(|&n| doc.element(n).is_some_and(|e| e.attr("class") == Some("a"))).unwrap();
         let mut skip = vec![false; doc.nodes.len()];
-        let share = (0..doc.nodes.len() as NodeId)
-            .find(|&n| {
-                doc.element(n)
-                    .is_some_and(|e| e.attr("class") == Some("share"))
-            })
-            .unwrap();
-        for s in skip
-            .iter_mut()
-            .take(doc.end(share) as usize)
-            .skip(share as usize)
-        {
+        let share = (0..doc.nodes.len() as NodeId).find(|&n| doc.element(n).is_some_and(|e| e.attr("class") == Some("share"))).unwrap();
+        for s in skip.iter_mut().take(doc.end(share) as usize).skip(share as usize) {
             *s = true;
         }
-        let dot = (0..doc.nodes.len())
-            .find(|&n| matches!(&doc.nodes[n].data, NodeData::Text(t) if t == "."))
-            .unwrap();
+        let dot = (0..doc.nodes.len()).find(|&n| matches!(&doc.nodes[n].data, NodeData::Text(t) if t == ".")).unwrap();
         skip[dot] = true;
-        let ext = Extraction {
-            skip,
-            ..Extraction::new(vec![root], String::new(), crate::Rule::Exact)
-        };
+        let ext = Extraction { skip, ..Extraction::new(vec![root], String::new(), crate::Rule::Exact) };
         let run = Run::new(&p, ext);
         assert_eq!(run.cut_parts(), [dot as NodeId, share]);
         let typer = Typer::new(doc, Typing::Anchored);
-        assert_eq!(
-            part_forms(&typer, dot as NodeId)[0],
-            "//p/text()[normalize-space(.)='.']"
-        );
+        assert_eq!(part_forms(&typer, dot as NodeId)[0], "//p/text()[normalize-space(.)='.']");
         assert_eq!(
             &part_forms(&typer, share)[..3],
             [
@@ -895,11 +699,7 @@ mod tests {
             "An old Apple computer sold at auction for a record price on Sunday evening.",
             "The city library opens a new branch with a maker space and long hours.",
         ];
-        let titles = [
-            "KitKat for Android phones",
-            "Apple computer at auction",
-            "Library opens new branch",
-        ];
+        let titles = ["KitKat for Android phones", "Apple computer at auction", "Library opens new branch"];
         let pages: Vec<Page> = (0..3)
             .map(|i| {
                 Page::from_html(
@@ -915,28 +715,15 @@ mod tests {
                 ).unwrap()
             })
             .collect();
-        let config = crate::Config {
-            k: 3,
-            ..crate::Config::default()
-        };
-        let wrapper = crate::Wrapper::induce("site", &pages, &config)
-            .unwrap()
-            .wrapper;
+        let config = crate::Config { k: 3, ..crate::Config::default() };
+        let wrapper = crate::Wrapper::induce("site", &pages, &config).unwrap().wrapper;
         let refs: Vec<&Page> = pages.iter().collect();
         let cfg = export(&wrapper, &refs);
-        assert_eq!(
-            cfg.body,
-            ["//div[substring-before(concat(normalize-space(@class),' '),' ')='story']"]
-        );
+        assert_eq!(cfg.body, ["//div[substring-before(concat(normalize-space(@class),' '),' ')='story']"]);
         assert_eq!(cfg.title, ["//h1[@class='title']"]);
         assert_eq!(cfg.strip, ["//div[@class='share']"]);
         assert_eq!(cfg.prune, Some(false));
-        assert!(
-            cfg.comments
-                .iter()
-                .any(|c| c == "checked on 3 sample pages: same text as forest on 3"),
-            "{cfg}"
-        );
+        assert!(cfg.comments.iter().any(|c| c == "checked on 3 sample pages: same text as forest on 3"), "{cfg}");
         let text = cfg.to_string();
         let (again, warnings) = SiteConfig::parse(&text, "site.txt").unwrap();
         assert_eq!(again, cfg);
@@ -946,36 +733,16 @@ mod tests {
         for p in &pages {
             let (a, b) = (applier.extract(p).unwrap(), ours.extract(p).unwrap());
             assert_eq!(a.text, b.text);
-            assert!(
-                b.text
-                    .starts_with(&format!("{}\n\n", p.doc.title.trim_end_matches(" - Site"))),
-                "{}",
-                b.text
-            );
+            assert!(b.text.starts_with(&format!("{}\n\n", p.doc.title.trim_end_matches(" - Site"))), "{}", b.text);
         }
     }
 
     #[test]
     fn exports_where_the_pages_show_their_date_and_author() {
         let stories = [
-            (
-                "KitKat for Android phones",
-                "Ann Lee",
-                "2024-03-04",
-                "Android phones get KitKat, the new version of the system, this week.",
-            ),
-            (
-                "Apple computer at auction",
-                "Bo Chen",
-                "2024-03-05",
-                "An old Apple computer sold at auction for a record price on Sunday.",
-            ),
-            (
-                "Library opens new branch",
-                "Cy Diaz",
-                "2024-04-01",
-                "The city library opens a new branch with a maker space and long hours.",
-            ),
+            ("KitKat for Android phones", "Ann Lee", "2024-03-04", "Android phones get KitKat, the new version of the system, this week."),
+            ("Apple computer at auction", "Bo Chen", "2024-03-05", "An old Apple computer sold at auction for a record price on Sunday."),
+            ("Library opens new branch", "Cy Diaz", "2024-04-01", "The city library opens a new branch with a maker space and long hours."),
         ];
         let pages: Vec<Page> = stories
             .iter()
@@ -993,29 +760,13 @@ mod tests {
                 .unwrap()
             })
             .collect();
-        let wrapper = crate::Wrapper::induce(
-            "site",
-            &pages,
-            &crate::Config {
-                k: 3,
-                ..crate::Config::default()
-            },
-        )
-        .unwrap()
-        .wrapper;
+        let wrapper = crate::Wrapper::induce("site", &pages, &crate::Config { k: 3, ..crate::Config::default() }).unwrap().wrapper;
         let cfg = export(&wrapper, &pages.iter().collect::<Vec<_>>());
-        assert_eq!(
-            cfg.date,
-            ["string(//time[@class='when']/@datetime)"],
-            "{cfg}"
-        );
+        assert_eq!(cfg.date, ["string(//time[@class='when']/@datetime)"], "{cfg}");
         assert_eq!(cfg.author, ["//span[@class='name']"], "{cfg}");
         let ours = ConfigApplier::new(cfg).unwrap();
         for (p, (_, who, day, _)) in pages.iter().zip(&stories) {
-            assert_eq!(
-                (ours.date(&p.doc).as_deref(), ours.author(&p.doc)),
-                (Some(*day), vec![who.to_string()])
-            );
+            assert_eq!((ours.date(&p.doc).as_deref(), ours.author(&p.doc)), (Some(*day), vec![who.to_string()]));
         }
         // A date only one page shows is no site's rule.
         let cfg = export(&wrapper, &pages.iter().take(1).collect::<Vec<_>>());

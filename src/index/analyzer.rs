@@ -19,9 +19,8 @@ use tantivy::tokenizer::{Token, TokenStream, Tokenizer, TokenizerManager};
 /// Languages with their own analyzer and fields, by code: those [`Language::from_code`] knows
 /// (with a Snowball stemmer, or stop words only). Anything else is analyzed as English.
 pub const LANGUAGES: &[&str] = &[
-    "en", "ar", "da", "nl", "fi", "fr", "de", "el", "hu", "it", "no", "pt", "ro", "ru", "es", "sv",
-    "ta", "tr", "zh", "ja", "ko", "pl", "cs", "uk", "bg", "he", "hi", "fa", "id", "vi", "th", "ca",
-    "hr", "sk", "sl", "lt", "lv", "et",
+    "en", "ar", "da", "nl", "fi", "fr", "de", "el", "hu", "it", "no", "pt", "ro", "ru", "es", "sv", "ta", "tr", "zh",
+    "ja", "ko", "pl", "cs", "uk", "bg", "he", "hi", "fa", "id", "vi", "th", "ca", "hr", "sk", "sl", "lt", "lv", "et",
 ];
 
 /// Words longer than this (bytes) are not indexed: base64 blobs and run-together junk.
@@ -61,11 +60,7 @@ pub fn analyzer_name(code: &str) -> String {
 /// detected from `sample`, else English; always one of [`LANGUAGES`].
 pub fn language_of(lang: Option<&str>, sample: &str) -> &'static str {
     let code = Language::of_page(lang, sample).map_or("en", |l| l.code);
-    LANGUAGES
-        .iter()
-        .copied()
-        .find(|&c| c == code)
-        .unwrap_or("en")
+    LANGUAGES.iter().copied().find(|&c| c == code).unwrap_or("en")
 }
 
 /// Register the analyzer of every language of [`LANGUAGES`] in `manager`.
@@ -101,11 +96,7 @@ impl ArticleTokenizer {
     /// The analyzer of a language code (stop words and stemmer of [`crate::signifiers`]; a code
     /// with neither only tokenizes).
     pub fn new(code: &str) -> ArticleTokenizer {
-        let stop = stop_words::lookup(code)
-            .unwrap_or(&[])
-            .iter()
-            .copied()
-            .collect();
+        let stop = stop_words::lookup(code).unwrap_or(&[]).iter().copied().collect();
         ArticleTokenizer {
             stop: Arc::new(stop),
             stemmer: algorithm(code),
@@ -130,13 +121,7 @@ impl Tokenizer for ArticleTokenizer {
     type TokenStream<'a> = ArticleTokenStream<'a>;
 
     fn token_stream<'a>(&'a mut self, text: &'a str) -> ArticleTokenStream<'a> {
-        let ArticleTokenizer {
-            stop,
-            stemmer,
-            words,
-            tokens,
-            len,
-        } = self;
+        let ArticleTokenizer { stop, stemmer, words, tokens, len } = self;
         let stemmer = stemmer.map(Stemmer::create);
         *len = 0;
         let mut position = 0;
@@ -161,11 +146,7 @@ impl Tokenizer for ArticleTokenizer {
                 *len += 1;
             }
         });
-        ArticleTokenStream {
-            tokens: tokens.get_mut(..*len).unwrap_or_default(),
-            next: 0,
-            spare: Token::default(),
-        }
+        ArticleTokenStream { tokens: tokens.get_mut(..*len).unwrap_or_default(), next: 0, spare: Token::default() }
     }
 }
 
@@ -189,18 +170,11 @@ impl TokenStream for ArticleTokenStream<'_> {
     }
 
     fn token(&self) -> &Token {
-        self.next
-            .checked_sub(1)
-            .and_then(|i| self.tokens.get(i))
-            .unwrap_or(&self.spare)
+        self.next.checked_sub(1).and_then(|i| self.tokens.get(i)).unwrap_or(&self.spare)
     }
 
     fn token_mut(&mut self) -> &mut Token {
-        match self
-            .next
-            .checked_sub(1)
-            .and_then(|i| self.tokens.get_mut(i))
-        {
+        match self.next.checked_sub(1).and_then(|i| self.tokens.get_mut(i)) {
             Some(t) => t,
             None => &mut self.spare,
         }
@@ -215,20 +189,10 @@ mod tests {
     #[test]
     fn every_language_is_one_signifiers_knows() {
         for &code in LANGUAGES {
-            assert_eq!(
-                Language::from_code(code).map(|l| l.code),
-                Some(code),
-                "{code}"
-            );
+            assert_eq!(Language::from_code(code).map(|l| l.code), Some(code), "{code}");
         }
         assert_eq!(language_of(Some("fr-CA"), ""), "fr");
-        assert_eq!(
-            language_of(
-                Some("xx"),
-                "Der Fluss ist breit und die Brücke ist alt, sagen die Leute hier."
-            ),
-            "de"
-        );
+        assert_eq!(language_of(Some("xx"), "Der Fluss ist breit und die Brücke ist alt, sagen die Leute hier."), "de");
         assert_eq!(language_of(None, ""), "en");
     }
 
@@ -262,26 +226,12 @@ mod tests {
         let mut seen = Vec::new();
         while stream.advance() {
             let tok = stream.token();
-            seen.push((
-                tok.text.clone(),
-                &text[tok.offset_from..tok.offset_to],
-                tok.position,
-            ));
+            seen.push((tok.text.clone(), &text[tok.offset_from..tok.offset_to], tok.position));
         }
-        assert_eq!(
-            seen,
-            [
-                ("bridg".into(), "Bridges", 1),
-                ("fine".into(), "ﬁne", 4),
-                ("citi".into(), "city", 5)
-            ]
-        );
+        assert_eq!(seen, [("bridg".into(), "Bridges", 1), ("fine".into(), "ﬁne", 4), ("citi".into(), "city", 5)]);
         assert!(!stream.advance());
         // Reused buffers: a shorter text after a longer one.
         assert_eq!(t.terms("Rivers"), ["river"]);
-        assert_eq!(
-            t.terms(&"x".repeat(MAX_TOKEN_BYTES + 1)),
-            Vec::<String>::new()
-        );
+        assert_eq!(t.terms(&"x".repeat(MAX_TOKEN_BYTES + 1)), Vec::<String>::new());
     }
 }

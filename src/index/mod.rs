@@ -43,8 +43,7 @@ use tantivy::directory::error::LockError;
 use tantivy::directory::MmapDirectory;
 use tantivy::query::TermQuery;
 use tantivy::schema::{
-    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value,
-    STORED, STRING,
+    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value, STORED, STRING,
 };
 use tantivy::tokenizer::TokenizerManager;
 use tantivy::{Index, IndexReader, ReloadPolicy, TantivyDocument, TantivyError, Term};
@@ -56,6 +55,7 @@ pub const DEFAULT_BATCH: usize = 256;
 pub const MAX_URL_BYTES: usize = 8192;
 
 pub use crate::article::Article;
+
 
 /// The schema's fields.
 #[derive(Clone)]
@@ -93,13 +93,8 @@ impl Fields {
         let lang = b.add_text_field("lang", STRING | STORED);
         let analyzed_as = b.add_text_field("analyzed_as", STRING | STORED);
         let xpath = b.add_text_field("xpath", STORED);
-        let extracted_at = b.add_i64_field(
-            "extracted_at",
-            NumericOptions::default()
-                .set_stored()
-                .set_fast()
-                .set_indexed(),
-        );
+        let extracted_at =
+            b.add_i64_field("extracted_at", NumericOptions::default().set_stored().set_fast().set_indexed());
         let meta = Some(b.add_text_field("meta", STORED));
         let by_language = analyzer::LANGUAGES
             .iter()
@@ -109,19 +104,7 @@ impl Fields {
                 (code, t, x)
             })
             .collect();
-        let fields = Fields {
-            url,
-            host,
-            title,
-            text,
-            published,
-            lang,
-            analyzed_as,
-            xpath,
-            extracted_at,
-            meta,
-            by_language,
-        };
+        let fields = Fields { url, host, title, text, published, lang, analyzed_as, xpath, extracted_at, meta, by_language };
         (b.build(), fields)
     }
 
@@ -131,13 +114,7 @@ impl Fields {
         let f = |name: &str| schema.get_field(name).ok();
         let by_language = analyzer::LANGUAGES
             .iter()
-            .map(|&code| {
-                Some((
-                    code,
-                    f(&format!("title_{code}"))?,
-                    f(&format!("text_{code}"))?,
-                ))
-            })
+            .map(|&code| Some((code, f(&format!("title_{code}"))?, f(&format!("text_{code}"))?)))
             .collect::<Option<Vec<_>>>()?;
         Some(Fields {
             url: f("url")?,
@@ -157,19 +134,14 @@ impl Fields {
     /// The (title, text) fields of a language code of [`analyzer::LANGUAGES`] (English's else).
     fn of_language(&self, code: &str) -> Option<(Field, Field)> {
         let found = self.by_language.iter().find(|(c, _, _)| *c == code);
-        found
-            .or_else(|| self.by_language.first())
-            .map(|&(_, t, x)| (t, x))
+        found.or_else(|| self.by_language.first()).map(|&(_, t, x)| (t, x))
     }
 
     /// The document of an article.
     fn document(&self, a: &Article) -> TantivyDocument {
         let mut sample: &str = &a.text;
         if sample.len() > 4096 {
-            let cut = (0..=4096)
-                .rev()
-                .find(|&i| sample.is_char_boundary(i))
-                .unwrap_or(0);
+            let cut = (0..=4096).rev().find(|&i| sample.is_char_boundary(i)).unwrap_or(0);
             sample = sample.get(..cut).unwrap_or_default();
         }
         let code = analyzer::language_of(a.lang.as_deref(), &format!("{}\n{sample}", a.title));
@@ -211,10 +183,7 @@ impl Fields {
             #[serde(default)]
             meta: crate::article::Meta,
         }
-        let stored: Option<Stored> = self
-            .meta
-            .and_then(text)
-            .and_then(|j| serde_json::from_str(&j).ok());
+        let stored: Option<Stored> = self.meta.and_then(text).and_then(|j| serde_json::from_str(&j).ok());
         Article {
             url: text(self.url),
             host: text(self.host),
@@ -223,10 +192,7 @@ impl Fields {
             published: text(self.published),
             lang: text(self.lang),
             xpath: text(self.xpath).unwrap_or_default(),
-            extracted_at: d
-                .get_first(self.extracted_at)
-                .and_then(|v| v.as_i64())
-                .unwrap_or_default(),
+            extracted_at: d.get_first(self.extracted_at).and_then(|v| v.as_i64()).unwrap_or_default(),
             byline: stored.as_ref().and_then(|m| m.byline.clone()),
             page_type: stored.as_ref().and_then(|m| m.page_type),
             confidence: stored.as_ref().map_or(0.0, |m| m.confidence),
@@ -242,10 +208,7 @@ fn host_of(a: &Article) -> String {
     if !host.is_empty() {
         return host.to_lowercase();
     }
-    url::Url::parse(a.key())
-        .ok()
-        .and_then(|u| u.host_str().map(str::to_lowercase))
-        .unwrap_or_default()
+    url::Url::parse(a.key()).ok().and_then(|u| u.host_str().map(str::to_lowercase)).unwrap_or_default()
 }
 
 /// Run `f` on the index at `path`, a panic inside tantivy (which some damaged files cause:
@@ -302,10 +265,7 @@ mod quiet_panics {
 
 /// An [`Error::Index`] about `path`.
 fn index_error(path: &Path, message: impl Into<String>) -> Error {
-    Error::Index {
-        path: path.to_path_buf(),
-        message: message.into(),
-    }
+    Error::Index { path: path.to_path_buf(), message: message.into() }
 }
 
 /// A tantivy error as an [`Error::Index`], saying what to do where we know.
@@ -338,9 +298,7 @@ pub struct ArticleIndex {
 
 impl std::fmt::Debug for ArticleIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ArticleIndex")
-            .field("path", &self.path)
-            .finish_non_exhaustive()
+        f.debug_struct("ArticleIndex").field("path", &self.path).finish_non_exhaustive()
     }
 }
 
@@ -370,16 +328,10 @@ impl ArticleIndex {
     /// [`Error::Io`] when the folder cannot be made or read; [`Error::Index`] when it holds
     /// files but no index, an index forest did not make, or a damaged one.
     pub fn open_or_create(dir: &Path) -> Result<ArticleIndex> {
-        std::fs::create_dir_all(dir).map_err(|source| Error::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
+        std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.to_path_buf(), source })?;
         let directory = MmapDirectory::open(dir).map_err(|e| tantivy_error(dir, e.into()))?;
         if !Index::exists(&directory).map_err(|e| tantivy_error(dir, e.into()))? {
-            let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
-                path: dir.to_path_buf(),
-                source,
-            })?;
+            let entries = std::fs::read_dir(dir).map_err(|source| Error::Io { path: dir.to_path_buf(), source })?;
             let junk = entries
                 .filter_map(|e| e.ok())
                 .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -408,10 +360,7 @@ impl ArticleIndex {
     fn open_unguarded(dir: &Path) -> Result<ArticleIndex> {
         let directory = MmapDirectory::open(dir).map_err(|e| tantivy_error(dir, e.into()))?;
         if !Index::exists(&directory).map_err(|e| tantivy_error(dir, e.into()))? {
-            return Err(index_error(
-                dir,
-                "holds no article index (no meta.json): check the path",
-            ));
+            return Err(index_error(dir, "holds no article index (no meta.json): check the path"));
         }
         ArticleIndex::from_directory(dir, directory)
     }
@@ -420,11 +369,7 @@ impl ArticleIndex {
         let (schema, _) = Fields::schema();
         let tokenizers = TokenizerManager::default();
         analyzer::register(&tokenizers);
-        let index = match Index::builder()
-            .schema(schema)
-            .tokenizers(tokenizers.clone())
-            .open_or_create(directory.clone())
-        {
+        let index = match Index::builder().schema(schema).tokenizers(tokenizers.clone()).open_or_create(directory.clone()) {
             Ok(index) => index,
             // An index made before a field was added opens with its own fields.
             Err(TantivyError::SchemaError(m)) => {
@@ -437,20 +382,13 @@ impl ArticleIndex {
             }
             Err(e) => return Err(tantivy_error(dir, e)),
         };
-        let fields = Fields::of(&index.schema()).ok_or_else(|| {
-            tantivy_error(dir, TantivyError::SchemaError("fields are missing".into()))
-        })?;
+        let fields = Fields::of(&index.schema()).ok_or_else(|| tantivy_error(dir, TantivyError::SchemaError("fields are missing".into())))?;
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
             .try_into()
             .map_err(|e| tantivy_error(dir, e))?;
-        Ok(ArticleIndex {
-            path: dir.to_path_buf(),
-            index,
-            reader,
-            fields,
-        })
+        Ok(ArticleIndex { path: dir.to_path_buf(), index, reader, fields })
     }
 
     /// The index's folder.
@@ -464,9 +402,7 @@ impl ArticleIndex {
     /// # Errors
     /// [`Error::Index`] when the index cannot be read.
     pub fn refresh(&self) -> Result<()> {
-        self.reader
-            .reload()
-            .map_err(|e| tantivy_error(&self.path, e))
+        self.reader.reload().map_err(|e| tantivy_error(&self.path, e))
     }
 
     /// The number of articles (committed, live).
@@ -485,18 +421,11 @@ impl ArticleIndex {
     /// [`Error::Index`] when the index cannot be read.
     pub fn get(&self, url: &str) -> Result<Option<Article>> {
         let searcher = self.reader.searcher();
-        let query = TermQuery::new(
-            Term::from_field_text(self.fields.url, url),
-            IndexRecordOption::Basic,
-        );
-        let top = searcher
-            .search(&query, &TopDocs::with_limit(1))
-            .map_err(|e| tantivy_error(&self.path, e))?;
+        let query = TermQuery::new(Term::from_field_text(self.fields.url, url), IndexRecordOption::Basic);
+        let top = searcher.search(&query, &TopDocs::with_limit(1)).map_err(|e| tantivy_error(&self.path, e))?;
         match top.first() {
             Some(&(_, address)) => {
-                let d: TantivyDocument = searcher
-                    .doc(address)
-                    .map_err(|e| tantivy_error(&self.path, e))?;
+                let d: TantivyDocument = searcher.doc(address).map_err(|e| tantivy_error(&self.path, e))?;
                 Ok(Some(self.fields.article(&d)))
             }
             None => Ok(None),
@@ -512,12 +441,9 @@ impl ArticleIndex {
         let searcher = self.reader.searcher();
         let mut seen = 0;
         for segment in searcher.segment_readers() {
-            let store = segment
-                .get_store_reader(8)
-                .map_err(|e| tantivy_error(&self.path, e.into()))?;
+            let store = segment.get_store_reader(8).map_err(|e| tantivy_error(&self.path, e.into()))?;
             for doc in segment.doc_ids_alive() {
-                let d: TantivyDocument =
-                    store.get(doc).map_err(|e| tantivy_error(&self.path, e))?;
+                let d: TantivyDocument = store.get(doc).map_err(|e| tantivy_error(&self.path, e))?;
                 f(self.fields.article(&d))?;
                 seen += 1;
             }
@@ -545,9 +471,7 @@ mod tests {
     pub(super) fn article(url: &str, lang: Option<&str>, title: &str, text: &str) -> Article {
         Article {
             url: Some(url.into()),
-            host: url::Url::parse(url)
-                .ok()
-                .and_then(|u| u.host_str().map(str::to_string)),
+            host: url::Url::parse(url).ok().and_then(|u| u.host_str().map(str::to_string)),
             title: title.into(),
             text: text.into(),
             published: Some("2024-05-01".into()),
@@ -614,12 +538,7 @@ mod tests {
 
     #[test]
     fn metadata_round_trips_and_an_index_made_before_it_still_opens() {
-        let mut a = article(
-            "https://news.example/en/bridge",
-            Some("en"),
-            "Bridge",
-            "The bridge closes for repairs on Monday.",
-        );
+        let mut a = article("https://news.example/en/bridge", Some("en"), "Bridge", "The bridge closes for repairs on Monday.");
         a.byline = Some("Ada Byron, Alan T.".into());
         a.page_type = Some(crate::metadata::PageType::Article);
         a.meta.authors = vec!["Ada Byron".into(), "Alan T.".into()];
@@ -627,14 +546,8 @@ mod tests {
         a.meta.site_name = Some("The News".into());
         a.confidence = 0.75;
         let (dir, index) = built(std::slice::from_ref(&a));
-        let back = index
-            .get("https://news.example/en/bridge")
-            .expect("read")
-            .expect("archived");
-        assert_eq!(
-            (back.byline.as_deref(), back.page_type, &back.meta),
-            (a.byline.as_deref(), a.page_type, &a.meta)
-        );
+        let back = index.get("https://news.example/en/bridge").expect("read").expect("archived");
+        assert_eq!((back.byline.as_deref(), back.page_type, &back.meta), (a.byline.as_deref(), a.page_type, &a.meta));
         assert_eq!(back.confidence, 0.75);
         drop(index);
 
@@ -647,23 +560,13 @@ mod tests {
         }
         let tokenizers = TokenizerManager::default();
         analyzer::register(&tokenizers);
-        Index::builder()
-            .schema(b.build())
-            .tokenizers(tokenizers)
-            .create_in_dir(old.path())
-            .expect("an older index");
+        Index::builder().schema(b.build()).tokenizers(tokenizers).create_in_dir(old.path()).expect("an older index");
         let index = ArticleIndex::open(old.path()).expect("opens");
         let mut w = index.writer(0).expect("writer");
         w.add(&a).expect("add");
         w.finish().expect("commit");
-        let back = index
-            .get("https://news.example/en/bridge")
-            .expect("read")
-            .expect("archived");
-        assert_eq!(
-            (back.title.as_str(), back.byline.as_deref()),
-            ("Bridge", None)
-        );
+        let back = index.get("https://news.example/en/bridge").expect("read").expect("archived");
+        assert_eq!((back.title.as_str(), back.byline.as_deref()), ("Bridge", None));
         assert_eq!(index.search("bridge", 5, None).expect("search").len(), 1);
         drop(dir);
     }
@@ -673,10 +576,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         std::fs::write(dir.path().join("notes.txt"), "mine").expect("write");
         let err = ArticleIndex::open_or_create(dir.path()).expect_err("junk folder");
-        assert!(
-            err.to_string().contains("notes.txt") && err.to_string().contains("no article index"),
-            "{err}"
-        );
+        assert!(err.to_string().contains("notes.txt") && err.to_string().contains("no article index"), "{err}");
         assert!(ArticleIndex::open(&dir.path().join("nowhere")).is_err());
 
         let (_dir, index) = built(&[]);

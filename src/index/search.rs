@@ -69,33 +69,17 @@ impl ArticleIndex {
         let query: Box<dyn Query> = match host {
             Some(h) => {
                 let term = Term::from_field_text(self.fields.host, &h.trim().to_lowercase());
-                let filter = ConstScoreQuery::new(
-                    Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
-                    0.0,
-                );
-                Box::new(BooleanQuery::new(vec![
-                    (Occur::Must, parsed),
-                    (Occur::Must, Box::new(filter)),
-                ]))
+                let filter = ConstScoreQuery::new(Box::new(TermQuery::new(term, IndexRecordOption::Basic)), 0.0);
+                Box::new(BooleanQuery::new(vec![(Occur::Must, parsed), (Occur::Must, Box::new(filter))]))
             }
             None => parsed,
         };
-        let top = searcher
-            .search(&*query, &TopDocs::with_limit(limit))
-            .map_err(err)?;
-        let mut snippets = Snippets {
-            searcher: &searcher,
-            query: &*query,
-            fields: &self.fields,
-            made: Vec::new(),
-        };
+        let top = searcher.search(&*query, &TopDocs::with_limit(limit)).map_err(err)?;
+        let mut snippets = Snippets { searcher: &searcher, query: &*query, fields: &self.fields, made: Vec::new() };
         let mut hits = Vec::with_capacity(top.len());
         for (score, address) in top {
             let d: TantivyDocument = searcher.doc(address).map_err(err)?;
-            let code = d
-                .get_first(self.fields.analyzed_as)
-                .and_then(|v| v.as_str())
-                .unwrap_or("en");
+            let code = d.get_first(self.fields.analyzed_as).and_then(|v| v.as_str()).unwrap_or("en");
             let a = self.fields.article(&d);
             let (fragment, highlighted) = snippets.of(code, &a).map_err(err)?;
             hits.push(Hit {
@@ -123,8 +107,7 @@ impl ArticleIndex {
                 titles.push(title);
             }
         }
-        let mut parser =
-            QueryParser::new(self.index.schema(), fields, self.index.tokenizers().clone());
+        let mut parser = QueryParser::new(self.index.schema(), fields, self.index.tokenizers().clone());
         for title in titles {
             parser.set_field_boost(title, 2.0);
         }
@@ -155,8 +138,7 @@ impl Snippets<'_> {
                     g.set_max_num_chars(SNIPPET_BYTES);
                     Ok(g)
                 };
-                self.made
-                    .push((code.to_string(), generator(text)?, generator(title)?));
+                self.made.push((code.to_string(), generator(text)?, generator(title)?));
                 self.made.len() - 1
             }
         };
@@ -180,10 +162,7 @@ fn start_of(text: &str) -> String {
     if text.len() <= SNIPPET_BYTES {
         return text.to_string();
     }
-    let cut = (0..=SNIPPET_BYTES)
-        .rev()
-        .find(|&i| text.is_char_boundary(i))
-        .unwrap_or(0);
+    let cut = (0..=SNIPPET_BYTES).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
     let head = text.get(..cut).unwrap_or_default();
     match head.rfind(char::is_whitespace) {
         Some(space) if space > SNIPPET_BYTES / 2 => head.get(..space).unwrap_or(head).to_string(),
@@ -196,8 +175,7 @@ fn mark(fragment: &str, highlighted: &[Range<usize>]) -> String {
     let mut out = String::with_capacity(fragment.len() + 4 * highlighted.len());
     let mut at = 0;
     for r in highlighted {
-        let (Some(before), Some(word)) = (fragment.get(at..r.start), fragment.get(r.clone()))
-        else {
+        let (Some(before), Some(word)) = (fragment.get(at..r.start), fragment.get(r.clone())) else {
             continue;
         };
         out.push_str(before);
@@ -237,50 +215,22 @@ mod tests {
         // German, detected: `Straße` folds to `strasse`, `Flüsse` stems to `fluss`.
         let hits = index.search("strasse Flüsse", 10, None).expect("search");
         assert_eq!(urls(&hits), ["https://zeitung.example/de/fluss"]);
-        assert!(
-            hits[0].snippet.contains("«Fluss»") && hits[0].snippet.contains("«Straßen»"),
-            "{}",
-            hits[0].snippet
-        );
+        assert!(hits[0].snippet.contains("«Fluss»") && hits[0].snippet.contains("«Straßen»"), "{}", hits[0].snippet);
     }
 
     #[test]
     fn stop_words_match_nothing_and_queries_combine() {
         let (_dir, index) = built(&three());
         assert!(index.search("the", 10, None).expect("search").is_empty());
-        assert!(index
-            .search("les de la", 10, None)
-            .expect("search")
-            .is_empty());
+        assert!(index.search("les de la", 10, None).expect("search").is_empty());
         assert!(index.search("", 10, None).expect("search").is_empty());
-        assert_eq!(
-            index
-                .search("bridge OR pont", 10, None)
-                .expect("search")
-                .len(),
-            2
-        );
-        assert!(index
-            .search("bridge AND pont", 10, None)
-            .expect("search")
-            .is_empty());
-        assert_eq!(
-            urls(&index.search("\"old bridge\"", 10, None).expect("search")),
-            ["https://news.example/en/bridge"]
-        );
-        assert!(index
-            .search("\"bridge old\"", 10, None)
-            .expect("search")
-            .is_empty());
-        assert!(index
-            .search("bridge -ferry", 10, None)
-            .expect("search")
-            .is_empty());
+        assert_eq!(index.search("bridge OR pont", 10, None).expect("search").len(), 2);
+        assert!(index.search("bridge AND pont", 10, None).expect("search").is_empty());
+        assert_eq!(urls(&index.search("\"old bridge\"", 10, None).expect("search")), ["https://news.example/en/bridge"]);
+        assert!(index.search("\"bridge old\"", 10, None).expect("search").is_empty());
+        assert!(index.search("bridge -ferry", 10, None).expect("search").is_empty());
         // Unbalanced syntax is read leniently.
-        assert_eq!(
-            urls(&index.search("\"bridge AND (", 10, None).expect("search")),
-            ["https://news.example/en/bridge"]
-        );
+        assert_eq!(urls(&index.search("\"bridge AND (", 10, None).expect("search")), ["https://news.example/en/bridge"]);
         assert!(index.search("bridge", 0, None).expect("search").is_empty());
     }
 
@@ -295,22 +245,12 @@ mod tests {
     #[test]
     fn host_filter() {
         let mut arts = three();
-        arts.push(article(
-            "https://other.example/bridge",
-            Some("en"),
-            "Another bridge",
-            "A bridge elsewhere.",
-        ));
+        arts.push(article("https://other.example/bridge", Some("en"), "Another bridge", "A bridge elsewhere."));
         let (_dir, index) = built(&arts);
         assert_eq!(index.search("bridge", 10, None).expect("search").len(), 2);
-        let hits = index
-            .search("bridge", 10, Some("News.Example"))
-            .expect("search");
+        let hits = index.search("bridge", 10, Some("News.Example")).expect("search");
         assert_eq!(urls(&hits), ["https://news.example/en/bridge"]);
-        assert!(index
-            .search("pont", 10, Some("news.example"))
-            .expect("search")
-            .is_empty());
+        assert!(index.search("pont", 10, Some("news.example")).expect("search").is_empty());
     }
 
     #[test]

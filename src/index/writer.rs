@@ -1,8 +1,6 @@
 //! Writing: adds and replacements by URL, committed in batches (a commit is atomic).
 
-use super::{
-    index_error, tantivy_error, Article, ArticleIndex, Fields, DEFAULT_BATCH, MAX_URL_BYTES,
-};
+use super::{index_error, tantivy_error, Article, ArticleIndex, Fields, DEFAULT_BATCH, MAX_URL_BYTES};
 use crate::Result;
 use std::path::PathBuf;
 use tantivy::{IndexReader, IndexWriter, Term};
@@ -66,24 +64,15 @@ impl ArticleWriter {
     /// the index cannot be written.
     pub fn add(&mut self, a: &Article) -> Result<()> {
         if a.key().trim().is_empty() {
-            return Err(index_error(
-                &self.path,
-                "an article needs a URL (the index's key); this one has none",
-            ));
+            return Err(index_error(&self.path, "an article needs a URL (the index's key); this one has none"));
         }
         if a.key().len() > MAX_URL_BYTES {
-            return Err(index_error(
-                &self.path,
-                format!("URL longer than {MAX_URL_BYTES} bytes: {:.80}…", a.key()),
-            ));
+            return Err(index_error(&self.path, format!("URL longer than {MAX_URL_BYTES} bytes: {:.80}…", a.key())));
         }
         // The delete's opstamp is before the add's: it removes earlier copies, committed or
         // pending, never this one.
-        self.writer
-            .delete_term(Term::from_field_text(self.fields.url, a.key()));
-        self.writer
-            .add_document(self.fields.document(a))
-            .map_err(|e| tantivy_error(&self.path, e))?;
+        self.writer.delete_term(Term::from_field_text(self.fields.url, a.key()));
+        self.writer.add_document(self.fields.document(a)).map_err(|e| tantivy_error(&self.path, e))?;
         self.pending += 1;
         self.added += 1;
         if self.pending >= self.batch {
@@ -97,13 +86,9 @@ impl ArticleWriter {
     /// # Errors
     /// [`crate::Error::Index`] when the index cannot be written.
     pub fn commit(&mut self) -> Result<()> {
-        self.writer
-            .commit()
-            .map_err(|e| tantivy_error(&self.path, e))?;
+        self.writer.commit().map_err(|e| tantivy_error(&self.path, e))?;
         self.pending = 0;
-        self.reader
-            .reload()
-            .map_err(|e| tantivy_error(&self.path, e))
+        self.reader.reload().map_err(|e| tantivy_error(&self.path, e))
     }
 
     /// Articles added but not committed yet.
@@ -118,16 +103,8 @@ impl ArticleWriter {
     /// [`crate::Error::Index`] when the index cannot be written.
     pub fn finish(mut self) -> Result<usize> {
         self.commit()?;
-        let ArticleWriter {
-            path,
-            writer,
-            reader,
-            added,
-            ..
-        } = self;
-        writer
-            .wait_merging_threads()
-            .map_err(|e| tantivy_error(&path, e))?;
+        let ArticleWriter { path, writer, reader, added, .. } = self;
+        writer.wait_merging_threads().map_err(|e| tantivy_error(&path, e))?;
         reader.reload().map_err(|e| tantivy_error(&path, e))?;
         Ok(added)
     }
@@ -150,10 +127,7 @@ mod tests {
         assert_eq!(w.pending(), 2);
         w.finish().expect("finish");
         assert_eq!(index.len(), 3);
-        assert!(index
-            .search("repairs", 10, None)
-            .expect("search")
-            .is_empty());
+        assert!(index.search("repairs", 10, None).expect("search").is_empty());
         assert!(index.search("ferry", 10, None).expect("search").is_empty());
         assert_eq!(index.search("tunnel", 10, None).expect("search").len(), 1);
         assert_eq!(index.get(changed.key()).expect("get"), Some(changed));
@@ -164,13 +138,6 @@ mod tests {
         let (_dir, index) = built(&[]);
         let mut w = index.writer(1).expect("writer");
         assert!(w.add(&Article::default()).is_err());
-        assert!(w
-            .add(&article(
-                &format!("https://x.example/{}", "a".repeat(MAX_URL_BYTES)),
-                None,
-                "t",
-                "x"
-            ))
-            .is_err());
+        assert!(w.add(&article(&format!("https://x.example/{}", "a".repeat(MAX_URL_BYTES)), None, "t", "x")).is_err());
     }
 }

@@ -15,68 +15,32 @@
 /// ```
 pub fn iso_date(s: &str) -> Option<String> {
     let s = s.trim();
-    iso(s)
-        .or_else(|| slashed(s))
-        .or_else(|| compact(s))
-        .or_else(|| worded(s))
+    iso(s).or_else(|| slashed(s)).or_else(|| compact(s)).or_else(|| worded(s))
 }
 
 /// A valid year, month and day.
 fn ymd(y: i64, m: i64, d: i64) -> Option<String> {
-    let days = [
-        31,
-        if y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) {
-            29
-        } else {
-            28
-        },
-        31,
-        30,
-        31,
-        30,
-        31,
-        31,
-        30,
-        31,
-        30,
-        31,
-    ];
-    ((1000..=9999).contains(&y) && (1..=12).contains(&m) && d >= 1 && d <= days[(m - 1) as usize])
-        .then(|| format!("{y:04}-{m:02}-{d:02}"))
+    let days = [31, if y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    ((1000..=9999).contains(&y) && (1..=12).contains(&m) && d >= 1 && d <= days[(m - 1) as usize]).then(|| format!("{y:04}-{m:02}-{d:02}"))
 }
 
 fn num(s: &str) -> Option<i64> {
-    (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| s.parse().ok())
-        .flatten()
+    (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok()).flatten()
 }
 
 /// `2024-05-01`, with a time after `T` or a space (and a zone): the date checked, the rest kept.
 fn iso(s: &str) -> Option<String> {
     let date = s.get(..10)?;
     let mut parts = date.split('-');
-    let (y, m, d) = (
-        num(parts.next()?)?,
-        num(parts.next()?)?,
-        num(parts.next()?)?,
-    );
+    let (y, m, d) = (num(parts.next()?)?, num(parts.next()?)?, num(parts.next()?)?);
     let day = ymd(y, m, d)?;
     let rest = &s[10..];
     if rest.is_empty() {
         return Some(day);
     }
-    let time = rest
-        .strip_prefix('T')
-        .or_else(|| rest.strip_prefix(' '))?
-        .trim();
-    let ok = time.len() >= 5
-        && time.as_bytes()[2] == b':'
-        && num(&time[..2]).is_some()
-        && num(&time[3..5]).is_some();
-    let ok = ok
-        && time
-            .chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, ':' | '.' | '+' | '-' | 'Z' | ' '));
+    let time = rest.strip_prefix('T').or_else(|| rest.strip_prefix(' '))?.trim();
+    let ok = time.len() >= 5 && time.as_bytes()[2] == b':' && num(&time[..2]).is_some() && num(&time[3..5]).is_some();
+    let ok = ok && time.chars().all(|c| c.is_ascii_digit() || matches!(c, ':' | '.' | '+' | '-' | 'Z' | ' '));
     ok.then(|| format!("{day}T{}", time.replace(' ', "")))
 }
 
@@ -94,9 +58,7 @@ fn compact(s: &str) -> Option<String> {
     ymd(num(&s[..4])?, num(&s[4..6])?, num(&s[6..])?)
 }
 
-const MONTHS: [&str; 12] = [
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-];
+const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
 /// A month's number from its English name or abbreviation (`Sept.` included).
 fn month(w: &str) -> Option<i64> {
@@ -105,33 +67,15 @@ fn month(w: &str) -> Option<i64> {
         return None;
     }
     let i = MONTHS.iter().position(|m| w.starts_with(m))?;
-    let full = [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ][i];
+    let full = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"][i];
     (full.starts_with(&w) || w == "sept").then_some(i as i64 + 1)
 }
 
 /// `May 1, 2024`, `1 May 2024`, `Wed, 01 May 2024 10:00:00 GMT` (RFC 2822: its time and zone
 /// kept), `1st May 2024`.
 fn worded(s: &str) -> Option<String> {
-    let words: Vec<&str> = s
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|w| !w.is_empty())
-        .collect();
-    let day_of = |w: &str| {
-        num(w.trim_end_matches(|c: char| c.is_ascii_alphabetic())).filter(|d| (1..=31).contains(d))
-    };
+    let words: Vec<&str> = s.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
+    let day_of = |w: &str| num(w.trim_end_matches(|c: char| c.is_ascii_alphabetic())).filter(|d| (1..=31).contains(d));
     let (mut y, mut m, mut d, mut at) = (None, None, None, None);
     for (i, w) in words.iter().enumerate() {
         if m.is_none() {
@@ -152,21 +96,10 @@ fn worded(s: &str) -> Option<String> {
     let day = ymd(y?, m?, d?)?;
     // RFC 2822's time and zone after the year: `10:00:00 GMT`, `10:00:00 +0200`.
     let rest = &words[at? + 1..];
-    let Some(time) = rest
-        .first()
-        .filter(|t| t.len() == 8 && t.as_bytes()[2] == b':' && t.as_bytes()[5] == b':')
-    else {
-        return Some(day);
-    };
+    let Some(time) = rest.first().filter(|t| t.len() == 8 && t.as_bytes()[2] == b':' && t.as_bytes()[5] == b':') else { return Some(day) };
     let zone = match rest.get(1).copied() {
         Some("GMT" | "UTC" | "UT" | "Z") => "Z".to_string(),
-        Some(z)
-            if z.len() == 5
-                && (z.starts_with('+') || z.starts_with('-'))
-                && num(&z[1..]).is_some() =>
-        {
-            format!("{}:{}", &z[..3], &z[3..])
-        }
+        Some(z) if z.len() == 5 && (z.starts_with('+') || z.starts_with('-')) && num(&z[1..]).is_some() => format!("{}:{}", &z[..3], &z[3..]),
         _ => String::new(),
     };
     Some(format!("{day}T{time}{zone}"))
@@ -180,21 +113,12 @@ mod tests {
     fn dates_pages_write_read_as_iso() {
         for (raw, iso) in [
             ("2024-05-01", Some("2024-05-01")),
-            (
-                "2024-05-01T10:00:00+02:00",
-                Some("2024-05-01T10:00:00+02:00"),
-            ),
+            ("2024-05-01T10:00:00+02:00", Some("2024-05-01T10:00:00+02:00")),
             ("2024-05-01 10:00:00", Some("2024-05-01T10:00:00")),
             ("2024/05/01", Some("2024-05-01")),
             ("20240501", Some("2024-05-01")),
-            (
-                "Wed, 01 May 2024 10:00:00 +0200",
-                Some("2024-05-01T10:00:00+02:00"),
-            ),
-            (
-                "Wed, 01 May 2024 10:00:00 GMT",
-                Some("2024-05-01T10:00:00Z"),
-            ),
+            ("Wed, 01 May 2024 10:00:00 +0200", Some("2024-05-01T10:00:00+02:00")),
+            ("Wed, 01 May 2024 10:00:00 GMT", Some("2024-05-01T10:00:00Z")),
             ("May 1, 2024", Some("2024-05-01")),
             ("1st May 2024", Some("2024-05-01")),
             ("Sept. 30, 2023", Some("2023-09-30")),

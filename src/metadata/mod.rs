@@ -63,20 +63,9 @@ pub struct Metadata {
 
 /// JSON-LD types whose fields describe the page's article.
 const ARTICLE_TYPES: &[&str] = &[
-    "Article",
-    "NewsArticle",
-    "BlogPosting",
-    "ReportageNewsArticle",
-    "AnalysisNewsArticle",
-    "OpinionNewsArticle",
-    "ReviewNewsArticle",
-    "BackgroundNewsArticle",
-    "ScholarlyArticle",
-    "TechArticle",
-    "Report",
-    "SocialMediaPosting",
-    "LiveBlogPosting",
-    "WebPage",
+    "Article", "NewsArticle", "BlogPosting", "ReportageNewsArticle", "AnalysisNewsArticle", "OpinionNewsArticle",
+    "ReviewNewsArticle", "BackgroundNewsArticle", "ScholarlyArticle", "TechArticle", "Report", "SocialMediaPosting",
+    "LiveBlogPosting", "WebPage",
 ];
 
 /// Read what `doc` declares about itself.
@@ -106,28 +95,14 @@ pub fn read(doc: &Doc) -> Metadata {
         .and_then(|a| a.get("author"))
         .and_then(names)
         .or_else(|| {
-            [
-                "author",
-                "article:author",
-                "byl",
-                "dc.creator",
-                "dcterms.creator",
-                "parsely-author",
-                "sailthru.author",
-            ]
-            .iter()
-            .filter_map(|k| head.meta(k))
-            .map(clean_value)
-            .find(|v| !v.starts_with("http://") && !v.starts_with("https://"))
+            ["author", "article:author", "byl", "dc.creator", "dcterms.creator", "parsely-author", "sailthru.author"]
+                .iter()
+                .filter_map(|k| head.meta(k))
+                .map(clean_value)
+                .find(|v| !v.starts_with("http://") && !v.starts_with("https://"))
         })
         .or_else(|| itemprop_text(doc, "author"))
-        .map(|b| {
-            b.strip_prefix("By ")
-                .or_else(|| b.strip_prefix("by "))
-                .unwrap_or(&b)
-                .trim()
-                .to_string()
-        })
+        .map(|b| b.strip_prefix("By ").or_else(|| b.strip_prefix("by ")).unwrap_or(&b).trim().to_string())
         .filter(|b| !b.is_empty());
     let published = ld_str("datePublished")
         .or_else(|| ld_str("dateCreated"))
@@ -159,63 +134,29 @@ pub fn read(doc: &Doc) -> Metadata {
         .or_else(|| ld_str("inLanguage"))
         .or_else(|| first_meta(&["content-language", "og:locale"]))
         .map(|l| l.replace('_', "-"));
-    let site_name = first_meta(&["og:site_name", "application-name"]).or_else(|| {
-        ld.as_ref()
-            .and_then(|a| a.get("publisher"))
-            .and_then(|p| p.get("name"))
-            .and_then(text_of)
-    });
+    let site_name = first_meta(&["og:site_name", "application-name"])
+        .or_else(|| ld.as_ref().and_then(|a| a.get("publisher")).and_then(|p| p.get("name")).and_then(text_of));
     let headline = ld_str("headline").or_else(|| first_meta(&["og:title"]));
     let declared_type = declared_type(doc, &values);
     let authors = authors(doc, ld.as_ref(), byline.as_deref());
     let modified = ld_str("dateModified")
-        .or_else(|| {
-            first_meta(&[
-                "article:modified_time",
-                "og:updated_time",
-                "datemodified",
-                "dcterms.modified",
-                "last-modified",
-                "modified",
-            ])
-        })
+        .or_else(|| first_meta(&["article:modified_time", "og:updated_time", "datemodified", "dcterms.modified", "last-modified", "modified"]))
         .or_else(|| itemprop_value(doc, "dateModified"));
-    let description = first_meta(&[
-        "og:description",
-        "description",
-        "twitter:description",
-        "dc.description",
-        "dcterms.description",
-    ])
-    .or_else(|| ld_str("description"));
-    let image = first_meta(&[
-        "og:image",
-        "og:image:url",
-        "og:image:secure_url",
-        "twitter:image",
-        "twitter:image:src",
-    ])
-    .or_else(|| ld.as_ref().and_then(|a| a.get("image")).and_then(image_url))
-    .or_else(|| head.link("image_src").map(str::to_string));
+    let description =
+        first_meta(&["og:description", "description", "twitter:description", "dc.description", "dcterms.description"]).or_else(|| ld_str("description"));
+    let image = first_meta(&["og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"])
+        .or_else(|| ld.as_ref().and_then(|a| a.get("image")).and_then(image_url))
+        .or_else(|| head.link("image_src").map(str::to_string));
     let mut tags: Vec<String> = all_meta(head, &["article:tag"]);
     if let Some(k) = ld.as_ref().and_then(|a| a.get("keywords")) {
         tags.extend(list_of(k));
     }
     for key in ["parsely-tags", "news_keywords", "keywords"] {
         if tags.is_empty() {
-            tags.extend(
-                head.meta(key)
-                    .into_iter()
-                    .flat_map(|v| v.split(','))
-                    .map(clean_value),
-            );
+            tags.extend(head.meta(key).into_iter().flat_map(|v| v.split(',')).map(clean_value));
         }
     }
-    let mut categories: Vec<String> = ld
-        .as_ref()
-        .and_then(|a| a.get("articleSection"))
-        .map(list_of)
-        .unwrap_or_default();
+    let mut categories: Vec<String> = ld.as_ref().and_then(|a| a.get("articleSection")).map(list_of).unwrap_or_default();
     categories.extend(all_meta(head, &["article:section", "parsely-section"]));
     Metadata {
         url,
@@ -236,33 +177,13 @@ pub fn read(doc: &Doc) -> Metadata {
 
 /// Each author: the JSON-LD article's author names, else every author meta tag's value (not a
 /// URL), else the names of `<a rel=author>` links, else the byline.
-fn authors(
-    doc: &Doc,
-    ld: Option<&serde_json::Map<String, Value>>,
-    byline: Option<&str>,
-) -> Vec<String> {
-    let from_ld: Vec<String> = ld
-        .and_then(|a| a.get("author"))
-        .map(name_list)
-        .unwrap_or_default();
+fn authors(doc: &Doc, ld: Option<&serde_json::Map<String, Value>>, byline: Option<&str>) -> Vec<String> {
+    let from_ld: Vec<String> = ld.and_then(|a| a.get("author")).map(name_list).unwrap_or_default();
     if !from_ld.is_empty() {
         return from_ld;
     }
-    let from_meta = all_meta(
-        &doc.head,
-        &[
-            "author",
-            "article:author",
-            "dc.creator",
-            "dcterms.creator",
-            "parsely-author",
-            "sailthru.author",
-        ],
-    );
-    let from_meta: Vec<String> = from_meta
-        .into_iter()
-        .filter(|v| !v.starts_with("http://") && !v.starts_with("https://"))
-        .collect();
+    let from_meta = all_meta(&doc.head, &["author", "article:author", "dc.creator", "dcterms.creator", "parsely-author", "sailthru.author"]);
+    let from_meta: Vec<String> = from_meta.into_iter().filter(|v| !v.starts_with("http://") && !v.starts_with("https://")).collect();
     if !from_meta.is_empty() {
         return distinct(from_meta);
     }
@@ -271,11 +192,7 @@ fn authors(
         .iter()
         .enumerate()
         .filter_map(|(i, n)| match &n.data {
-            NodeData::Element(e)
-                if e.name == "a"
-                    && e.attr("rel")
-                        .is_some_and(|r| r.split_ascii_whitespace().any(|w| w == "author")) =>
-            {
+            NodeData::Element(e) if e.name == "a" && e.attr("rel").is_some_and(|r| r.split_ascii_whitespace().any(|w| w == "author")) => {
                 Some(clean_value(&doc.text(i as u32)))
             }
             _ => None,
@@ -290,33 +207,20 @@ fn authors(
 
 /// Every value of the meta tags with these keys, in page order, whitespace collapsed.
 fn all_meta(head: &crate::clean::Head, keys: &[&str]) -> Vec<String> {
-    head.meta
-        .iter()
-        .filter(|(k, _)| keys.contains(&k.as_str()))
-        .map(|(_, v)| clean_value(v))
-        .filter(|v| !v.is_empty())
-        .collect()
+    head.meta.iter().filter(|(k, _)| keys.contains(&k.as_str())).map(|(_, v)| clean_value(v)).filter(|v| !v.is_empty()).collect()
 }
 
 /// `values` in order without repeats (compared ignoring case), at most 100.
 fn distinct(values: Vec<String>) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
-    values
-        .into_iter()
-        .filter(|v| !v.is_empty() && seen.insert(v.to_lowercase()))
-        .take(100)
-        .collect()
+    values.into_iter().filter(|v| !v.is_empty() && seen.insert(v.to_lowercase())).take(100).collect()
 }
 
 /// A JSON-LD list of words: an array of strings, or one string of words between commas.
 fn list_of(v: &Value) -> Vec<String> {
     match v {
         Value::Array(a) => a.iter().filter_map(text_of).collect(),
-        Value::String(s) => s
-            .split(',')
-            .map(clean_value)
-            .filter(|w| !w.is_empty())
-            .collect(),
+        Value::String(s) => s.split(',').map(clean_value).filter(|w| !w.is_empty()).collect(),
         _ => Vec::new(),
     }
 }
@@ -326,10 +230,7 @@ fn list_of(v: &Value) -> Vec<String> {
 fn image_url(v: &Value) -> Option<String> {
     match v {
         Value::String(_) => text_of(v),
-        Value::Object(o) => o
-            .get("url")
-            .or_else(|| o.get("contentUrl"))
-            .and_then(text_of),
+        Value::Object(o) => o.get("url").or_else(|| o.get("contentUrl")).and_then(text_of),
         Value::Array(a) => a.iter().find_map(image_url),
         _ => None,
     }
@@ -338,16 +239,10 @@ fn image_url(v: &Value) -> Option<String> {
 /// The `content` or `datetime` of the first element with this `itemprop`.
 fn itemprop_value(doc: &Doc, prop: &str) -> Option<String> {
     doc.nodes.iter().find_map(|n| {
-        let NodeData::Element(e) = &n.data else {
-            return None;
-        };
+        let NodeData::Element(e) = &n.data else { return None };
         e.attr("itemprop")
             .is_some_and(|v| v.split_ascii_whitespace().any(|w| w == prop))
-            .then(|| {
-                e.attr("datetime")
-                    .or_else(|| e.attr("content"))
-                    .map(clean_value)
-            })
+            .then(|| e.attr("datetime").or_else(|| e.attr("content")).map(clean_value))
             .flatten()
             .filter(|s| !s.is_empty())
     })
@@ -365,10 +260,7 @@ fn url_of(doc: &Doc, ld: Option<&serde_json::Map<String, Value>>) -> Option<Stri
         .map(str::to_string)
         .or_else(|| head.meta("og:url").map(str::to_string))
         .or_else(|| ld.and_then(|a| a.get("url")).and_then(text_of))
-        .or_else(|| {
-            ld.and_then(|a| a.get("mainEntityOfPage"))
-                .and_then(|m| m.get("@id").and_then(text_of).or_else(|| text_of(m)))
-        })
+        .or_else(|| ld.and_then(|a| a.get("mainEntityOfPage")).and_then(|m| m.get("@id").and_then(text_of).or_else(|| text_of(m))))
 }
 
 /// Whitespace collapsed, at most 1000 characters.
@@ -425,10 +317,7 @@ fn article_ld(values: &[Value]) -> Option<serde_json::Map<String, Value>> {
     for value in values {
         for o in ld_objects(value, false) {
             let types = type_names(o);
-            if types
-                .iter()
-                .any(|t| t != "WebPage" && ARTICLE_TYPES.contains(&t.as_str()))
-            {
+            if types.iter().any(|t| t != "WebPage" && ARTICLE_TYPES.contains(&t.as_str())) {
                 return Some(o.clone());
             }
             if fallback.is_none() && types.iter().any(|t| t == "WebPage") {
@@ -524,14 +413,7 @@ const DECLARED_TYPES: &[(&str, PageType)] = &[
 const SEVERAL: usize = 3;
 
 /// Path segments of documentation (`/docs/…`, `/reference/…`).
-const DOCUMENTATION_PATHS: &[&str] = &[
-    "docs",
-    "doc",
-    "documentation",
-    "reference",
-    "manual",
-    "api-reference",
-];
+const DOCUMENTATION_PATHS: &[&str] = &["docs", "doc", "documentation", "reference", "manual", "api-reference"];
 
 /// The kind of page at `url` (when known) whose metadata is `meta` ([`read`]): what it
 /// declares (`declared_type`) but an article, else a documentation path in its URL, else a
@@ -552,11 +434,9 @@ pub fn page_type(meta: &Metadata, url: Option<&str>) -> Option<PageType> {
     if let Some(kind) = meta.declared_type.filter(|&k| k != PageType::Article) {
         return Some(kind);
     }
-    let documentation = url.and_then(|u| url::Url::parse(u).ok()).is_some_and(|u| {
-        u.path_segments().is_some_and(|mut s| {
-            s.any(|seg| DOCUMENTATION_PATHS.contains(&seg.to_ascii_lowercase().as_str()))
-        })
-    });
+    let documentation = url
+        .and_then(|u| url::Url::parse(u).ok())
+        .is_some_and(|u| u.path_segments().is_some_and(|mut s| s.any(|seg| DOCUMENTATION_PATHS.contains(&seg.to_ascii_lowercase().as_str()))));
     if documentation {
         return Some(PageType::Documentation);
     }
@@ -568,49 +448,25 @@ pub fn page_type(meta: &Metadata, url: Option<&str>) -> Option<PageType> {
 /// collection) or `og:type` product, else a schema.org article type (`og:type` article is no
 /// evidence: many sites give it to every page).
 fn declared_type(doc: &Doc, values: &[Value]) -> Option<PageType> {
-    let mut declared: Vec<String> = values
-        .iter()
-        .flat_map(|v| ld_objects(v, true))
-        .flat_map(type_names)
-        .collect();
+    let mut declared: Vec<String> = values.iter().flat_map(|v| ld_objects(v, true)).flat_map(type_names).collect();
     for n in &doc.nodes {
         if let NodeData::Element(e) = &n.data {
             if let Some(t) = e.attr("itemtype") {
-                declared.extend(t.split_ascii_whitespace().map(|t| {
-                    t.trim_end_matches('/')
-                        .rsplit('/')
-                        .next()
-                        .unwrap_or(t)
-                        .to_string()
-                }));
+                declared.extend(t.split_ascii_whitespace().map(|t| t.trim_end_matches('/').rsplit('/').next().unwrap_or(t).to_string()));
             }
         }
     }
-    if let Some(&(_, kind)) = DECLARED_TYPES
-        .iter()
-        .find(|(t, _)| declared.iter().any(|d| d == t))
-    {
+    if let Some(&(_, kind)) = DECLARED_TYPES.iter().find(|(t, _)| declared.iter().any(|d| d == t)) {
         // Several products declared are a list of them.
         let products = declared.iter().filter(|d| *d == "Product").count();
-        return Some(if kind == PageType::Product && products >= SEVERAL {
-            PageType::Collection
-        } else {
-            kind
-        });
+        return Some(if kind == PageType::Product && products >= SEVERAL { PageType::Collection } else { kind });
     }
-    match doc
-        .head
-        .meta("og:type")
-        .map(|t| t.trim().to_ascii_lowercase())
-    {
+    match doc.head.meta("og:type").map(|t| t.trim().to_ascii_lowercase()) {
         Some(t) if t == "product" || t == "og:product" => return Some(PageType::Product),
         Some(t) if t == "product.group" => return Some(PageType::Collection),
         _ => {}
     }
-    declared
-        .iter()
-        .any(|d| d != "WebPage" && ARTICLE_TYPES.contains(&d.as_str()))
-        .then_some(PageType::Article)
+    declared.iter().any(|d| d != "WebPage" && ARTICLE_TYPES.contains(&d.as_str())).then_some(PageType::Article)
 }
 
 /// Every JSON-LD script of the page that parses.
@@ -620,34 +476,22 @@ fn parse_all(scripts: &[String]) -> Vec<Value> {
 
 /// A JSON-LD script parsed (pages often wrap it in HTML comments or CDATA).
 fn parse_ld(script: &str) -> Option<Value> {
-    let body = script
-        .trim()
-        .trim_start_matches("<!--")
-        .trim_end_matches("-->")
-        .trim();
-    let body = body
-        .trim_start_matches("//<![CDATA[")
-        .trim_end_matches("//]]>")
-        .trim();
+    let body = script.trim().trim_start_matches("<!--").trim_end_matches("-->").trim();
+    let body = body.trim_start_matches("//<![CDATA[").trim_end_matches("//]]>").trim();
     serde_json::from_str::<Value>(body).ok()
 }
 
 /// The text (or `content`/`datetime`) of the first element with `itemprop` = `prop`.
 fn itemprop_text(doc: &Doc, prop: &str) -> Option<String> {
     let id = (0..doc.nodes.len() as u32).find(|&i| {
-        doc.element(i)
-            .and_then(|e| e.attr("itemprop"))
-            .is_some_and(|v| v.split_ascii_whitespace().any(|w| w == prop))
+        doc.element(i).and_then(|e| e.attr("itemprop")).is_some_and(|v| v.split_ascii_whitespace().any(|w| w == prop))
     })?;
     let e = doc.element(id)?;
     // The author's name is often in a nested itemprop=name.
     let inner = (id + 1..doc.nodes.get(id as usize)?.end)
         .find(|&i| doc.element(i).and_then(|e| e.attr("itemprop")) == Some("name"))
         .unwrap_or(id);
-    e.attr("content")
-        .map(clean_value)
-        .or_else(|| Some(clean_value(&doc.text(inner))))
-        .filter(|s| !s.is_empty())
+    e.attr("content").map(clean_value).or_else(|| Some(clean_value(&doc.text(inner)))).filter(|s| !s.is_empty())
 }
 
 /// The `datetime` of the page's first `<time>` element that reads as a date: where a page
@@ -655,48 +499,17 @@ fn itemprop_text(doc: &Doc, prop: &str) -> Option<String> {
 /// dateline, a post's date above its text).
 fn first_time(doc: &Doc) -> Option<String> {
     doc.nodes.iter().find_map(|n| {
-        let NodeData::Element(e) = &n.data else {
-            return None;
-        };
-        (e.name == "time")
-            .then(|| {
-                e.attr("datetime")
-                    .map(clean_value)
-                    .filter(|d| iso_date(d).is_some())
-            })
-            .flatten()
+        let NodeData::Element(e) = &n.data else { return None };
+        (e.name == "time").then(|| e.attr("datetime").map(clean_value).filter(|d| iso_date(d).is_some())).flatten()
     })
 }
 
 /// Class or id words of bylines.
 const BYLINE_WORDS: &[&str] = &["byline", "author", "authors", "writer", "byl"];
 /// Class or id words of author boxes and pictures, not bylines.
-const NOT_BYLINE_WORDS: &[&str] = &[
-    "bio",
-    "box",
-    "avatar",
-    "image",
-    "img",
-    "photo",
-    "picture",
-    "description",
-    "about",
-    "follow",
-    "social",
-    "more",
-];
+const NOT_BYLINE_WORDS: &[&str] = &["bio", "box", "avatar", "image", "img", "photo", "picture", "description", "about", "follow", "social", "more"];
 /// Class or id words of elements that show a page's date (a byline often carries it).
-const DATE_WORDS: &[&str] = &[
-    "date",
-    "dateline",
-    "published",
-    "timestamp",
-    "time",
-    "pubdate",
-    "posted",
-    "datetime",
-    "byline",
-];
+const DATE_WORDS: &[&str] = &["date", "dateline", "published", "timestamp", "time", "pubdate", "posted", "datetime", "byline"];
 /// Most nodes in an element read as a byline or a date: a larger one is a container.
 const SHOWN_NODES: usize = 40;
 
@@ -708,17 +521,12 @@ const SHOWN_NODES: usize = 40;
 /// of more than a few nodes are containers, not read.
 pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
     let (mut byline, mut date) = (None, None);
-    let body_end = doc
-        .nodes
-        .get(doc.body as usize)
-        .map_or(0, |n| n.end as usize);
+    let body_end = doc.nodes.get(doc.body as usize).map_or(0, |n| n.end as usize);
     for i in doc.body as usize..body_end {
         if byline.is_some() && date.is_some() {
             break;
         }
-        let Some(e) = doc.element(i as u32) else {
-            continue;
-        };
+        let Some(e) = doc.element(i as u32) else { continue };
         if doc.nodes[i].end as usize - i > SHOWN_NODES {
             continue;
         }
@@ -747,48 +555,27 @@ pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
 /// date); `None` unless a name's length.
 fn name_in(text: &str) -> Option<String> {
     let mut line = text;
-    for prefix in [
-        "Written by ",
-        "written by ",
-        "Posted by ",
-        "posted by ",
-        "By ",
-        "by ",
-        "BY ",
-    ] {
+    for prefix in ["Written by ", "written by ", "Posted by ", "posted by ", "By ", "by ", "BY "] {
         line = line.strip_prefix(prefix).unwrap_or(line);
     }
     let line = line.split(['|', '•', '·', '\n']).next().unwrap_or("");
-    let name = line
-        .split(", ")
-        .take_while(|part| !part.chars().any(|c| c.is_ascii_digit()))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let name = line.split(", ").take_while(|part| !part.chars().any(|c| c.is_ascii_digit())).collect::<Vec<_>>().join(", ");
     let name = name.trim().trim_end_matches([',', ':', '-', '–']).trim();
-    let ok = !name.is_empty()
-        && name.len() <= 80
-        && name.split_whitespace().count() <= 8
-        && !name.chars().any(|c| c.is_ascii_digit());
+    let ok = !name.is_empty() && name.len() <= 80 && name.split_whitespace().count() <= 8 && !name.chars().any(|c| c.is_ascii_digit());
     ok.then(|| name.to_string())
 }
 
 /// The words of `e`'s class and id, split on what is not a letter or digit.
 fn class_words(e: &crate::clean::Element) -> impl Iterator<Item = &str> {
     let [id, class] = e.id_class();
-    [id, class]
-        .into_iter()
-        .flatten()
-        .flat_map(|v| v.split(|c: char| !c.is_ascii_alphanumeric()))
-        .filter(|w| !w.is_empty())
+    [id, class].into_iter().flatten().flat_map(|v| v.split(|c: char| !c.is_ascii_alphanumeric())).filter(|w| !w.is_empty())
 }
 
 /// A declared date as ISO 8601 ([`iso_date`]); as declared when it does not read as a date but
 /// holds a year; `None` when it holds none (an unfilled template's `{{date}}`).
 pub fn normalized_date(raw: &str) -> Option<String> {
     iso_date(raw).or_else(|| {
-        let year = raw
-            .split(|c: char| !c.is_ascii_digit())
-            .any(|w| w.len() == 4 && (w.starts_with("19") || w.starts_with("20")));
+        let year = raw.split(|c: char| !c.is_ascii_digit()).any(|w| w.len() == 4 && (w.starts_with("19") || w.starts_with("20")));
         year.then(|| raw.to_string())
     })
 }
@@ -799,9 +586,7 @@ pub fn url_date(url: &str) -> Option<String> {
     let parts: Vec<&str> = path.split(['/', '-', '_']).collect();
     parts.windows(3).find_map(|w| {
         let (y, m, d) = (w[0], w[1], w[2]);
-        (y.len() == 4 && m.len() == 2 && d.len() == 2)
-            .then(|| iso_date(&format!("{y}-{m}-{d}")))
-            .flatten()
+        (y.len() == 4 && m.len() == 2 && d.len() == 2).then(|| iso_date(&format!("{y}-{m}-{d}"))).flatten()
     })
 }
 
@@ -809,45 +594,33 @@ pub fn url_date(url: &str) -> Option<String> {
 /// `The Gazette - Bridge closes`): the other side of a ` | `, ` - `, ` – `, ` — ` or ` :: `,
 /// when one side is the `headline` and the other a name's length (at most 6 words).
 pub fn site_from_title(title: &str, headline: &str) -> Option<String> {
-    let (title, headline) = (
-        crate::clean::collapse_ws(title),
-        crate::clean::collapse_ws(headline),
-    );
-    [" | ", " - ", " – ", " — ", " :: ", " · "]
-        .iter()
-        .find_map(|sep| {
-            let parts: Vec<&str> = title.split(sep).map(str::trim).collect();
-            if parts.len() < 2 {
-                return None;
-            }
-            let (first, last) = (parts[0], parts[parts.len() - 1]);
-            let name = if title.starts_with(&headline) && !headline.is_empty() {
-                last
-            } else if title.ends_with(&headline) && !headline.is_empty() {
-                first
-            } else {
-                return None;
-            };
-            (!name.is_empty() && name.split_whitespace().count() <= 6 && name != headline)
-                .then(|| name.to_string())
-        })
+    let (title, headline) = (crate::clean::collapse_ws(title), crate::clean::collapse_ws(headline));
+    [" | ", " - ", " – ", " — ", " :: ", " · "].iter().find_map(|sep| {
+        let parts: Vec<&str> = title.split(sep).map(str::trim).collect();
+        if parts.len() < 2 {
+            return None;
+        }
+        let (first, last) = (parts[0], parts[parts.len() - 1]);
+        let name = if title.starts_with(&headline) && !headline.is_empty() {
+            last
+        } else if title.ends_with(&headline) && !headline.is_empty() {
+            first
+        } else {
+            return None;
+        };
+        (!name.is_empty() && name.split_whitespace().count() <= 6 && name != headline).then(|| name.to_string())
+    })
 }
 
 /// `datetime` of a `<time pubdate>` or of an element with `itemprop=datePublished`.
 fn time_published(doc: &Doc) -> Option<String> {
     doc.nodes.iter().find_map(|n| {
-        let NodeData::Element(e) = &n.data else {
-            return None;
-        };
-        let marked = (e.name == "time" && e.attr("pubdate").is_some())
-            || e.attr("itemprop") == Some("datePublished");
+        let NodeData::Element(e) = &n.data else { return None };
+        let marked = (e.name == "time" && e.attr("pubdate").is_some()) || e.attr("itemprop") == Some("datePublished");
         if !marked {
             return None;
         }
-        e.attr("datetime")
-            .or_else(|| e.attr("content"))
-            .map(clean_value)
-            .filter(|s| !s.is_empty())
+        e.attr("datetime").or_else(|| e.attr("content")).map(clean_value).filter(|s| !s.is_empty())
     })
 }
 
@@ -861,52 +634,25 @@ mod tests {
 
     #[test]
     fn authors_dates_description_image_tags_and_sections_are_read() {
-        let m = meta(
-            r#"<html><head>
+        let m = meta(r#"<html><head>
             <meta property="og:site_name" content="The Gazette"><meta property="og:description" content="A bridge closes.">
             <meta property="og:image" content="/img/bridge.jpg"><meta property="article:tag" content="Bridges">
             <meta property="article:tag" content="Roads"><meta property="article:tag" content="bridges">
             <meta property="article:section" content="Local"><meta property="article:modified_time" content="2024-05-02T09:00:00Z">
             <meta name="author" content="Ada Byron"><meta name="author" content="Alan T."></head>
-            <body><p>x</p></body></html>"#,
-        );
+            <body><p>x</p></body></html>"#);
         assert_eq!(m.authors, ["Ada Byron", "Alan T."]);
         assert_eq!(m.byline.as_deref(), Some("Ada Byron"));
-        assert_eq!(
-            (
-                m.site_name.as_deref(),
-                m.description.as_deref(),
-                m.image.as_deref()
-            ),
-            (
-                Some("The Gazette"),
-                Some("A bridge closes."),
-                Some("/img/bridge.jpg")
-            )
-        );
-        assert_eq!(
-            (m.tags.as_slice(), m.categories.as_slice()),
-            (
-                &["Bridges".to_string(), "Roads".into()][..],
-                &["Local".to_string()][..]
-            )
-        );
+        assert_eq!((m.site_name.as_deref(), m.description.as_deref(), m.image.as_deref()), (Some("The Gazette"), Some("A bridge closes."), Some("/img/bridge.jpg")));
+        assert_eq!((m.tags.as_slice(), m.categories.as_slice()), (&["Bridges".to_string(), "Roads".into()][..], &["Local".to_string()][..]));
         assert_eq!(m.modified.as_deref(), Some("2024-05-02T09:00:00Z"));
         // JSON-LD: a list of authors, keywords between commas, an ImageObject, a section.
-        let m = meta(
-            r#"<script type="application/ld+json">{"@type":"NewsArticle","author":[{"name":"Cora Vale"},{"name":"Dev Patel"}],
+        let m = meta(r#"<script type="application/ld+json">{"@type":"NewsArticle","author":[{"name":"Cora Vale"},{"name":"Dev Patel"}],
             "keywords":"floods, rivers","image":{"@type":"ImageObject","url":"https://x.example/a.jpg"},"articleSection":["Weather"],
-            "dateModified":"2024-06-01","description":"Rivers rise."}</script><p>x</p>"#,
-        );
+            "dateModified":"2024-06-01","description":"Rivers rise."}</script><p>x</p>"#);
         assert_eq!(m.authors, ["Cora Vale", "Dev Patel"]);
-        assert_eq!(
-            (m.tags.len(), m.categories[0].as_str(), m.image.as_deref()),
-            (2, "Weather", Some("https://x.example/a.jpg"))
-        );
-        assert_eq!(
-            (m.modified.as_deref(), m.description.as_deref()),
-            (Some("2024-06-01"), Some("Rivers rise."))
-        );
+        assert_eq!((m.tags.len(), m.categories[0].as_str(), m.image.as_deref()), (2, "Weather", Some("https://x.example/a.jpg")));
+        assert_eq!((m.modified.as_deref(), m.description.as_deref()), (Some("2024-06-01"), Some("Rivers rise.")));
         // A visible byline link.
         let m = meta(r#"<p>By <a rel="author" href="/people/ada">Ada Byron</a></p>"#);
         assert_eq!(m.authors, ["Ada Byron"]);
@@ -914,53 +660,21 @@ mod tests {
 
     #[test]
     fn what_a_page_shows_when_it_declares_nothing() {
-        let page = |body: &str| {
-            crate::clean::page(&format!("<html><head><title>Bridge closes | The Gazette</title></head><body>{body}</body></html>"))
-        };
+        let page = |body: &str| crate::clean::page(&format!("<html><head><title>Bridge closes | The Gazette</title></head><body>{body}</body></html>"));
         // A byline's name, without its `By` and the date after it; an author's box is not one.
         let shows = shown(&page("<div class=author-bio>Ada writes about rivers.</div><p class=byline>By Ada Byron, May 1, 2024</p>"));
-        assert_eq!(
-            (shows.0.as_deref(), shows.1.as_deref()),
-            (Some("Ada Byron"), Some("2024-05-01"))
-        );
+        assert_eq!((shows.0.as_deref(), shows.1.as_deref()), (Some("Ada Byron"), Some("2024-05-01")));
         // The first <time> that reads as a date.
-        let m = read(&page(
-            "<time datetime='soon'>x</time><time datetime='2024-05-01T08:00:00Z'>May 1</time>",
-        ));
+        let m = read(&page("<time datetime='soon'>x</time><time datetime='2024-05-01T08:00:00Z'>May 1</time>"));
         assert_eq!(m.published.as_deref(), Some("2024-05-01T08:00:00Z"));
-        assert_eq!(
-            shown(&page(
-                "<span class=post-date>Updated 10:05 AM, Sun September 11, 2005</span>"
-            ))
-            .1
-            .as_deref(),
-            Some("2005-09-11")
-        );
-        assert_eq!(
-            url_date("https://a.example/2024/05/01/bridge/").as_deref(),
-            Some("2024-05-01")
-        );
-        assert_eq!(
-            url_date("https://a.example/news/2024-05-01-bridge.html").as_deref(),
-            Some("2024-05-01")
-        );
+        assert_eq!(shown(&page("<span class=post-date>Updated 10:05 AM, Sun September 11, 2005</span>")).1.as_deref(), Some("2005-09-11"));
+        assert_eq!(url_date("https://a.example/2024/05/01/bridge/").as_deref(), Some("2024-05-01"));
+        assert_eq!(url_date("https://a.example/news/2024-05-01-bridge.html").as_deref(), Some("2024-05-01"));
         assert_eq!(url_date("https://a.example/2024/05/bridge/"), None);
-        assert_eq!(
-            site_from_title("Bridge closes | The Gazette", "Bridge closes").as_deref(),
-            Some("The Gazette")
-        );
-        assert_eq!(
-            site_from_title("The Gazette - Bridge closes", "Bridge closes").as_deref(),
-            Some("The Gazette")
-        );
+        assert_eq!(site_from_title("Bridge closes | The Gazette", "Bridge closes").as_deref(), Some("The Gazette"));
+        assert_eq!(site_from_title("The Gazette - Bridge closes", "Bridge closes").as_deref(), Some("The Gazette"));
         assert_eq!(site_from_title("Bridge closes", "Bridge closes"), None);
-        assert_eq!(
-            (
-                normalized_date("{{article.date}}"),
-                normalized_date("Spring 2024").as_deref()
-            ),
-            (None, Some("Spring 2024"))
-        );
+        assert_eq!((normalized_date("{{article.date}}"), normalized_date("Spring 2024").as_deref()), (None, Some("Spring 2024")));
     }
 
     #[test]
@@ -968,29 +682,13 @@ mod tests {
         let kind = |html: &str| page_type(&read(&crate::clean::page(html)), None);
         let ld = |json: &str| format!("<script type='application/ld+json'>{json}</script><p>x</p>");
         assert_eq!(kind("<div itemscope itemtype='https://schema.org/DiscussionForumPosting'><p>q</p></div>"), Some(PageType::Forum));
-        assert_eq!(
-            kind(&ld(
-                r#"{"@context":"https://schema.org","@type":"QAPage","mainEntity":{"@type":"Question"}}"#
-            )),
-            Some(PageType::Forum)
-        );
+        assert_eq!(kind(&ld(r#"{"@context":"https://schema.org","@type":"QAPage","mainEntity":{"@type":"Question"}}"#)), Some(PageType::Forum));
         let products = r#"{"@type":"ItemList","itemListElement":[{"item":{"@type":"Product"}},{"item":{"@type":"Product"}},{"item":{"@type":"Product"}}]}"#;
         assert_eq!(kind(&ld(products)), Some(PageType::Collection));
-        assert_eq!(
-            kind(&ld(
-                r#"{"@graph":[{"@type":"WebSite"},{"@type":["NewsArticle"]}]}"#
-            )),
-            Some(PageType::Article)
-        );
-        assert_eq!(
-            kind("<meta property='og:type' content='product'><p>x</p>"),
-            Some(PageType::Product)
-        );
+        assert_eq!(kind(&ld(r#"{"@graph":[{"@type":"WebSite"},{"@type":["NewsArticle"]}]}"#)), Some(PageType::Article));
+        assert_eq!(kind("<meta property='og:type' content='product'><p>x</p>"), Some(PageType::Product));
         // og:type article is no evidence, nor is a bare WebPage.
-        assert_eq!(
-            kind("<meta property='og:type' content='article'><p>x</p>"),
-            None
-        );
+        assert_eq!(kind("<meta property='og:type' content='article'><p>x</p>"), None);
         assert_eq!(kind(&ld(r#"{"@type":"WebPage"}"#)), None);
         assert_eq!(kind(&ld("{not json")), None);
     }

@@ -3,10 +3,8 @@
 use super::*;
 
 /// Elements written without an end tag.
-const VOID: &[&str] = &[
-    "br", "img", "hr", "input", "meta", "link", "source", "wbr", "col", "area", "embed", "param",
-    "track",
-];
+const VOID: &[&str] =
+    &["br", "img", "hr", "input", "meta", "link", "source", "wbr", "col", "area", "embed", "param", "track"];
 
 /// Elements kept even with no text inside.
 const MEDIA: &[&str] = &["img", "br", "hr", "video", "audio", "picture"];
@@ -18,16 +16,8 @@ fn blank_image(doc: &Doc, id: NodeId, e: &Element) -> bool {
 }
 
 /// Append the HTML of the subtree at `root`, minus `skip` and empty wrappers.
-pub(super) fn html_subtree(
-    doc: &Doc,
-    root: NodeId,
-    skip: &[bool],
-    base: Option<&Url>,
-    out: &mut String,
-) {
-    let Some(node) = doc.nodes.get(root as usize) else {
-        return;
-    };
+pub(super) fn html_subtree(doc: &Doc, root: NodeId, skip: &[bool], base: Option<&Url>, out: &mut String) {
+    let Some(node) = doc.nodes.get(root as usize) else { return };
     let end = node.end.min(doc.nodes.len() as NodeId);
     if root >= end {
         return;
@@ -39,10 +29,7 @@ pub(super) fn html_subtree(
     let mut preformatted = vec![false; at(end)];
     let mut pre_until = root;
     for i in root..end {
-        if doc
-            .element(i)
-            .is_some_and(|e| e.name == "pre" || e.name == "textarea")
-        {
+        if doc.element(i).is_some_and(|e| e.name == "pre" || e.name == "textarea") {
             pre_until = pre_until.max(doc.end(i));
         }
         preformatted[at(i)] = i < pre_until;
@@ -84,17 +71,10 @@ pub(super) fn html_subtree(
         let e = match &n.data {
             // Indentation between elements (white space only, outside `pre`) shrinks to one
             // new line or space: it has no meaning in HTML and the cut parts leave much of it.
-            NodeData::Text(t)
-                if t.trim().is_empty()
-                    && !open
-                        .iter()
-                        .any(|&(_, name)| name == "pre" || name == "textarea") =>
-            {
+            NodeData::Text(t) if t.trim().is_empty() && !open.iter().any(|&(_, name)| name == "pre" || name == "textarea") => {
                 let ws = if t.contains('\n') { '\n' } else { ' ' };
                 match out.pop() {
-                    Some(last) if last.is_whitespace() => {
-                        out.push(if last == '\n' { '\n' } else { ws })
-                    }
+                    Some(last) if last.is_whitespace() => out.push(if last == '\n' { '\n' } else { ws }),
                     Some(last) => {
                         out.push(last);
                         out.push(ws);
@@ -128,10 +108,7 @@ pub(super) fn html_subtree(
         // An image's lazy-loading attributes give its `src` (an `img`'s) and `srcset` (written
         // first), and go: the fragment shows the image without the page's scripts.
         let (own_src, own_srcset) = (name == "img", matches!(name, "img" | "source"));
-        let lazy = [
-            (own_src, "src", image_source(doc, i, e)),
-            (own_srcset, "srcset", image_srcset(e)),
-        ];
+        let lazy = [(own_src, "src", image_source(doc, i, e)), (own_srcset, "srcset", image_srcset(e))];
         for (_, k, v) in lazy.iter().filter(|(ours, _, _)| *ours) {
             let value = match (*k, v) {
                 ("src", Some(v)) => resolve(base, v, true).map(Cow::Owned),
@@ -148,8 +125,7 @@ pub(super) fn html_subtree(
         }
         for (k, v) in &e.attrs {
             let k_ = k.as_str();
-            let written = (own_src && (k_ == "src" || LAZY_SRC.contains(&k_)))
-                || (own_srcset && (k_ == "srcset" || LAZY_SRCSET.contains(&k_)));
+            let written = (own_src && (k_ == "src" || LAZY_SRC.contains(&k_))) || (own_srcset && (k_ == "srcset" || LAZY_SRCSET.contains(&k_)));
             if k.starts_with("on") || written {
                 continue;
             }
@@ -173,12 +149,7 @@ pub(super) fn html_subtree(
         }
         // The parser drops a new line right after these start tags: keep the page's one.
         if matches!(name, "pre" | "textarea" | "listing") {
-            if let Some(NodeData::Text(t)) = doc
-                .nodes
-                .get(i as usize + 1)
-                .filter(|_| i + 1 < n.end)
-                .map(|c| &c.data)
-            {
+            if let Some(NodeData::Text(t)) = doc.nodes.get(i as usize + 1).filter(|_| i + 1 < n.end).map(|c| &c.data) {
                 if t.starts_with('\n') {
                     out.push('\n');
                 }
@@ -211,11 +182,7 @@ fn resolve_srcset<'v>(base: Option<&Url>, v: &'v str) -> Cow<'v, str> {
         .map(|c| {
             let (url, descriptor) = c.split_once(char::is_whitespace).unwrap_or((c, ""));
             let url = resolve(base, url, true).unwrap_or_default();
-            if descriptor.is_empty() {
-                url
-            } else {
-                format!("{url} {}", descriptor.trim())
-            }
+            if descriptor.is_empty() { url } else { format!("{url} {}", descriptor.trim()) }
         })
         .collect();
     Cow::Owned(parts.join(", "))

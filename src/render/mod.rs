@@ -134,9 +134,7 @@ pub fn html(doc: &Doc, x: &Extraction, base: Option<&Url>) -> String {
     }
     let cuts = shown_cuts(doc, &x.skip);
     if let Some(h) = x.headline {
-        let heading = doc
-            .element(h)
-            .is_some_and(|e| heading_level(&e.name).is_some());
+        let heading = doc.element(h).is_some_and(|e| heading_level(&e.name).is_some());
         let mut inner = String::new();
         // A headline that is no heading (a `p`, an `li`) is written as an `h1` of its content.
         if heading {
@@ -166,13 +164,7 @@ pub fn html(doc: &Doc, x: &Extraction, base: Option<&Url>) -> String {
 
 /// A small HTML document holding [`html`] of the extraction in an `<article>`, with the
 /// page's `title` and `lang` (both escaped).
-pub fn html_document(
-    doc: &Doc,
-    x: &Extraction,
-    base: Option<&Url>,
-    title: &str,
-    lang: Option<&str>,
-) -> String {
+pub fn html_document(doc: &Doc, x: &Extraction, base: Option<&Url>, title: &str, lang: Option<&str>) -> String {
     let mut out = String::from("<!DOCTYPE html>\n<html");
     if let Some(l) = lang {
         out.push_str(" lang=\"");
@@ -224,28 +216,12 @@ pub fn xml(doc: &Doc, x: &Extraction) -> String {
 
 /// Markdown of plain text, a paragraph per block between blank lines, escaped.
 pub fn text_markdown(text: &str) -> String {
-    markdown(
-        &Doc::default(),
-        &Extraction::new(
-            Vec::new(),
-            text.to_string(),
-            crate::extract::Rule::WholePage,
-        ),
-        None,
-    )
+    markdown(&Doc::default(), &Extraction::new(Vec::new(), text.to_string(), crate::extract::Rule::WholePage), None)
 }
 
 /// HTML of plain text: a `<p>` per block between blank lines, escaped.
 pub fn text_html(text: &str) -> String {
-    html(
-        &Doc::default(),
-        &Extraction::new(
-            Vec::new(),
-            text.to_string(),
-            crate::extract::Rule::WholePage,
-        ),
-        None,
-    )
+    html(&Doc::default(), &Extraction::new(Vec::new(), text.to_string(), crate::extract::Rule::WholePage), None)
 }
 
 /// Blocks of `text` between blank lines, each as its trimmed lines.
@@ -271,22 +247,12 @@ fn paragraphs(text: &str) -> Vec<Vec<&str>> {
 /// with its image, where the figure and an image of it (with a real source) or a video are
 /// shown, though the text leaves it out (as gold texts of articles do).
 fn shown_cuts<'a>(doc: &Doc, skip: &'a [bool]) -> Cow<'a, [bool]> {
-    let shown = |from: NodeId, to: NodeId| {
-        doc.ancestors(from)
-            .take_while(|&a| a != to)
-            .chain([from])
-            .all(|a| !is_skipped(skip, a))
-    };
+    let shown = |from: NodeId, to: NodeId| doc.ancestors(from).take_while(|&a| a != to).chain([from]).all(|a| !is_skipped(skip, a));
     // Per figure, worked out once (a page may give a figure many captions): does it show an
     // image with a real source, or a video?
     let mut with_image: std::collections::HashMap<NodeId, bool> = std::collections::HashMap::new();
     let mut caption = |i: NodeId| {
-        let Some(figure) = doc.nodes[i as usize]
-            .parent
-            .filter(|&p| doc.element(p).is_some_and(|e| e.name == "figure"))
-        else {
-            return false;
-        };
+        let Some(figure) = doc.nodes[i as usize].parent.filter(|&p| doc.element(p).is_some_and(|e| e.name == "figure")) else { return false };
         doc.element(i).is_some_and(|e| e.name == "figcaption")
             && !is_skipped(skip, figure)
             && *with_image.entry(figure).or_insert_with(|| {
@@ -299,9 +265,7 @@ fn shown_cuts<'a>(doc: &Doc, skip: &'a [bool]) -> Cow<'a, [bool]> {
                 })
             })
     };
-    let captions: Vec<usize> = (0..skip.len().min(doc.nodes.len()))
-        .filter(|&i| skip[i] && caption(i as NodeId))
-        .collect();
+    let captions: Vec<usize> = (0..skip.len().min(doc.nodes.len())).filter(|&i| skip[i] && caption(i as NodeId)).collect();
     if captions.is_empty() {
         return Cow::Borrowed(skip);
     }
@@ -331,11 +295,7 @@ fn heading_level(name: &str) -> Option<usize> {
 fn resolve(base: Option<&Url>, raw: &str, data: bool) -> Option<String> {
     let raw = raw.trim_matches(|c: char| c.is_ascii_whitespace());
     // Browsers ignore tabs and new lines inside a scheme.
-    let scheme: String = raw
-        .chars()
-        .filter(|c| !c.is_ascii_whitespace())
-        .take(11)
-        .collect();
+    let scheme: String = raw.chars().filter(|c| !c.is_ascii_whitespace()).take(11).collect();
     let scheme = scheme.to_ascii_lowercase();
     let script = scheme.starts_with("javascript:") || scheme.starts_with("vbscript:");
     if raw.is_empty() || script || (!data && scheme.starts_with("data:")) {
@@ -349,27 +309,14 @@ fn resolve(base: Option<&Url>, raw: &str, data: bool) -> Option<String> {
 
 /// Attributes lazy-loading scripts keep an image's URL in until it scrolls into view, most
 /// used first.
-const LAZY_SRC: &[&str] = &[
-    "data-src",
-    "data-lazy-src",
-    "data-original",
-    "data-lazy",
-    "data-url",
-    "data-hi-res-src",
-    "data-full-src",
-];
+const LAZY_SRC: &[&str] = &["data-src", "data-lazy-src", "data-original", "data-lazy", "data-url", "data-hi-res-src", "data-full-src"];
 /// Attributes lazy-loading scripts keep an image's `srcset` in.
 const LAZY_SRCSET: &[&str] = &["data-srcset", "data-lazy-srcset"];
 
 /// Is this `src` a stand-in for the real image: missing, a `data:` URL (a blank pixel or a
 /// blurred preview), or nothing but white space?
 fn placeholder(src: Option<&str>) -> bool {
-    src.is_none_or(|s| {
-        s.trim().is_empty()
-            || s.trim_start()
-                .get(..5)
-                .is_some_and(|p| p.eq_ignore_ascii_case("data:"))
-    })
+    src.is_none_or(|s| s.trim().is_empty() || s.trim_start().get(..5).is_some_and(|p| p.eq_ignore_ascii_case("data:")))
 }
 
 /// The URL an image (`img`, `source`, node `id`) shows once loaded: its `src`, unless that is
@@ -381,16 +328,10 @@ fn image_source<'a>(doc: &'a Doc, id: NodeId, e: &'a Element) -> Option<&'a str>
     if !placeholder(src) {
         return src;
     }
-    let lazy = LAZY_SRC
-        .iter()
-        .filter_map(|k| e.attr(k))
-        .find(|v| !placeholder(Some(v)));
+    let lazy = LAZY_SRC.iter().filter_map(|k| e.attr(k)).find(|v| !placeholder(Some(v)));
     let found = lazy.or_else(|| {
         let set = image_srcset(e)?;
-        set.split(',')
-            .map(str::trim)
-            .rfind(|c| !c.is_empty())
-            .and_then(|c| c.split_whitespace().next())
+        set.split(',').map(str::trim).rfind(|c| !c.is_empty()).and_then(|c| c.split_whitespace().next())
     });
     found.or_else(|| linked_image(doc, id)).or(src)
 }
@@ -398,26 +339,15 @@ fn image_source<'a>(doc: &'a Doc, id: NodeId, e: &'a Element) -> Option<&'a str>
 /// The image file the link around node `id` (its nearest `a`, up to three levels up) points
 /// to, if it points to one (`.jpg`, `.png`, …).
 fn linked_image(doc: &Doc, id: NodeId) -> Option<&str> {
-    let href = doc
-        .ancestors(id)
-        .take(3)
-        .filter_map(|a| doc.element(a))
-        .find(|a| a.name == "a")?
-        .attr("href")?;
+    let href = doc.ancestors(id).take(3).filter_map(|a| doc.element(a)).find(|a| a.name == "a")?.attr("href")?;
     let path = href.split(['?', '#']).next().unwrap_or_default();
     let ext = path.rsplit_once('.').map(|(_, x)| x.to_ascii_lowercase())?;
-    matches!(
-        ext.as_str(),
-        "jpg" | "jpeg" | "png" | "gif" | "webp" | "avif"
-    )
-    .then_some(href)
+    matches!(ext.as_str(), "jpg" | "jpeg" | "png" | "gif" | "webp" | "avif").then_some(href)
 }
 
 /// The `srcset` an image shows once loaded: its own, else a lazy one ([`LAZY_SRCSET`]).
 fn image_srcset(e: &Element) -> Option<&str> {
-    e.attr("srcset")
-        .filter(|v| !v.trim().is_empty())
-        .or_else(|| LAZY_SRCSET.iter().find_map(|k| e.attr(k)))
+    e.attr("srcset").filter(|v| !v.trim().is_empty()).or_else(|| LAZY_SRCSET.iter().find_map(|k| e.attr(k)))
 }
 
 #[cfg(test)]
@@ -429,10 +359,7 @@ mod tests {
     /// The element with class `class`.
     fn by_class(doc: &Doc, class: &str) -> NodeId {
         (0..doc.nodes.len() as NodeId)
-            .find(|&i| {
-                doc.element(i)
-                    .is_some_and(|e| e.attr("class") == Some(class))
-            })
+            .find(|&i| doc.element(i).is_some_and(|e| e.attr("class") == Some(class)))
             .expect("element with the class")
     }
 
@@ -455,16 +382,8 @@ mod tests {
         let doc = page("<div class=x><p>Energy is <math alttext='E=mc^2'><mi>E</mi></math> and <math display=block><semantics><mi>x</mi>\
             <annotation encoding='application/x-tex'>x_1^2</annotation></semantics></math>, then <script type='math/tex'>a_b</script> for $5 and $10.</p></div>");
         let x = select(&doc, "x");
-        assert!(
-            x.text
-                .contains("Energy is $E=mc^2$ and $$x_1^2$$ , then $a_b$ for $5 and $10."),
-            "{}",
-            x.text
-        );
-        assert_eq!(
-            markdown(&doc, &x, None),
-            "Energy is $E=mc^2$ and $$x_1^2$$ , then $a_b$ for $5 and $10.\n"
-        );
+        assert!(x.text.contains("Energy is $E=mc^2$ and $$x_1^2$$ , then $a_b$ for $5 and $10."), "{}", x.text);
+        assert_eq!(markdown(&doc, &x, None), "Energy is $E=mc^2$ and $$x_1^2$$ , then $a_b$ for $5 and $10.\n");
     }
 
     #[test]
@@ -472,14 +391,8 @@ mod tests {
         let spans = md("<table><tr><th>Year</th><th colspan=2>Traffic</th></tr><tr><td>2023</td><td>cars</td><td>bikes</td></tr></table>");
         assert_eq!(spans, "<table><tbody><tr><th>Year</th><th colspan=\"2\">Traffic</th></tr><tr><td>2023</td><td>cars</td><td>bikes</td></tr></tbody></table>\n");
         let list = md("<ul><li>Routes:<table><tr><th>Route</th><th>Stops</th></tr><tr><td>Ferry</td><td><ul><li>Mill</li><li>Market</li></ul></td></tr></table></li></ul>");
-        assert!(
-            list.starts_with("- Routes:\n\n  <table>") && !list.contains("\n\n  </"),
-            "{list}"
-        );
-        assert_eq!(
-            md("<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>"),
-            "| A | B |\n| --- | --- |\n| 1 | 2 |\n"
-        );
+        assert!(list.starts_with("- Routes:\n\n  <table>") && !list.contains("\n\n  </"), "{list}");
+        assert_eq!(md("<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>"), "| A | B |\n| --- | --- |\n| 1 | 2 |\n");
     }
 
     #[test]
@@ -489,23 +402,14 @@ mod tests {
         let mut x = select(&doc, "x");
         // As the single-page extractor cuts captions (and here the second image), subtrees whole.
         x.skip = vec![false; doc.nodes.len()];
-        for n in [by_class(&doc, "gone")].into_iter().chain(
-            (0..doc.nodes.len() as NodeId)
-                .filter(|&i| doc.element(i).is_some_and(|e| e.name == "figcaption")),
-        ) {
+        for n in [by_class(&doc, "gone")].into_iter().chain((0..doc.nodes.len() as NodeId).filter(|&i| doc.element(i).is_some_and(|e| e.name == "figcaption"))) {
             x.skip[n as usize..doc.end(n) as usize].fill(true);
         }
         let out = html(&doc, &x, None);
         assert!(out.contains("<figure><img src=\"a.jpg\" alt=\"a\"><figcaption>The <b>bridge</b>.</figcaption></figure>"), "{out}");
         assert!(!out.contains("Alone"), "a caption without its image: {out}");
-        assert_eq!(
-            markdown(&doc, &x, None),
-            "t\n\n![a](a.jpg)\n\nThe **bridge**.\n"
-        );
-        assert!(
-            !xml(&doc, &x).contains("bridge"),
-            "the XML is the extraction's"
-        );
+        assert_eq!(markdown(&doc, &x, None), "t\n\n![a](a.jpg)\n\nThe **bridge**.\n");
+        assert!(!xml(&doc, &x).contains("bridge"), "the XML is the extraction's");
     }
 
     #[test]
@@ -516,16 +420,9 @@ mod tests {
         let x = select(&doc, "x");
         let out = html(&doc, &x, Some(&base()));
         assert!(out.contains(r#"<a href="https://example.com/full/photo.JPG?w=2"><img src="https://example.com/full/photo.JPG?w=2" alt="p"></a>"#), "{out}");
-        assert!(
-            !out.contains("nothing") && !out.contains("data:") && !out.contains("/page"),
-            "{out}"
-        );
+        assert!(!out.contains("nothing") && !out.contains("data:") && !out.contains("/page"), "{out}");
         // The page was read without scripts: its `noscript` content is shown, without the tag.
-        assert!(
-            out.contains(r#"<img src="https://example.com/blog/real.png" alt="r">"#)
-                && !out.contains("noscript"),
-            "{out}"
-        );
+        assert!(out.contains(r#"<img src="https://example.com/blog/real.png" alt="r">"#) && !out.contains("noscript"), "{out}");
         assert_eq!(
             markdown(&doc, &x, Some(&base())),
             "t\n\n[![p](https://example.com/full/photo.JPG?w=2)](https://example.com/full/photo.JPG?w=2)\n\n![r](https://example.com/blog/real.png)\n"
@@ -547,10 +444,7 @@ mod tests {
 
     #[test]
     fn definition_lists_are_html_blocks_in_markdown() {
-        assert_eq!(
-            md("<p>Facts:</p><dl><dt>Length</dt><dd>120 <em>metres</em></dd></dl>"),
-            "Facts:\n\n<dl><dt>Length</dt><dd>120 <em>metres</em></dd></dl>\n"
-        );
+        assert_eq!(md("<p>Facts:</p><dl><dt>Length</dt><dd>120 <em>metres</em></dd></dl>"), "Facts:\n\n<dl><dt>Length</dt><dd>120 <em>metres</em></dd></dl>\n");
     }
 
     #[test]
@@ -560,12 +454,7 @@ mod tests {
         let out = html(&doc, &select(&doc, "x"), Some(&base()));
         assert!(out.contains(r#"<img src="https://example.com/blog/a.jpg" srcset="https://example.com/blog/a.jpg 1x, https://example.com/blog/b.jpg 2x" alt="a">"#), "{out}");
         // (The cleaned tree has no `source`: a picture shows its `img`.)
-        assert!(
-            out.contains(
-                r#"<picture><img src="https://example.com/blog/d.jpg" alt="d"></picture>"#
-            ),
-            "{out}"
-        );
+        assert!(out.contains(r#"<picture><img src="https://example.com/blog/d.jpg" alt="d"></picture>"#), "{out}");
         assert!(!out.contains("data:") && !out.contains("data-src"), "{out}");
     }
 
@@ -591,102 +480,51 @@ mod tests {
 
     #[test]
     fn links_without_base_or_with_scripts() {
-        assert_eq!(
-            md("<p><a href='/a b'>x</a> <a href='javascript:go()'>y</a> <a>z</a></p>"),
-            "[x](/a%20b) y z\n"
-        );
+        assert_eq!(md("<p><a href='/a b'>x</a> <a href='javascript:go()'>y</a> <a>z</a></p>"), "[x](/a%20b) y z\n");
         assert_eq!(md("<p><a href='(x)'>t</a></p>"), "[t](\\(x\\))\n");
         assert_eq!(md("<p>Hi!<a href='u'>t</a></p>"), "Hi\\![t](u)\n");
-        assert_eq!(
-            md("<p><a href='u'><img src='i.png' alt='[a]'></a></p>"),
-            "[![\\[a\\]](i.png)](u)\n"
-        );
-        assert_eq!(
-            md("<p><img src='data:image/png;base64,xx'> <img alt=no></p>"),
-            ""
-        );
+        assert_eq!(md("<p><a href='u'><img src='i.png' alt='[a]'></a></p>"), "[![\\[a\\]](i.png)](u)\n");
+        assert_eq!(md("<p><img src='data:image/png;base64,xx'> <img alt=no></p>"), "");
         // Lazy images: the real URL, not the stand-in.
-        assert_eq!(
-            md("<p><img src='data:image/gif;base64,R0' data-src='/real.jpg' alt=r></p>"),
-            "![r](/real.jpg)\n"
-        );
-        assert_eq!(
-            md("<p><img data-lazy-srcset='/s.jpg 300w, /l.jpg 900w' alt=l></p>"),
-            "![l](/l.jpg)\n"
-        );
+        assert_eq!(md("<p><img src='data:image/gif;base64,R0' data-src='/real.jpg' alt=r></p>"), "![r](/real.jpg)\n");
+        assert_eq!(md("<p><img data-lazy-srcset='/s.jpg 300w, /l.jpg 900w' alt=l></p>"), "![l](/l.jpg)\n");
     }
 
     #[test]
     fn emphasis_edges() {
         assert_eq!(md("<p>a<em> </em>b <strong></strong>c</p>"), "a b c\n");
-        assert_eq!(
-            md("<p><em>a</em><em>b</em> <i>x <em>y</em></i></p>"),
-            "*ab* *x y*\n"
-        );
-        assert_eq!(
-            md("<p><b>bold <i>both</i></b> <del>gone</del></p>"),
-            "**bold *both*** ~~gone~~\n"
-        );
+        assert_eq!(md("<p><em>a</em><em>b</em> <i>x <em>y</em></i></p>"), "*ab* *x y*\n");
+        assert_eq!(md("<p><b>bold <i>both</i></b> <del>gone</del></p>"), "**bold *both*** ~~gone~~\n");
         assert_eq!(md("<p><em>cut<br>line</em><br></p>"), "*cut\\\nline*\n");
         // Punctuation moved out where CommonMark's flanking rules would not see the markers.
-        assert_eq!(
-            md("<p><b>Note:</b>text, word<em>\"quoted\"</em>word</p>"),
-            "**Note**:text, word\"*quoted*\"word\n"
-        );
-        assert_eq!(
-            md("<p>これは<strong>「重要」</strong>です</p>"),
-            "これは「**重要**」です\n"
-        );
+        assert_eq!(md("<p><b>Note:</b>text, word<em>\"quoted\"</em>word</p>"), "**Note**:text, word\"*quoted*\"word\n");
+        assert_eq!(md("<p>これは<strong>「重要」</strong>です</p>"), "これは「**重要**」です\n");
         assert_eq!(md("<p>a<em>!</em>b (<em>c</em>)</p>"), "a!b (*c*)\n");
         // A closer and an opener of the same character would make one run: the second goes.
-        assert_eq!(
-            md("<p><em>a</em><strong>b</strong> <b>c</b><i>d</i></p>"),
-            "*a*b **c**d\n"
-        );
+        assert_eq!(md("<p><em>a</em><strong>b</strong> <b>c</b><i>d</i></p>"), "*a*b **c**d\n");
     }
 
     #[test]
     fn block_inside_a_link_reopens_it() {
-        assert_eq!(
-            md("<a href='u'><h3>Title</h3><p>Sum</p></a>"),
-            "### [Title](u)\n\n[Sum](u)\n"
-        );
+        assert_eq!(md("<a href='u'><h3>Title</h3><p>Sum</p></a>"), "### [Title](u)\n\n[Sum](u)\n");
     }
 
     #[test]
     fn code_spans_and_blocks() {
-        assert_eq!(
-            md("<p><code>`tick</code> and <kbd> a  b </kbd>.</p>"),
-            "`` `tick `` and `a b` .\n"
-        );
-        assert_eq!(
-            md("<pre>x = ```\n\n  y\n</pre>"),
-            "````\nx = ```\n\n  y\n````\n"
-        );
-        assert_eq!(
-            md("<pre><code class='lang-py'>a *b* <i>c</i></code></pre>"),
-            "```py\na *b* c\n```\n"
-        );
+        assert_eq!(md("<p><code>`tick</code> and <kbd> a  b </kbd>.</p>"), "`` `tick `` and `a b` .\n");
+        assert_eq!(md("<pre>x = ```\n\n  y\n</pre>"), "````\nx = ```\n\n  y\n````\n");
+        assert_eq!(md("<pre><code class='lang-py'>a *b* <i>c</i></code></pre>"), "```py\na *b* c\n```\n");
         assert_eq!(md("<pre>  \n</pre><p>after</p>"), "after\n");
         // Spans in a row become one (their fences would run together).
-        assert_eq!(
-            md("<p><code>a</code><code>`b</code><code>c</code> <code>d</code></p>"),
-            "`` a`bc `` `d`\n"
-        );
+        assert_eq!(md("<p><code>a</code><code>`b</code><code>c</code> <code>d</code></p>"), "`` a`bc `` `d`\n");
     }
 
     #[test]
     fn line_starts_and_specials_escaped() {
         let got = md("<p>- a</p><p>+ b</p><p>=</p><p>2) c</p><p>1.5 d</p>");
         assert_eq!(got, "\\- a\n\n\\+ b\n\n\\=\n\n2\\) c\n\n1.5 d\n");
-        assert_eq!(
-            md("<p>x<br>--- &lt;b&gt; &amp;amp; AT&amp;T ~ `</p>"),
-            "x\\\n\\--- \\<b\\> \\&amp; AT&T \\~ \\`\n"
-        );
-        assert_eq!(
-            md("<h2>Issue #</h2><h3>C#</h3>"),
-            "## Issue \\#\n\n### C\\#\n"
-        );
+        assert_eq!(md("<p>x<br>--- &lt;b&gt; &amp;amp; AT&amp;T ~ `</p>"), "x\\\n\\--- \\<b\\> \\&amp; AT&T \\~ \\`\n");
+        assert_eq!(md("<h2>Issue #</h2><h3>C#</h3>"), "## Issue \\#\n\n### C\\#\n");
         // Bare URLs as autolinks: GFM would link them with their backslashes.
         assert_eq!(
             md("<p>See https://x.org/a_b_(c). (http://y.org/*z*) www.z.org/~a_b, <a href=u>https://x.org/a_b</a></p>"),
@@ -702,28 +540,16 @@ mod tests {
         );
         let got = md("<ol start=3><li><p>a</p><p>b</p></li><li>c<hr></li><li><hr></li></ol>");
         assert_eq!(got, "3. a\n\n   b\n4. c\n\n   ---\n5. ___\n");
-        assert_eq!(
-            md("<ul><li></li><li>x<ol start=2><li>y</li></ol>z</li></ul>"),
-            "- x\n\n  2. y\n\n  z\n"
-        );
+        assert_eq!(md("<ul><li></li><li>x<ol start=2><li>y</li></ol>z</li></ul>"), "- x\n\n  2. y\n\n  z\n");
         assert_eq!(md("<p>a<br><br>b</p>"), "a\n\nb\n");
         // Adjacent lists take the other delimiter, or they would read as one list.
-        assert_eq!(
-            md("<ul><li>a</li></ul><ul><li>b</li></ul><ul><li>c</li></ul>"),
-            "- a\n\n* b\n\n- c\n"
-        );
-        assert_eq!(
-            md("<ol><li>a</li></ol><ol><li>b</li></ol>"),
-            "1. a\n\n1) b\n"
-        );
+        assert_eq!(md("<ul><li>a</li></ul><ul><li>b</li></ul><ul><li>c</li></ul>"), "- a\n\n* b\n\n- c\n");
+        assert_eq!(md("<ol><li>a</li></ol><ol><li>b</li></ol>"), "1. a\n\n1) b\n");
     }
 
     #[test]
     fn tables_layout_and_data() {
-        assert_eq!(
-            md("<table><tr><td><p>one</p><p>two</p></td></tr></table>"),
-            "one\n\ntwo\n"
-        );
+        assert_eq!(md("<table><tr><td><p>one</p><p>two</p></td></tr></table>"), "one\n\ntwo\n");
         assert_eq!(
             md("<table><caption>Cap</caption><tr><th colspan=2>A<br>B</th></tr>\
                 <tr><td>1</td><td><ul><li>x</li><li>y</li></ul></td></tr></table>"),
@@ -746,10 +572,7 @@ mod tests {
         let h = html(&doc, &x, None);
         assert_eq!(h, "<div class=\"a\"><p>keep me</p><p>end</p></div>\n");
         let xm = xml(&doc, &x);
-        assert!(
-            !xm.contains("drop") && !xm.contains("x.png") && xm.contains("keep me"),
-            "{xm}"
-        );
+        assert!(!xm.contains("drop") && !xm.contains("x.png") && xm.contains("keep me"), "{xm}");
         sxd_document::parser::parse(&xm).expect("well-formed XML");
         // A short mask: the rest is kept.
         x.skip = vec![false; 2];
@@ -765,10 +588,7 @@ mod tests {
         let want = "<h1><span>The Title</span></h1>\n<div class=\"a\"><p>Body.</p></div>\n";
         assert_eq!(html(&doc, &x, None), want);
         let xm = xml(&doc, &x);
-        assert!(
-            xm.starts_with("<article><div class=\"t\" dfs=\"3\">"),
-            "{xm}"
-        );
+        assert!(xm.starts_with("<article><div class=\"t\" dfs=\"3\">"), "{xm}");
         sxd_document::parser::parse(&xm).expect("well-formed XML");
         // A heading headline keeps its level.
         let doc = page("<h2 class=t>The Title</h2><div class=a><p>Body.</p></div>");
@@ -783,22 +603,13 @@ mod tests {
         let doc = page("<p>ignored</p>");
         let text = "First *one*\n- second line\n\n\n1. Next <b> & co";
         let x = Extraction::new(Vec::new(), text.into(), Rule::SinglePage);
-        assert_eq!(
-            markdown(&doc, &x, None),
-            "First \\*one\\*\n\\- second line\n\n1\\. Next \\<b\\> & co\n"
-        );
-        assert_eq!(
-            html(&doc, &x, None),
-            "<p>First *one*\n- second line</p>\n<p>1. Next &lt;b&gt; &amp; co</p>\n"
-        );
+        assert_eq!(markdown(&doc, &x, None), "First \\*one\\*\n\\- second line\n\n1\\. Next \\<b\\> & co\n");
+        assert_eq!(html(&doc, &x, None), "<p>First *one*\n- second line</p>\n<p>1. Next &lt;b&gt; &amp; co</p>\n");
         let xm = xml(&doc, &x);
         assert_eq!(xm, "<article><p>First *one*\n- second line</p><p>1. Next &lt;b&gt; &amp; co</p></article>\n");
         sxd_document::parser::parse(&xm).expect("well-formed XML");
         let empty = Extraction::new(Vec::new(), String::new(), Rule::SinglePage);
-        assert_eq!(
-            (markdown(&doc, &empty, None), html(&doc, &empty, None)),
-            (String::new(), String::new())
-        );
+        assert_eq!((markdown(&doc, &empty, None), html(&doc, &empty, None)), (String::new(), String::new()));
         assert_eq!(xml(&doc, &empty), "<article></article>\n");
     }
 
@@ -806,26 +617,10 @@ mod tests {
     /// flatten it past [`crate::clean::MAX_DEPTH`]).
     fn deep_doc(depth: u32) -> Doc {
         let mut doc = Doc::default();
-        let element = |name: &str, dfs| {
-            NodeData::Element(Element {
-                name: name.into(),
-                attrs: Vec::new(),
-                dfs,
-            })
-        };
+        let element = |name: &str, dfs| NodeData::Element(Element { name: name.into(), attrs: Vec::new(), dfs });
         let total = depth + 3;
-        doc.nodes.push(Node {
-            parent: None,
-            end: total,
-            level: 1,
-            data: element("html", 0),
-        });
-        doc.nodes.push(Node {
-            parent: Some(0),
-            end: total,
-            level: 2,
-            data: element("body", 1),
-        });
+        doc.nodes.push(Node { parent: None, end: total, level: 1, data: element("html", 0) });
+        doc.nodes.push(Node { parent: Some(0), end: total, level: 2, data: element("body", 1) });
         for d in 0..depth {
             let id = d + 2;
             let name = ["div", "blockquote", "em", "ul", "li", "a", "table"][d as usize % 7];
@@ -833,20 +628,10 @@ mod tests {
             if let NodeData::Element(e) = &mut data {
                 e.attrs.push((crate::clean::Name::new("href"), "u".into()));
             }
-            doc.nodes.push(Node {
-                parent: Some(id - 1),
-                end: total,
-                level: id + 1,
-                data,
-            });
+            doc.nodes.push(Node { parent: Some(id - 1), end: total, level: id + 1, data });
         }
         let text = NodeData::Text("deep".into());
-        doc.nodes.push(Node {
-            parent: Some(depth + 1),
-            end: total,
-            level: depth + 3,
-            data: text,
-        });
+        doc.nodes.push(Node { parent: Some(depth + 1), end: total, level: depth + 3, data: text });
         doc.body = 1;
         doc
     }
@@ -856,11 +641,7 @@ mod tests {
         let doc = deep_doc(100_000);
         let x = Extraction::new(vec![doc.body], "deep".into(), Rule::WholePage);
         let m = markdown(&doc, &x, None);
-        assert!(
-            m.contains("deep") && m.ends_with('\n'),
-            "{}",
-            &m[..m.len().min(300)]
-        );
+        assert!(m.contains("deep") && m.ends_with('\n'), "{}", &m[..m.len().min(300)]);
         let h = html(&doc, &x, None);
         assert_eq!(h.matches("</div>").count(), 100_000 / 7 + 1);
         let xm = xml(&doc, &x);
@@ -874,19 +655,13 @@ mod tests {
             }
         }
         assert_eq!(depth, 100_000 + 2); // article, body, the divs
-                                        // And through the cleaner, which flattens past its depth limit (tags beyond it go).
-        let html_in = format!(
-            "{}<p>deep <b>text</b></p>{}",
-            "<div>".repeat(100_000),
-            "</div>".repeat(100_000)
-        );
+        // And through the cleaner, which flattens past its depth limit (tags beyond it go).
+        let html_in = format!("{}<p>deep <b>text</b></p>{}", "<div>".repeat(100_000), "</div>".repeat(100_000));
         let doc = page(&html_in);
         let x = Extraction::new(vec![doc.body], "deep text".into(), Rule::WholePage);
         assert_eq!(markdown(&doc, &x, None), "deep text\n");
         let h = html(&doc, &x, None);
-        assert!(
-            h.contains("deep text") && h.matches("</div>").count() == h.matches("<div>").count()
-        );
+        assert!(h.contains("deep text") && h.matches("</div>").count() == h.matches("<div>").count());
         assert!(xml(&doc, &x).contains("deep text"));
     }
 
@@ -900,37 +675,18 @@ mod tests {
         );
         let x = select(&doc, "a");
         let out = html(&doc, &x, Some(&base()));
-        assert!(
-            !out.contains("onclick") && !out.contains("javascript") && !out.contains("<span"),
-            "{out}"
-        );
-        assert!(
-            out.contains("<td></td><td>x</td>") && out.contains("<p><br></p>"),
-            "{out}"
-        );
+        assert!(!out.contains("onclick") && !out.contains("javascript") && !out.contains("<span"), "{out}");
+        assert!(out.contains("<td></td><td>x</td>") && out.contains("<p><br></p>"), "{out}");
         let again = page(&out);
         let find = |name: &str| {
-            (0..again.nodes.len() as NodeId)
-                .find_map(|i| again.element(i).filter(|e| e.name == name))
-                .expect("element")
+            (0..again.nodes.len() as NodeId).find_map(|i| again.element(i).filter(|e| e.name == name)).expect("element")
         };
-        assert_eq!(
-            find("a").attr("href"),
-            Some("https://example.com/x?a=1&b=%222%22")
-        );
-        assert_eq!(
-            find("img").attr("src"),
-            Some("https://example.com/blog/i.png")
-        );
-        assert_eq!(
-            find("img").attr("srcset"),
-            Some("https://example.com/blog/i.png 1x, https://example.com/j.png 2x")
-        );
+        assert_eq!(find("a").attr("href"), Some("https://example.com/x?a=1&b=%222%22"));
+        assert_eq!(find("img").attr("src"), Some("https://example.com/blog/i.png"));
+        assert_eq!(find("img").attr("srcset"), Some("https://example.com/blog/i.png 1x, https://example.com/j.png 2x"));
         assert_eq!(find("img").attr("alt"), Some("a < b"));
         let is_pre = |i: NodeId| again.element(i).is_some_and(|e| e.name == "pre");
-        let pre = (0..again.nodes.len() as NodeId)
-            .find(|&i| is_pre(i))
-            .expect("pre");
+        let pre = (0..again.nodes.len() as NodeId).find(|&i| is_pre(i)).expect("pre");
         assert_eq!(again.text(pre), "\nkept <");
         // Without a base, URLs stay as written.
         assert!(html(&doc, &x, None).contains("href=\"../x?a=1&amp;b=&quot;2&quot;\""));
@@ -941,11 +697,7 @@ mod tests {
         let doc = page(PAGE);
         let x = select(&doc, "article");
         let xm = xml(&doc, &x);
-        assert!(
-            xm.starts_with("<article><div class=\"article\" dfs="),
-            "{}",
-            &xm[..80]
-        );
+        assert!(xm.starts_with("<article><div class=\"article\" dfs="), "{}", &xm[..80]);
         sxd_document::parser::parse(&xm).expect("well-formed XML");
     }
 }

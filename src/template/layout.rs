@@ -41,11 +41,7 @@ impl Layout {
         for i in 0..doc.node_count() {
             let n = i as NodeId;
             let Some(tag) = doc.tag(n) else { continue };
-            steps[i] = if matches!(tag, "html" | "body") {
-                hash_str(tag)
-            } else {
-                step_hash(doc, n)
-            };
+            steps[i] = if matches!(tag, "html" | "body") { hash_str(tag) } else { step_hash(doc, n) };
             let mut h = steps[i];
             let mut up = doc.parent(n);
             for _ in 1..STEPS {
@@ -167,25 +163,18 @@ pub fn cluster(layouts: &[Layout]) -> Vec<Vec<usize>> {
                 }
             }
         }
-        let Some((_, a, b)) = top.filter(|&(s, _, _)| s >= SAME_TEMPLATE) else {
-            break;
-        };
+        let Some((_, a, b)) = top.filter(|&(s, _, _)| s >= SAME_TEMPLATE) else { break };
         merge(&mut groups, &mut sum, a, b);
         best[b] = None;
         best[a] = row_best(&groups, &sum, a);
         // Earlier groups see a's new mean; a group that had a or b as its best looks again,
         // and so does a group between a and b whose best was b.
         for c in 0..b {
-            let Some((mean, d)) = best[c].filter(|_| c != a) else {
-                continue;
-            };
+            let Some((mean, d)) = best[c].filter(|_| c != a) else { continue };
             if d == a || d == b {
                 best[c] = row_best(&groups, &sum, c);
             } else if c < a {
-                let (ga, gc) = (
-                    groups[a].as_ref().map_or(1, Vec::len),
-                    groups[c].as_ref().map_or(1, Vec::len),
-                );
+                let (ga, gc) = (groups[a].as_ref().map_or(1, Vec::len), groups[c].as_ref().map_or(1, Vec::len));
                 let to_a = sum.get(c, a) / (ga * gc) as f64;
                 if to_a > mean || (to_a == mean && a < d) {
                     best[c] = Some((to_a, a));
@@ -205,10 +194,7 @@ struct Pairs {
 
 impl Pairs {
     fn new(n: usize) -> Pairs {
-        Pairs {
-            n,
-            v: vec![0.0; n * n.saturating_sub(1) / 2],
-        }
+        Pairs { n, v: vec![0.0; n * n.saturating_sub(1) / 2] }
     }
 
     /// Where the pair of `a` and `b` (distinct) is kept: the rows of the smaller, each
@@ -236,10 +222,7 @@ impl Pairs {
 fn pair_sums(layouts: &[Layout]) -> Pairs {
     let n = layouts.len();
     let mut sum = Pairs::new(n);
-    let mut all: Vec<u32> = layouts
-        .iter()
-        .flat_map(|l| l.paths.iter().copied())
-        .collect();
+    let mut all: Vec<u32> = layouts.iter().flat_map(|l| l.paths.iter().copied()).collect();
     all.sort_unstable();
     all.dedup();
     // Each page's paths as numbers into `all` (both sorted: each search starts where the last
@@ -263,10 +246,7 @@ fn pair_sums(layouts: &[Layout]) -> Pairs {
             bits[p as usize >> 6] |= 1 << (p & 63);
         }
         for j in i + 1..n {
-            let shared: usize = numbered[j]
-                .iter()
-                .map(|&p| ((bits[p as usize >> 6] >> (p & 63)) & 1) as usize)
-                .sum();
+            let shared: usize = numbered[j].iter().map(|&p| ((bits[p as usize >> 6] >> (p & 63)) & 1) as usize).sum();
             let s = jaccard(shared, layouts[i].paths.len(), layouts[j].paths.len());
             sum.set(i, j, s);
         }
@@ -318,9 +298,7 @@ mod tests {
                     }
                 }
             }
-            let Some((_, a, b)) = best.filter(|&(s, _, _)| s >= SAME_TEMPLATE) else {
-                break;
-            };
+            let Some((_, a, b)) = best.filter(|&(s, _, _)| s >= SAME_TEMPLATE) else { break };
             merge(&mut groups, &mut sum, a, b);
         }
         largest_first(groups)
@@ -358,11 +336,7 @@ mod tests {
             let sums = pair_sums(&layouts);
             for (i, a) in layouts.iter().enumerate() {
                 for (j, b) in layouts.iter().enumerate().filter(|&(j, _)| j != i) {
-                    assert_eq!(
-                        sums.get(i, j).to_bits(),
-                        a.similarity(b).to_bits(),
-                        "round {round}: pages {i}, {j}"
-                    );
+                    assert_eq!(sums.get(i, j).to_bits(), a.similarity(b).to_bits(), "round {round}: pages {i}, {j}");
                 }
             }
             assert_eq!(cluster(&layouts), cluster_plain(&layouts), "round {round}");
@@ -372,29 +346,15 @@ mod tests {
     fn layout(html: &str) -> Layout {
         let doc = crate::clean::page(html);
         let layout = Layout::of(&doc);
-        assert_eq!(
-            Layout::of(&crate::clean::Shape::of(&doc)).paths,
-            layout.paths,
-            "a page's shape has its layout"
-        );
+        assert_eq!(Layout::of(&crate::clean::Shape::of(&doc)).paths, layout.paths, "a page's shape has its layout");
         layout
     }
 
     #[test]
     fn pages_of_one_template_group_and_others_stand_apart() {
-        let article = |t: &str| {
-            layout(&format!("<body><nav class='menu'><a>x</a></nav><article class='story'><h1>{t}</h1><p>a</p><p>b</p><figure><img><figcaption>c</figcaption></figure><aside class='quote'><blockquote>q</blockquote></aside></article><footer><p>c</p></footer></body>"))
-        };
-        let product = |t: &str| {
-            layout(&format!("<body><nav class='menu'><a>x</a></nav><div class='product'><h2>{t}</h2><table class='specs'><tr><td>1</td></tr></table><ul class='price'><li>9</li></ul><form class='buy'><button>b</button></form></div><footer><p>c</p></footer></body>"))
-        };
-        let pages = [
-            article("a"),
-            product("p"),
-            article("b"),
-            product("q"),
-            article("c"),
-        ];
+        let article = |t: &str| layout(&format!("<body><nav class='menu'><a>x</a></nav><article class='story'><h1>{t}</h1><p>a</p><p>b</p><figure><img><figcaption>c</figcaption></figure><aside class='quote'><blockquote>q</blockquote></aside></article><footer><p>c</p></footer></body>"));
+        let product = |t: &str| layout(&format!("<body><nav class='menu'><a>x</a></nav><div class='product'><h2>{t}</h2><table class='specs'><tr><td>1</td></tr></table><ul class='price'><li>9</li></ul><form class='buy'><button>b</button></form></div><footer><p>c</p></footer></body>"));
+        let pages = [article("a"), product("p"), article("b"), product("q"), article("c")];
         assert_eq!(pages[0], pages[2], "text does not change a layout");
         assert!(pages[0].similarity(&pages[1]) < SAME_TEMPLATE);
         assert_eq!(cluster(&pages), [vec![0, 2, 4], vec![1, 3]]);

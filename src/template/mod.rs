@@ -71,14 +71,10 @@ pub(crate) fn mix(a: u64, b: u64) -> u64 {
 
 /// Hash of an element's step, equal to `hash_str(&step(doc, node))` but built without strings.
 pub(crate) fn step_hash<T: Tree>(doc: &T, node: u32) -> u64 {
-    let Some(tag) = doc.tag(node) else {
-        return hash_str("");
-    };
+    let Some(tag) = doc.tag(node) else { return hash_str("") };
     let mut h = Fnv::new().str(tag);
     for (mark, value) in ["#", "."].into_iter().zip(doc.id_class(node)) {
-        let Some(first) = value.and_then(stable_token) else {
-            continue;
-        };
+        let Some(first) = value.and_then(stable_token) else { continue };
         if first.chars().all(char::is_numeric) {
             continue; // tolerant form is empty
         }
@@ -100,13 +96,8 @@ pub(crate) fn step_hash<T: Tree>(doc: &T, node: u32) -> u64 {
 
 /// The path step of an element: `tag`, `tag#id`, `tag.class` or `tag#id.class` (tolerant).
 fn step(doc: &Doc, node: u32) -> String {
-    let Some(e) = doc.element(node) else {
-        return String::new();
-    };
-    let (id, class) = (
-        e.attr("id").and_then(tolerant),
-        e.attr("class").and_then(tolerant),
-    );
+    let Some(e) = doc.element(node) else { return String::new() };
+    let (id, class) = (e.attr("id").and_then(tolerant), e.attr("class").and_then(tolerant));
     tag_clue(&e.name, id.as_deref(), class.as_deref())
 }
 
@@ -163,8 +154,7 @@ fn text_key(t: &str) -> Option<u64> {
                 *buf.get_mut(len)? = b' ';
                 len += 1;
             }
-            buf.get_mut(len..len + w.len())?
-                .copy_from_slice(w.as_bytes());
+            buf.get_mut(len..len + w.len())?.copy_from_slice(w.as_bytes());
             len += w.len();
         }
     }
@@ -183,13 +173,7 @@ fn in_sentence(doc: &Doc) -> Vec<bool> {
     for (i, node) in doc.nodes.iter().enumerate() {
         let parent = node.parent.unwrap_or(0) as usize;
         match &node.data {
-            NodeData::Element(e) => {
-                block[i] = if node.parent.is_some() && is_inline(&e.name) {
-                    block[parent]
-                } else {
-                    i as u32
-                }
-            }
+            NodeData::Element(e) => block[i] = if node.parent.is_some() && is_inline(&e.name) { block[parent] } else { i as u32 },
             NodeData::Text(t) => {
                 block[i] = block[parent];
                 if !t.trim().is_empty() {
@@ -199,9 +183,7 @@ fn in_sentence(doc: &Doc) -> Vec<bool> {
             }
         }
     }
-    (0..n)
-        .map(|i| matches!(doc.nodes[i].data, NodeData::Text(_)) && texts[block[i] as usize] > 1)
-        .collect()
+    (0..n).map(|i| matches!(doc.nodes[i].data, NodeData::Text(_)) && texts[block[i] as usize] > 1).collect()
 }
 
 /// Each text node worth keying (not blank, not too long), in document order: its node, its
@@ -241,9 +223,7 @@ impl Paths {
     /// entries.
     fn push(&mut self, path: u32, step: &str) -> Option<u32> {
         let step = self.steps.id(step)?;
-        let next = u32::try_from(self.trie.len())
-            .ok()
-            .filter(|&n| n != NO_PATH)?;
+        let next = u32::try_from(self.trie.len()).ok().filter(|&n| n != NO_PATH)?;
         let id = *self.known.entry((path, step)).or_insert(next);
         if id == next {
             self.trie.push((path, step));
@@ -253,11 +233,7 @@ impl Paths {
 
     /// The paths, done with adding: what adding needed is let go.
     fn freeze(self) -> Paths {
-        Paths {
-            trie: self.trie,
-            steps: self.steps.freeze(),
-            known: HashMap::default(),
-        }
+        Paths { trie: self.trie, steps: self.steps.freeze(), known: HashMap::default() }
     }
 
     /// The steps of `path`, first to last.
@@ -317,9 +293,7 @@ impl PageKeys {
             }
             for &a in chain.iter().rev() {
                 // A path past a 4 G table ends there: no page holds that many elements.
-                let Some(p) = page.paths.push(path, &step(doc, a)) else {
-                    break;
-                };
+                let Some(p) = page.paths.push(path, &step(doc, a)) else { break };
                 path = p;
                 path_of.insert(a, p);
             }
@@ -327,9 +301,7 @@ impl PageKeys {
                 collapse_ws_into(&mut page.texts, t);
             }
             // Texts past 4 GiB are left out: no page holds that much.
-            let Ok(end) = u32::try_from(page.texts.len()) else {
-                break;
-            };
+            let Ok(end) = u32::try_from(page.texts.len()) else { break };
             page.keys.push((key, path, end));
         }
         page
@@ -338,16 +310,7 @@ impl PageKeys {
     /// Each key with its path and text.
     fn lines(&self) -> impl Iterator<Item = (u64, u32, &str)> {
         let starts = std::iter::once(0).chain(self.keys.iter().map(|k| k.2 as usize));
-        self.keys
-            .iter()
-            .zip(starts)
-            .map(|(&(key, path, end), start)| {
-                (
-                    key,
-                    path,
-                    self.texts.get(start..end as usize).unwrap_or_default(),
-                )
-            })
+        self.keys.iter().zip(starts).map(|(&(key, path, end), start)| (key, path, self.texts.get(start..end as usize).unwrap_or_default()))
     }
 }
 
@@ -378,10 +341,7 @@ struct Written {
 
 impl Learner {
     pub(crate) fn new(min_pages: usize) -> Learner {
-        Learner {
-            min_pages,
-            ..Learner::default()
-        }
+        Learner { min_pages, ..Learner::default() }
     }
 
     /// Count one page's keys.
@@ -405,14 +365,7 @@ impl Learner {
             let path = self.adopt(&page.paths, path, &mut mine);
             let text = self.texts.id(text);
             if let (Some(path), Some(text)) = (path, text) {
-                self.lines.insert(
-                    key,
-                    Written {
-                        path,
-                        text,
-                        pages: write_at,
-                    },
-                );
+                self.lines.insert(key, Written { path, text, pages: write_at });
             }
         }
     }
@@ -435,10 +388,7 @@ impl Learner {
             at = up;
         }
         for &p in chain.iter().rev() {
-            let step = page
-                .trie
-                .get(p as usize)
-                .and_then(|&(_, s)| page.steps.get(s))?;
+            let step = page.trie.get(p as usize).and_then(|&(_, s)| page.steps.get(s))?;
             here = self.paths.push(here, step)?;
             if let Some(m) = mine.get_mut(p as usize) {
                 *m = here;
@@ -457,12 +407,7 @@ impl Learner {
                 lines.push((w.path, w.text));
             }
         }
-        Compact {
-            keys,
-            lines,
-            paths: self.paths.freeze(),
-            texts: self.texts.freeze(),
-        }
+        Compact { keys, lines, paths: self.paths.freeze(), texts: self.texts.freeze() }
     }
 }
 
@@ -493,12 +438,7 @@ impl Compact {
         let mut lines: Vec<Line> = self
             .lines
             .iter()
-            .filter_map(|&(p, t)| {
-                Some(Line {
-                    path: self.paths.string(p),
-                    text: self.texts.get(t)?.to_string(),
-                })
-            })
+            .filter_map(|&(p, t)| Some(Line { path: self.paths.string(p), text: self.texts.get(t)?.to_string() }))
             .collect();
         lines.sort();
         lines
@@ -507,10 +447,7 @@ impl Compact {
     /// The template.
     pub(crate) fn template(self) -> Template {
         let lines = self.lines();
-        Template {
-            keys: self.keys,
-            lines,
-        }
+        Template { keys: self.keys, lines }
     }
 }
 
@@ -569,15 +506,11 @@ impl Template {
         let mut h = vec![0u64; doc.nodes.len()];
         for &root in roots {
             let r = root as usize;
-            let Some(end) = doc.nodes.get(r).map(|n| n.end as usize) else {
-                continue;
-            };
+            let Some(end) = doc.nodes.get(r).map(|n| n.end as usize) else { continue };
             // The path hash of the root's parent, from the top down.
             let mut chain: Vec<u32> = doc.ancestors(root).collect();
             chain.reverse();
-            let parent_hash = chain
-                .iter()
-                .fold(0u64, |acc, &a| mix(acc, step_hash(doc, a)));
+            let parent_hash = chain.iter().fold(0u64, |acc, &a| mix(acc, step_hash(doc, a)));
             for i in r..end {
                 let parent = match doc.nodes[i].parent {
                     Some(p) if p as usize >= r && i != r => h[p as usize],
@@ -611,51 +544,22 @@ mod tests {
         let doc = crate::clean::page("<div id='x2' class='  main3 wide'><p class='2020'>t</p><span class='é9a'>u</span></div>");
         for i in 0..doc.nodes.len() as u32 {
             if doc.element(i).is_some() {
-                assert_eq!(
-                    step_hash(&doc, i),
-                    hash_str(&step(&doc, i)),
-                    "{}",
-                    step(&doc, i)
-                );
+                assert_eq!(step_hash(&doc, i), hash_str(&step(&doc, i)), "{}", step(&doc, i));
             }
         }
         assert_eq!(text_key("  a \n b\tc "), Some(text_hash(b"a b c")));
-        assert_eq!(
-            text_key(&"x ".repeat(MAX_TEXT / 2)),
-            Some(text_hash("x ".repeat(MAX_TEXT / 2).trim_end().as_bytes()))
-        );
-        assert!(
-            text_key(" a ").is_some()
-                && text_key("  ").is_none()
-                && text_key(&"x".repeat(MAX_TEXT + 1)).is_none()
-        );
-        assert!(
-            text_key(&"x ".repeat(MAX_TEXT / 2 + 1)).is_none(),
-            "one word past the limit"
-        );
-        for t in [
-            "\u{a0}a\u{2003}b\x0b c\u{3000}",
-            "\x0c\x0ba\r\n",
-            "é  \x1fb\x1c",
-            "a\x1f b",
-        ] {
-            assert_eq!(
-                text_key(t),
-                Some(text_hash(crate::clean::collapse_ws(t).as_bytes())),
-                "{t:?}"
-            );
+        assert_eq!(text_key(&"x ".repeat(MAX_TEXT / 2)), Some(text_hash("x ".repeat(MAX_TEXT / 2).trim_end().as_bytes())));
+        assert!(text_key(" a ").is_some() && text_key("  ").is_none() && text_key(&"x".repeat(MAX_TEXT + 1)).is_none());
+        assert!(text_key(&"x ".repeat(MAX_TEXT / 2 + 1)).is_none(), "one word past the limit");
+        for t in ["\u{a0}a\u{2003}b\x0b c\u{3000}", "\x0c\x0ba\r\n", "é  \x1fb\x1c", "a\x1f b"] {
+            assert_eq!(text_key(t), Some(text_hash(crate::clean::collapse_ws(t).as_bytes())), "{t:?}");
         }
     }
 
     #[test]
     fn same_text_at_the_same_path_is_template() {
-        let page = |body: &str| {
-            Page::from_html("p", &format!("<body><div class='nav'><a>Home</a></div><div class='story'>{body}</div><p>Home</p></body>")).unwrap()
-        };
-        let (a, b) = (
-            page("<p>One story</p><span class='share'>Share this</span>"),
-            page("<p>Another</p><span class='share'>Share this</span>"),
-        );
+        let page = |body: &str| Page::from_html("p", &format!("<body><div class='nav'><a>Home</a></div><div class='story'>{body}</div><p>Home</p></body>")).unwrap();
+        let (a, b) = (page("<p>One story</p><span class='share'>Share this</span>"), page("<p>Another</p><span class='share'>Share this</span>"));
         let t = Template::learn(&[&a, &b], 2);
         let texts: Vec<&str> = t.lines.iter().map(|l| l.text.as_str()).collect();
         assert_eq!(texts, ["Home", "Share this", "Home"]);
@@ -676,13 +580,7 @@ mod tests {
         let again = Template::from_lines(t.lines.clone());
         assert_eq!(again.mask(&b.doc), t.mask(&b.doc));
         // The mask within a subtree agrees with the whole-page mask there.
-        let story = (0..a.doc.nodes.len() as u32)
-            .find(|&n| {
-                a.doc
-                    .element(n)
-                    .is_some_and(|e| e.attr("class") == Some("story"))
-            })
-            .unwrap();
+        let story = (0..a.doc.nodes.len() as u32).find(|&n| a.doc.element(n).is_some_and(|e| e.attr("class") == Some("story"))).unwrap();
         let within = t.mask_within(&a.doc, &[story]);
         let end = a.doc.nodes[story as usize].end as usize;
         assert_eq!(&within[story as usize..end], &mask[story as usize..end]);
@@ -694,10 +592,7 @@ mod tests {
     /// in the middle, a repeated step name at another depth, an empty path.
     #[test]
     fn keys_from_lines_reuse_only_a_true_prefix() {
-        let line = |path: &str, text: &str| Line {
-            path: path.into(),
-            text: text.into(),
-        };
+        let line = |path: &str, text: &str| Line { path: path.into(), text: text.into() };
         let lines = vec![
             line("html body div.a p", "x"),
             line("html body div.a p", "y"),
@@ -709,23 +604,11 @@ mod tests {
             line("", "w"),
             line("html  body", "v"),
         ];
-        let alone = |l: &Line| {
-            mix(
-                l.path
-                    .split(' ')
-                    .filter(|s| !s.is_empty())
-                    .fold(0u64, |h, s| mix(h, hash_str(s))),
-                text_hash(l.text.as_bytes()),
-            )
-        };
+        let alone = |l: &Line| mix(l.path.split(' ').filter(|s| !s.is_empty()).fold(0u64, |h, s| mix(h, hash_str(s))), text_hash(l.text.as_bytes()));
         let expected: HashSet<u64, FxBuildHasher> = lines.iter().map(alone).collect();
         let t = Template::from_lines(lines);
         assert_eq!(t.keys, expected);
-        assert_eq!(
-            t.keys.len(),
-            8,
-            "the first and the seventh lines are one key"
-        );
+        assert_eq!(t.keys.len(), 8, "the first and the seventh lines are one key");
     }
 
     /// A line's path is its text's ancestors' steps, joined, however deep; a page's paths
@@ -735,34 +618,19 @@ mod tests {
         let depth = 300;
         let page = |n: usize| {
             let open: String = (0..depth).map(|i| format!("<div class='d{i}'>")).collect();
-            let leaves: String = (0..50)
-                .map(|i| format!("<p class='c{i}'>leaf {i}</p>"))
-                .collect();
-            Page::from_html(
-                "p",
-                &format!("<body><h1>page {n}</h1>{open}{leaves}</body>"),
-            )
-            .unwrap()
+            let leaves: String = (0..50).map(|i| format!("<p class='c{i}'>leaf {i}</p>")).collect();
+            Page::from_html("p", &format!("<body><h1>page {n}</h1>{open}{leaves}</body>")).unwrap()
         };
         let (a, b) = (page(1), page(2));
         let keys = PageKeys::of(&a.doc, &keyed_texts(&a.doc), 2);
-        assert!(
-            keys.paths.trie.len() <= a.doc.element_count(),
-            "{} entries",
-            keys.paths.trie.len()
-        );
+        assert!(keys.paths.trie.len() <= a.doc.element_count(), "{} entries", keys.paths.trie.len());
         let t = Template::learn(&[&a, &b], 2);
         assert_eq!(t.lines.len(), 50);
         let line = t.lines.iter().find(|l| l.text == "leaf 7").unwrap();
-        let node = (0..a.doc.nodes.len() as u32)
-            .find(|&n| matches!(&a.doc.nodes[n as usize].data, NodeData::Text(x) if x == "leaf 7"))
-            .unwrap();
+        let node = (0..a.doc.nodes.len() as u32).find(|&n| matches!(&a.doc.nodes[n as usize].data, NodeData::Text(x) if x == "leaf 7")).unwrap();
         let mut steps: Vec<String> = a.doc.ancestors(node).map(|e| step(&a.doc, e)).collect();
         steps.reverse();
         assert_eq!(line.path, steps.join(" "));
-        assert!(
-            line.path.ends_with("div.d div.d p.c") && line.path.len() > 6 * depth,
-            "digits are dropped from classes"
-        );
+        assert!(line.path.ends_with("div.d div.d p.c") && line.path.len() > 6 * depth, "digits are dropped from classes");
     }
 }

@@ -41,54 +41,26 @@ const STEMMED: &[(&str, &str, Algorithm)] = &[
 
 /// Languages without a stemmer whose stop words we still know, by 639-1 and 639-3 code.
 const UNSTEMMED: &[(&str, &str)] = &[
-    ("zh", "cmn"),
-    ("ja", "jpn"),
-    ("ko", "kor"),
-    ("pl", "pol"),
-    ("cs", "ces"),
-    ("uk", "ukr"),
-    ("bg", "bul"),
-    ("he", "heb"),
-    ("hi", "hin"),
-    ("fa", "pes"),
-    ("id", "ind"),
-    ("vi", "vie"),
-    ("th", "tha"),
-    ("ca", "cat"),
-    ("hr", "hrv"),
-    ("sk", "slk"),
-    ("sl", "slv"),
-    ("lt", "lit"),
-    ("lv", "lav"),
-    ("et", "est"),
+    ("zh", "cmn"), ("ja", "jpn"), ("ko", "kor"), ("pl", "pol"), ("cs", "ces"), ("uk", "ukr"),
+    ("bg", "bul"), ("he", "heb"), ("hi", "hin"), ("fa", "pes"), ("id", "ind"), ("vi", "vie"),
+    ("th", "tha"), ("ca", "cat"), ("hr", "hrv"), ("sk", "slk"), ("sl", "slv"), ("lt", "lit"),
+    ("lv", "lav"), ("et", "est"),
 ];
 
 impl Language {
     /// English, the default.
-    pub const ENGLISH: Language = Language {
-        code: "en",
-        stemmer: Some(Algorithm::English),
-    };
+    pub const ENGLISH: Language = Language { code: "en", stemmer: Some(Algorithm::English) };
 
     /// The language of an ISO 639-1 or 639-3 code or a BCP 47 tag (`en-GB` → `en`).
     pub fn from_code(tag: &str) -> Option<Language> {
         let primary = tag.trim().split(['-', '_']).next()?.to_ascii_lowercase();
-        if let Some(&(code, _, alg)) = STEMMED
-            .iter()
-            .find(|(a, b, _)| *a == primary || *b == primary)
-        {
-            return Some(Language {
-                code,
-                stemmer: Some(alg),
-            });
+        if let Some(&(code, _, alg)) = STEMMED.iter().find(|(a, b, _)| *a == primary || *b == primary) {
+            return Some(Language { code, stemmer: Some(alg) });
         }
         UNSTEMMED
             .iter()
             .find(|(a, b)| *a == primary || *b == primary)
-            .map(|&(code, _)| Language {
-                code,
-                stemmer: None,
-            })
+            .map(|&(code, _)| Language { code, stemmer: None })
     }
 
     /// Detect the language of a text sample (None when unsure).
@@ -102,9 +74,7 @@ impl Language {
 
     /// The language of a page: its `<html lang>`, else detected from `sample_text`.
     pub fn of_page(lang_attr: Option<&str>, sample_text: &str) -> Option<Language> {
-        lang_attr
-            .and_then(Language::from_code)
-            .or_else(|| Language::detect(sample_text))
+        lang_attr.and_then(Language::from_code).or_else(|| Language::detect(sample_text))
     }
 }
 
@@ -125,11 +95,7 @@ pub struct Analyzer {
 impl Analyzer {
     /// An analyzer for `language`.
     pub fn new(language: Language) -> Analyzer {
-        let stop = stop_words::lookup(language.code)
-            .unwrap_or(&[])
-            .iter()
-            .copied()
-            .collect();
+        let stop = stop_words::lookup(language.code).unwrap_or(&[]).iter().copied().collect();
         Analyzer {
             language,
             stemmer: language.stemmer.map(Stemmer::create),
@@ -168,10 +134,7 @@ impl Analyzer {
         let id = if self.stop.contains(tok) {
             None
         } else {
-            let stem = self
-                .stemmer
-                .as_ref()
-                .map_or(std::borrow::Cow::Borrowed(tok), |s| s.stem(tok));
+            let stem = self.stemmer.as_ref().map_or(std::borrow::Cow::Borrowed(tok), |s| s.stem(tok));
             // Distinct tokens may share a stem: intern by stem.
             let id = match self.by_stem.get(stem.as_ref()) {
                 Some(&id) => id,

@@ -14,11 +14,7 @@ pub fn prf(overlap: usize, n_pred: usize, n_gold: usize) -> (f64, f64, f64) {
         _ => {
             let p = overlap as f64 / n_pred as f64;
             let r = overlap as f64 / n_gold as f64;
-            let f = if p + r > 0.0 {
-                2.0 * p * r / (p + r)
-            } else {
-                0.0
-            };
+            let f = if p + r > 0.0 { 2.0 * p * r / (p + r) } else { 0.0 };
             (p, r, f)
         }
     }
@@ -29,10 +25,7 @@ pub fn ngrams(tokens: &[String]) -> HashSet<(&str, &str)> {
     if tokens.len() == 1 {
         return [(tokens[0].as_str(), "")].into_iter().collect();
     }
-    tokens
-        .windows(2)
-        .map(|w| (w[0].as_str(), w[1].as_str()))
-        .collect()
+    tokens.windows(2).map(|w| (w[0].as_str(), w[1].as_str())).collect()
 }
 
 /// The word tokens of `text`.

@@ -78,8 +78,7 @@ impl Tokenizer {
                 }
                 if word.bytes().any(|b| b.is_ascii_uppercase()) {
                     self.run.clear();
-                    self.run
-                        .extend(word.chars().map(|c| c.to_ascii_lowercase()));
+                    self.run.extend(word.chars().map(|c| c.to_ascii_lowercase()));
                     f(&self.run);
                 } else {
                     f(word);
@@ -89,8 +88,7 @@ impl Tokenizer {
         }
         self.folded.clear();
         let nfkc: String = text.nfkc().collect();
-        self.folded
-            .push_str(&caseless::default_case_fold_str(&nfkc));
+        self.folded.push_str(&caseless::default_case_fold_str(&nfkc));
         self.run.clear();
         let mut solo = [0u8; 4];
         for c in self.folded.chars() {
@@ -138,8 +136,7 @@ impl Tokenizer {
                         let word = text.get(s..i).unwrap_or_default();
                         if word.bytes().any(|b| b.is_ascii_uppercase()) {
                             self.run.clear();
-                            self.run
-                                .extend(word.chars().map(|c| c.to_ascii_lowercase()));
+                            self.run.extend(word.chars().map(|c| c.to_ascii_lowercase()));
                             f(&self.run, s..i);
                         } else {
                             f(word, s..i);
@@ -161,8 +158,7 @@ impl Tokenizer {
                 });
             }
             first.is_none_or(|d| {
-                canonical_combining_class(d) == 0
-                    && is_nfkc_quick(std::iter::once(d)) == IsNormalized::Yes
+                canonical_combining_class(d) == 0 && is_nfkc_quick(std::iter::once(d)) == IsNormalized::Yes
             })
         };
         self.run.clear();
@@ -173,18 +169,10 @@ impl Tokenizer {
         while let Some(rest) = text.get(at..).filter(|r| !r.is_empty()) {
             let mut chars = rest.char_indices();
             let first = chars.next().map_or(rest.len(), |(_, c)| c.len_utf8());
-            let len = chars
-                .find(|&(_, c)| starts_piece(c))
-                .map_or(rest.len(), |(i, _)| i)
-                .max(first);
+            let len = chars.find(|&(_, c)| starts_piece(c)).map_or(rest.len(), |(i, _)| i).max(first);
             let piece = at..at + len;
             at += len;
-            for c in rest
-                .get(..len)
-                .unwrap_or_default()
-                .nfkc()
-                .default_case_fold()
-            {
+            for c in rest.get(..len).unwrap_or_default().nfkc().default_case_fold() {
                 if is_alnum(c) && !is_solo(c) {
                     if self.run.is_empty() {
                         span.start = piece.start;
@@ -226,14 +214,9 @@ mod tests {
         let mut out = Vec::new();
         let mut last_start = 0;
         t.each_with_offsets(text, |tok, r| {
-            assert!(
-                r.start >= last_start && r.start < r.end,
-                "{text:?}: {r:?} after {last_start}"
-            );
+            assert!(r.start >= last_start && r.start < r.end, "{text:?}: {r:?} after {last_start}");
             last_start = r.start;
-            let covered = text
-                .get(r.clone())
-                .unwrap_or_else(|| panic!("{text:?}: {r:?} is not a char range"));
+            let covered = text.get(r.clone()).unwrap_or_else(|| panic!("{text:?}: {r:?} is not a char range"));
             out.push((tok.to_string(), covered.to_string()));
         });
         let toks: Vec<String> = out.iter().map(|(t, _)| t.clone()).collect();
@@ -243,51 +226,17 @@ mod tests {
 
     #[test]
     fn offsets_give_the_same_tokens_and_point_at_their_source() {
-        let pairs = |text: &str| {
-            with_offsets(text)
-                .into_iter()
-                .map(|(t, s)| format!("{t}={s}"))
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(
-            pairs("The CNN.com Story_2"),
-            ["the=The", "cnn=CNN", "com=com", "story=Story", "2=2"]
-        );
-        assert_eq!(
-            pairs("Straße, ﬁne ÉCOLE"),
-            ["strasse=Straße", "fine=ﬁne", "école=ÉCOLE"]
-        );
-        assert_eq!(
-            pairs("Tokyo東京2024年, ß!"),
-            [
-                "tokyo=Tokyo",
-                "東=東",
-                "京=京",
-                "2024=2024",
-                "年=年",
-                "ss=ß"
-            ]
-        );
+        let pairs = |text: &str| with_offsets(text).into_iter().map(|(t, s)| format!("{t}={s}")).collect::<Vec<_>>();
+        assert_eq!(pairs("The CNN.com Story_2"), ["the=The", "cnn=CNN", "com=com", "story=Story", "2=2"]);
+        assert_eq!(pairs("Straße, ﬁne ÉCOLE"), ["strasse=Straße", "fine=ﬁne", "école=ÉCOLE"]);
+        assert_eq!(pairs("Tokyo東京2024年, ß!"), ["tokyo=Tokyo", "東=東", "京=京", "2024=2024", "年=年", "ss=ß"]);
         // A decomposed accent composes with its letter: the token covers both code points.
         assert_eq!(pairs("cafe\u{301} noir"), ["café=cafe\u{301}", "noir=noir"]);
         // One source character, two tokens: both point at it.
         assert_eq!(pairs("x½y"), ["x1=x½", "2y=½y"]);
-        assert_eq!(
-            pairs("한국어 ＡＢＣ１２３ กิน"),
-            [
-                "한=한",
-                "국=국",
-                "어=어",
-                "abc123=ＡＢＣ１２３",
-                "ก=ก",
-                "น=น"
-            ]
-        );
+        assert_eq!(pairs("한국어 ＡＢＣ１２３ กิน"), ["한=한", "국=국", "어=어", "abc123=ＡＢＣ１２３", "ก=ก", "น=น"]);
         // Hangul jamo compose into a syllable across code points.
-        assert_eq!(
-            pairs("\u{1100}\u{1161}\u{11A8}"),
-            ["각=\u{1100}\u{1161}\u{11A8}"]
-        );
+        assert_eq!(pairs("\u{1100}\u{1161}\u{11A8}"), ["각=\u{1100}\u{1161}\u{11A8}"]);
         assert!(pairs(" !!! ").is_empty());
         assert!(pairs("").is_empty());
     }
@@ -320,15 +269,9 @@ mod tests {
             tokenize("Hello, World! ÉCOLE ﬁne 123abc"),
             ["hello", "world", "école", "fine", "123abc"]
         );
-        assert_eq!(
-            tokenize("Tokyo東京2024年, ß!"),
-            ["tokyo", "東", "京", "2024", "年", "ss"]
-        );
+        assert_eq!(tokenize("Tokyo東京2024年, ß!"), ["tokyo", "東", "京", "2024", "年", "ss"]);
         assert_eq!(tokenize("我爱北京"), ["我", "爱", "北", "京"]);
-        assert_eq!(
-            tokenize("ひらがな カタカナ"),
-            ["ひ", "ら", "が", "な", "カ", "タ", "カ", "ナ"]
-        );
+        assert_eq!(tokenize("ひらがな カタカナ"), ["ひ", "ら", "が", "な", "カ", "タ", "カ", "ナ"]);
         assert_eq!(tokenize("한국어 문장"), ["한", "국", "어", "문", "장"]);
         assert_eq!(tokenize("กิน"), ["ก", "น"]);
         assert_eq!(tokenize("ＡＢＣ１２３"), ["abc123"]);
@@ -338,9 +281,6 @@ mod tests {
 
     #[test]
     fn ascii_fast_path_lowercases() {
-        assert_eq!(
-            tokenize("The CNN.com Story_2"),
-            ["the", "cnn", "com", "story", "2"]
-        );
+        assert_eq!(tokenize("The CNN.com Story_2"), ["the", "cnn", "com", "story", "2"]);
     }
 }

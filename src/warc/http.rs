@@ -16,13 +16,9 @@ pub(super) enum HttpError {
 }
 
 /// Parse the HTTP response in `block`, whose buffer becomes the body.
-pub(super) fn parse_http(
-    block: Vec<u8>,
-    max_body: u64,
-) -> std::result::Result<HttpResponse, HttpError> {
+pub(super) fn parse_http(block: Vec<u8>, max_body: u64) -> std::result::Result<HttpResponse, HttpError> {
     let bad = |m: String| HttpError::Bad(m);
-    let (status_line, mut rest) =
-        split_line(&block).ok_or_else(|| bad("no HTTP status line".into()))?;
+    let (status_line, mut rest) = split_line(&block).ok_or_else(|| bad("no HTTP status line".into()))?;
     let status_text = String::from_utf8_lossy(status_line);
     let mut words = status_text.split_ascii_whitespace();
     let code = words
@@ -31,12 +27,7 @@ pub(super) fn parse_http(
         .and_then(|_| words.next())
         .filter(|c| c.len() == 3 && c.bytes().all(|b| b.is_ascii_digit()))
         .and_then(|c| c.parse::<u16>().ok())
-        .ok_or_else(|| {
-            bad(format!(
-                "bad HTTP status line {:?}",
-                status_text.chars().take(60).collect::<String>()
-            ))
-        })?;
+        .ok_or_else(|| bad(format!("bad HTTP status line {:?}", status_text.chars().take(60).collect::<String>())))?;
     let mut headers: Vec<(String, String)> = Vec::new();
     loop {
         // Headers running to the end of the block: no body.
@@ -52,21 +43,14 @@ pub(super) fn parse_http(
         let (name, value) = text
             .split_once(':')
             .filter(|(n, _)| !n.trim().is_empty() && !n.contains(char::is_whitespace))
-            .ok_or_else(|| {
-                bad(format!(
-                    "bad HTTP header line {:?}",
-                    text.chars().take(60).collect::<String>()
-                ))
-            })?;
+            .ok_or_else(|| bad(format!("bad HTTP header line {:?}", text.chars().take(60).collect::<String>())))?;
         headers.push((name.to_string(), value.trim().to_string()));
     }
     let body_at = block.len().saturating_sub(rest.len());
     let mut body = block;
     body.drain(..body_at.min(body.len()));
     let has = |name: &str, token: &str| {
-        headers
-            .iter()
-            .any(|(k, v)| k.eq_ignore_ascii_case(name) && v.to_ascii_lowercase().contains(token))
+        headers.iter().any(|(k, v)| k.eq_ignore_ascii_case(name) && v.to_ascii_lowercase().contains(token))
     };
     if has("Transfer-Encoding", "chunked") {
         // Some writers keep the header but store the payload de-chunked: then keep it as is.
@@ -77,11 +61,7 @@ pub(super) fn parse_http(
     if let Some(encoding) = field(&headers, "Content-Encoding") {
         body = decode_body(body, encoding, max_body)?;
     }
-    Ok(HttpResponse {
-        status: code,
-        headers,
-        body,
-    })
+    Ok(HttpResponse { status: code, headers, body })
 }
 
 /// The payload of a chunked body; `None` when it is not one. A missing last chunk is fine.
@@ -96,10 +76,7 @@ fn dechunk(mut b: &[u8]) -> Option<Vec<u8>> {
         }
         let (chunk, rest) = rest.split_at_checked(size)?;
         out.extend_from_slice(chunk);
-        b = rest
-            .strip_prefix(b"\r\n")
-            .or_else(|| rest.strip_prefix(b"\n"))
-            .unwrap_or(rest);
+        b = rest.strip_prefix(b"\r\n").or_else(|| rest.strip_prefix(b"\n")).unwrap_or(rest);
     }
     Some(out)
 }
@@ -113,28 +90,16 @@ fn decode_body(body: Vec<u8>, encoding: &str, max: u64) -> std::result::Result<V
     let read = match encoding.as_str() {
         "" | "identity" | "none" => return Ok(body),
         "gzip" | "x-gzip" if body.starts_with(&[0x1f, 0x8b]) => {
-            flate2::read::MultiGzDecoder::new(body.as_slice())
-                .take(limit)
-                .read_to_end(&mut out)
+            flate2::read::MultiGzDecoder::new(body.as_slice()).take(limit).read_to_end(&mut out)
         }
-        "deflate" if is_zlib(&body) => flate2::read::ZlibDecoder::new(body.as_slice())
-            .take(limit)
-            .read_to_end(&mut out),
-        "deflate" => flate2::read::DeflateDecoder::new(body.as_slice())
-            .take(limit)
-            .read_to_end(&mut out),
+        "deflate" if is_zlib(&body) => flate2::read::ZlibDecoder::new(body.as_slice()).take(limit).read_to_end(&mut out),
+        "deflate" => flate2::read::DeflateDecoder::new(body.as_slice()).take(limit).read_to_end(&mut out),
         "gzip" | "x-gzip" => return Ok(body),
-        other => {
-            return Err(HttpError::Bad(format!(
-                "unsupported Content-Encoding {other:?}"
-            )))
-        }
+        other => return Err(HttpError::Bad(format!("unsupported Content-Encoding {other:?}"))),
     };
     if let Err(e) = read {
         if out.is_empty() {
-            return Err(HttpError::Bad(format!(
-                "the {encoding} body does not decode: {e}"
-            )));
+            return Err(HttpError::Bad(format!("the {encoding} body does not decode: {e}")));
         }
     }
     if out.len() as u64 > max {
@@ -151,12 +116,7 @@ fn is_zlib(b: &[u8]) -> bool {
 }
 
 pub(super) fn is_html_type(content_type: &str) -> bool {
-    let media = content_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase();
+    let media = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
     media.contains("html")
 }
 
@@ -164,7 +124,5 @@ pub(super) fn is_html_type(content_type: &str) -> bool {
 /// `<head` or `<body`.
 pub(super) fn looks_like_html(body: &[u8]) -> bool {
     let head: Vec<u8> = body.iter().take(1024).map(u8::to_ascii_lowercase).collect();
-    [&b"<!doctype html"[..], b"<html", b"<head", b"<body"]
-        .iter()
-        .any(|tag| head.windows(tag.len()).any(|w| w == *tag))
+    [&b"<!doctype html"[..], b"<html", b"<head", b"<body"].iter().any(|tag| head.windows(tag.len()).any(|w| w == *tag))
 }

@@ -53,10 +53,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            max_record_bytes: MAX_RECORD_BYTES,
-            max_header_bytes: MAX_HEADER_BYTES,
-        }
+        Limits { max_record_bytes: MAX_RECORD_BYTES, max_header_bytes: MAX_HEADER_BYTES }
     }
 }
 
@@ -147,10 +144,7 @@ impl Record {
     fn http_error(&self, e: HttpError, max_body: u64) -> Error {
         match e {
             HttpError::Bad(message) => self.error(message),
-            HttpError::TooLarge => Error::TooLarge {
-                what: self.what("HTTP body"),
-                limit: max_body,
-            },
+            HttpError::TooLarge => Error::TooLarge { what: self.what("HTTP body"), limit: max_body },
         }
     }
 
@@ -170,33 +164,20 @@ impl Record {
                 return Err(NotPage::NotHtml(ct.clone()));
             }
         }
-        let target = self
-            .target_uri
-            .as_deref()
-            .ok_or_else(|| NotPage::Bad(self.error("no WARC-Target-URI")))?;
-        let url = url::Url::parse(target).map_err(|e| {
-            NotPage::Bad(self.error(format!("WARC-Target-URI {target:?} is not a URL: {e}")))
-        })?;
+        let target = self.target_uri.as_deref().ok_or_else(|| NotPage::Bad(self.error("no WARC-Target-URI")))?;
+        let url = url::Url::parse(target)
+            .map_err(|e| NotPage::Bad(self.error(format!("WARC-Target-URI {target:?} is not a URL: {e}"))))?;
         let block = std::mem::take(&mut self.block);
-        let http =
-            parse_http(block, max_body).map_err(|e| NotPage::Bad(self.http_error(e, max_body)))?;
+        let http = parse_http(block, max_body).map_err(|e| NotPage::Bad(self.http_error(e, max_body)))?;
         if http.status != 200 {
             return Err(NotPage::Status(http.status));
         }
-        let content_type = http
-            .header("Content-Type")
-            .map(str::trim)
-            .filter(|c| !c.is_empty())
-            .map(str::to_string);
-        let declared = content_type
-            .as_deref()
-            .or_else(|| self.header("WARC-Identified-Payload-Type"));
+        let content_type = http.header("Content-Type").map(str::trim).filter(|c| !c.is_empty()).map(str::to_string);
+        let declared = content_type.as_deref().or_else(|| self.header("WARC-Identified-Payload-Type"));
         match declared {
             Some(ct) if !is_html_type(ct) => return Err(NotPage::NotHtml(ct.to_string())),
             None if !looks_like_html(&http.body) => {
-                return Err(NotPage::NotHtml(
-                    "no content type, and the body does not look like HTML".into(),
-                ))
+                return Err(NotPage::NotHtml("no content type, and the body does not look like HTML".into()))
             }
             _ => {}
         }
@@ -214,18 +195,11 @@ impl Record {
     }
 
     fn what(&self, what: &str) -> String {
-        format!(
-            "{what} of the WARC record at offset {} of {}",
-            self.offset, self.file
-        )
+        format!("{what} of the WARC record at offset {} of {}", self.offset, self.file)
     }
 
     fn error(&self, message: impl Into<String>) -> Error {
-        Error::Warc {
-            file: self.file.to_string(),
-            offset: self.offset,
-            message: message.into(),
-        }
+        Error::Warc { file: self.file.to_string(), offset: self.offset, message: message.into() }
     }
 }
 
@@ -271,43 +245,26 @@ impl Reader<Box<dyn BufRead + Send>> {
     /// # Errors
     /// As [`Reader::open`].
     pub fn open_with_limits(path: &Path, limits: Limits) -> Result<Self> {
-        let file = File::open(path).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let file = File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
         Self::sniff(BufReader::with_capacity(1 << 16, file), path, limits)
     }
 
     /// Gunzip `src` if it starts with the gzip magic bytes; check it starts with `WARC/`.
     fn sniff<S: BufRead + Send + 'static>(mut src: S, path: &Path, limits: Limits) -> Result<Self> {
         let name = path.display().to_string();
-        let not_warc = |message: String| Error::Warc {
-            file: name.clone(),
-            offset: 0,
-            message,
-        };
+        let not_warc = |message: String| Error::Warc { file: name.clone(), offset: 0, message };
         let magic = loop {
             match src.fill_buf() {
                 Ok(b) => break b.get(..4).unwrap_or(b).to_vec(),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(source) => {
-                    return Err(Error::Io {
-                        path: path.to_path_buf(),
-                        source,
-                    })
-                }
+                Err(source) => return Err(Error::Io { path: path.to_path_buf(), source }),
             }
         };
         if magic == [0x28, 0xb5, 0x2f, 0xfd] {
-            return Err(not_warc(
-                "it is zstd-compressed: decompress it first (zstd -d)".into(),
-            ));
+            return Err(not_warc("it is zstd-compressed: decompress it first (zstd -d)".into()));
         }
         let mut stream: Box<dyn BufRead + Send> = if magic.starts_with(&[0x1f, 0x8b]) {
-            Box::new(BufReader::with_capacity(
-                1 << 16,
-                flate2::bufread::MultiGzDecoder::new(src),
-            ))
+            Box::new(BufReader::with_capacity(1 << 16, flate2::bufread::MultiGzDecoder::new(src)))
         } else {
             Box::new(src)
         };
@@ -328,10 +285,7 @@ impl Reader<Box<dyn BufRead + Send>> {
                 String::from_utf8_lossy(head)
             )));
         }
-        let mut reader = Reader::with_limits(
-            Box::new(Cursor::new(head.to_vec()).chain(stream)) as Box<dyn BufRead + Send>,
-            limits,
-        );
+        let mut reader = Reader::with_limits(Box::new(Cursor::new(head.to_vec()).chain(stream)) as Box<dyn BufRead + Send>, limits);
         reader.file = name.into();
         Ok(reader)
     }
@@ -345,15 +299,7 @@ impl<R: BufRead> Reader<R> {
 
     /// A reader of the uncompressed WARC stream `r`.
     pub fn with_limits(r: R, limits: Limits) -> Self {
-        Reader {
-            inner: r,
-            file: "<stream>".into(),
-            limits,
-            offset: 0,
-            done: false,
-            pending: None,
-            line: Vec::new(),
-        }
+        Reader { inner: r, file: "<stream>".into(), limits, offset: 0, done: false, pending: None, line: Vec::new() }
     }
 
     /// Bytes read so far (uncompressed).
@@ -386,9 +332,7 @@ impl<R: BufRead> Reader<R> {
         let max_body = self.limits.max_record_bytes;
         let before = self.offset;
         let found = loop {
-            let Some(item) = self.next_record() else {
-                break None;
-            };
+            let Some(item) = self.next_record() else { break None };
             let record = match item {
                 Ok(r) => r,
                 Err(e) => break Some(Err(stats.damaged(e))),
@@ -437,10 +381,7 @@ impl<R: BufRead> Reader<R> {
                     None => {
                         self.resync(self.line.ends_with(b"\n"));
                         let end = self.pending.as_ref().map_or(self.offset, |p| p.0);
-                        let message = format!(
-                            "{} bytes that are not a WARC record, skipped",
-                            end.saturating_sub(start)
-                        );
+                        let message = format!("{} bytes that are not a WARC record, skipped", end.saturating_sub(start));
                         return Some(Err(self.bad(start, message)));
                     }
                 }
@@ -456,16 +397,12 @@ impl<R: BufRead> Reader<R> {
         let mut used = 0;
         loop {
             let line_start = self.offset;
-            let n = self
-                .read_line(max.saturating_sub(used))
-                .map_err(|e| self.stop(e))?;
+            let n = self.read_line(max.saturating_sub(used)).map_err(|e| self.stop(e))?;
             used += n;
             if !self.line.ends_with(b"\n") {
                 if used >= max {
                     self.resync(false);
-                    return Err(
-                        self.bad(start, format!("header section over the {max}-byte limit"))
-                    );
+                    return Err(self.bad(start, format!("header section over the {max}-byte limit")));
                 }
                 self.done = true;
                 return Err(self.bad(start, "the file ends inside the record's headers"));
@@ -482,12 +419,8 @@ impl<R: BufRead> Reader<R> {
             if fold_continuation(&mut headers, line, &text) {
                 continue;
             }
-            let Some((name, value)) = text.split_once(':').filter(|(n, _)| !n.trim().is_empty())
-            else {
-                let message = format!(
-                    "header line {:?} is not `Name: value`",
-                    text.chars().take(60).collect::<String>()
-                );
+            let Some((name, value)) = text.split_once(':').filter(|(n, _)| !n.trim().is_empty()) else {
+                let message = format!("header line {:?} is not `Name: value`", text.chars().take(60).collect::<String>());
                 self.resync(true);
                 return Err(self.bad(start, message));
             };
@@ -505,29 +438,17 @@ impl<R: BufRead> Reader<R> {
             let got = self.discard(length).map_err(|e| self.stop(e))?;
             if got < length {
                 self.done = true;
-                return Err(self.bad(
-                    start,
-                    format!("truncated: the file ends {got} bytes into a {length}-byte block"),
-                ));
+                return Err(self.bad(start, format!("truncated: the file ends {got} bytes into a {length}-byte block")));
             }
             let what = format!("WARC record at offset {start} of {}", self.file);
-            return Err(Error::TooLarge {
-                what,
-                limit: self.limits.max_record_bytes,
-            });
+            return Err(Error::TooLarge { what, limit: self.limits.max_record_bytes });
         }
         let mut block = Vec::with_capacity(usize::try_from(length.min(1 << 24)).unwrap_or(0));
-        let got = (&mut self.inner)
-            .take(length)
-            .read_to_end(&mut block)
-            .map_err(|e| self.stop(e))?;
+        let got = (&mut self.inner).take(length).read_to_end(&mut block).map_err(|e| self.stop(e))?;
         self.offset += got as u64;
         if (got as u64) < length {
             self.done = true;
-            return Err(self.bad(
-                start,
-                format!("truncated: the file ends {got} bytes into a {length}-byte block"),
-            ));
+            return Err(self.bad(start, format!("truncated: the file ends {got} bytes into a {length}-byte block")));
         }
         let get = |name: &str| field(&headers, name).map(str::to_string);
         Ok(Record {
@@ -535,8 +456,7 @@ impl<R: BufRead> Reader<R> {
             offset: start,
             version,
             warc_type: get("WARC-Type").unwrap_or_default(),
-            target_uri: get("WARC-Target-URI")
-                .map(|u| u.trim_start_matches('<').trim_end_matches('>').to_string()),
+            target_uri: get("WARC-Target-URI").map(|u| u.trim_start_matches('<').trim_end_matches('>').to_string()),
             date: get("WARC-Date"),
             record_id: get("WARC-Record-ID"),
             content_type: get("Content-Type"),
@@ -548,9 +468,7 @@ impl<R: BufRead> Reader<R> {
     /// Read one line, through its `\n`, of at most `max` bytes into `self.line`.
     fn read_line(&mut self, max: usize) -> io::Result<usize> {
         self.line.clear();
-        let n = (&mut self.inner)
-            .take(max as u64)
-            .read_until(b'\n', &mut self.line)?;
+        let n = (&mut self.inner).take(max as u64).read_until(b'\n', &mut self.line)?;
         self.offset += n as u64;
         Ok(n)
     }
@@ -566,10 +484,7 @@ impl<R: BufRead> Reader<R> {
             if buf.is_empty() {
                 return Ok(false);
             }
-            let n = buf
-                .iter()
-                .take_while(|&&b| b == b'\r' || b == b'\n')
-                .count();
+            let n = buf.iter().take_while(|&&b| b == b'\r' || b == b'\n').count();
             let more = n < buf.len();
             self.inner.consume(n);
             self.offset += n as u64;
@@ -623,19 +538,13 @@ impl<R: BufRead> Reader<R> {
     }
 
     fn bad(&self, offset: u64, message: impl Into<String>) -> Error {
-        Error::Warc {
-            file: self.file.to_string(),
-            offset,
-            message: message.into(),
-        }
+        Error::Warc { file: self.file.to_string(), offset, message: message.into() }
     }
 
     /// A read error: the reader is done.
     fn stop(&mut self, e: io::Error) -> Error {
         self.done = true;
-        let message = format!(
-            "cannot read further ({e}): the file is cut or corrupt; the records before were read"
-        );
+        let message = format!("cannot read further ({e}): the file is cut or corrupt; the records before were read");
         self.bad(self.offset, message)
     }
 }
@@ -722,21 +631,13 @@ impl fmt::Display for Stats {
 ///
 /// # Errors
 /// Only when the file cannot be opened or is not a WARC file (see [`Reader::open`]).
-pub fn pages(
-    path: &Path,
-    limits: Limits,
-    stats: &mut Stats,
-    f: impl FnMut(url::Url, Fetched),
-) -> Result<()> {
+pub fn pages(path: &Path, limits: Limits, stats: &mut Stats, f: impl FnMut(url::Url, Fetched)) -> Result<()> {
     Reader::open_with_limits(path, limits)?.pages(stats, f);
     Ok(())
 }
 
 fn field<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    headers
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case(name))
-        .map(|(_, v)| v.as_str())
+    headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
 }
 
 /// A header line that starts with white space continues the previous header's value (obsolete
@@ -745,9 +646,7 @@ fn fold_continuation(headers: &mut [(String, String)], line: &[u8], text: &str) 
     if !(line.starts_with(b" ") || line.starts_with(b"\t")) {
         return false;
     }
-    let Some((_, value)) = headers.last_mut() else {
-        return false;
-    };
+    let Some((_, value)) = headers.last_mut() else { return false };
     value.push(' ');
     value.push_str(text.trim());
     true
@@ -759,9 +658,7 @@ fn version_of(line: &[u8]) -> Option<String> {
     let number = line.strip_prefix(b"WARC/")?;
     let mut parts = number.split(|&b| b == b'.');
     let digits = |p: &[u8]| !p.is_empty() && p.iter().all(u8::is_ascii_digit);
-    let ok = parts.next().is_some_and(digits)
-        && parts.next().is_none_or(digits)
-        && parts.next().is_none();
+    let ok = parts.next().is_some_and(digits) && parts.next().is_none_or(digits) && parts.next().is_none();
     ok.then(|| String::from_utf8_lossy(line).into_owned())
 }
 
@@ -787,18 +684,8 @@ pub struct Hosts<K = Vec<crate::Page>> {
 ///
 /// # Errors
 /// [`Error::Io`] or [`Error::Warc`] when a file cannot be opened as a WARC file.
-pub fn pages_by_host(
-    files: &[std::path::PathBuf],
-    max_pages: usize,
-    budget: &crate::budget::Budget,
-) -> Result<Hosts> {
-    gather_by_host(
-        files,
-        max_pages,
-        budget,
-        |_| Vec::new(),
-        |pages, p| pages.push(p),
-    )
+pub fn pages_by_host(files: &[std::path::PathBuf], max_pages: usize, budget: &crate::budget::Budget) -> Result<Hosts> {
+    gather_by_host(files, max_pages, budget, |_| Vec::new(), |pages, p| pages.push(p))
 }
 
 /// As [`pages_by_host`], each page handed as it is read to `add` with what is kept of its host
@@ -815,8 +702,7 @@ pub fn gather_by_host<K>(
     mut add: impl FnMut(&mut K, crate::Page),
 ) -> Result<Hosts<K>> {
     // Per host: the pages read so far, and what is kept of them.
-    let mut kept: std::collections::BTreeMap<String, (usize, K)> =
-        std::collections::BTreeMap::new();
+    let mut kept: std::collections::BTreeMap<String, (usize, K)> = std::collections::BTreeMap::new();
     let mut unreadable = 0;
     let stats = each_page_by_host(files, |host, record| {
         let (n, k) = kept.entry(host).or_insert_with_key(|h| (0, new(h)));
@@ -830,11 +716,7 @@ pub fn gather_by_host<K>(
             }
         }
     })?;
-    Ok(Hosts {
-        pages: kept.into_iter().map(|(host, (_, k))| (host, k)).collect(),
-        stats,
-        unreadable,
-    })
+    Ok(Hosts { pages: kept.into_iter().map(|(host, (_, k))| (host, k)).collect(), stats, unreadable })
 }
 
 /// An HTML response of a web archive, not yet cleaned.
@@ -861,17 +743,12 @@ impl HtmlRecord {
 ///
 /// # Errors
 /// [`Error::Io`] or [`Error::Warc`] when a file cannot be opened as a WARC file.
-pub fn each_page_by_host(
-    files: &[std::path::PathBuf],
-    mut f: impl FnMut(String, HtmlRecord),
-) -> Result<Stats> {
+pub fn each_page_by_host(files: &[std::path::PathBuf], mut f: impl FnMut(String, HtmlRecord)) -> Result<Stats> {
     let mut stats = Stats::default();
     for file in files {
         let mut reader = Reader::open(file)?;
         while let Some((url, fetched)) = reader.next_page(&mut stats) {
-            let Some(host) = crate::host::of_url(url.as_str()) else {
-                continue;
-            };
+            let Some(host) = crate::host::of_url(url.as_str()) else { continue };
             f(host, HtmlRecord { url, fetched });
         }
     }

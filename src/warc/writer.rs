@@ -15,20 +15,12 @@ pub struct Writer<W: Write> {
 impl<W: Write> Writer<W> {
     /// A writer of a plain `.warc`.
     pub fn new(out: W) -> Self {
-        Writer {
-            out,
-            gzip: None,
-            count: 0,
-        }
+        Writer { out, gzip: None, count: 0 }
     }
 
     /// A writer of a `.warc.gz`, each record its own gzip member.
     pub fn gzip(out: W) -> Self {
-        Writer {
-            out,
-            gzip: Some(Compression::default()),
-            count: 0,
-        }
+        Writer { out, gzip: Some(Compression::default()), count: 0 }
     }
 
     /// A `warcinfo` record describing the file: `fields` as `application/warc-fields`.
@@ -40,10 +32,7 @@ impl<W: Write> Writer<W> {
         for (k, v) in fields {
             block.push_str(&format!("{}: {}\r\n", clean_field(k), clean_field(v)));
         }
-        let head = [
-            ("WARC-Date", date),
-            ("Content-Type", "application/warc-fields"),
-        ];
+        let head = [("WARC-Date", date), ("Content-Type", "application/warc-fields")];
         self.write("warcinfo", &head, &[block.as_bytes()])
     }
 
@@ -52,13 +41,7 @@ impl<W: Write> Writer<W> {
     ///
     /// # Errors
     /// Write errors.
-    pub fn response(
-        &mut self,
-        uri: &str,
-        date: &str,
-        http_headers: &[(&str, &str)],
-        body: &[u8],
-    ) -> io::Result<()> {
+    pub fn response(&mut self, uri: &str, date: &str, http_headers: &[(&str, &str)], body: &[u8]) -> io::Result<()> {
         let mut head = String::from("HTTP/1.1 200 OK\r\n");
         for (k, v) in http_headers {
             head.push_str(&format!("{}: {}\r\n", clean_field(k), clean_field(v)));
@@ -67,11 +50,7 @@ impl<W: Write> Writer<W> {
             head.push_str(&format!("Content-Length: {}\r\n", body.len()));
         }
         head.push_str("\r\n");
-        let fields = [
-            ("WARC-Target-URI", uri),
-            ("WARC-Date", date),
-            ("Content-Type", "application/http; msgtype=response"),
-        ];
+        let fields = [("WARC-Target-URI", uri), ("WARC-Date", date), ("Content-Type", "application/http; msgtype=response")];
         self.write("response", &fields, &[head.as_bytes(), body])
     }
 
@@ -79,22 +58,8 @@ impl<W: Write> Writer<W> {
     ///
     /// # Errors
     /// Write errors.
-    pub fn resource(
-        &mut self,
-        uri: &str,
-        date: &str,
-        content_type: &str,
-        body: &[u8],
-    ) -> io::Result<()> {
-        self.write(
-            "resource",
-            &[
-                ("WARC-Target-URI", uri),
-                ("WARC-Date", date),
-                ("Content-Type", content_type),
-            ],
-            &[body],
-        )
+    pub fn resource(&mut self, uri: &str, date: &str, content_type: &str, body: &[u8]) -> io::Result<()> {
+        self.write("resource", &[("WARC-Target-URI", uri), ("WARC-Date", date), ("Content-Type", content_type)], &[body])
     }
 
     /// Any record: `WARC-Type`, a `WARC-Record-ID`, `fields` (give `WARC-Date`), the exact
@@ -102,12 +67,7 @@ impl<W: Write> Writer<W> {
     ///
     /// # Errors
     /// Write errors.
-    pub fn record(
-        &mut self,
-        warc_type: &str,
-        fields: &[(&str, &str)],
-        block: &[u8],
-    ) -> io::Result<()> {
+    pub fn record(&mut self, warc_type: &str, fields: &[(&str, &str)], block: &[u8]) -> io::Result<()> {
         self.write(warc_type, fields, &[block])
     }
 
@@ -120,12 +80,7 @@ impl<W: Write> Writer<W> {
         Ok(self.out)
     }
 
-    fn write(
-        &mut self,
-        warc_type: &str,
-        fields: &[(&str, &str)],
-        block: &[&[u8]],
-    ) -> io::Result<()> {
+    fn write(&mut self, warc_type: &str, fields: &[(&str, &str)], block: &[&[u8]]) -> io::Result<()> {
         self.count += 1;
         let length: usize = block.iter().map(|b| b.len()).sum();
         let mut hash = Fnv::default();
@@ -145,10 +100,7 @@ impl<W: Write> Writer<W> {
             0x8000 | ((b >> 48) & 0x3fff),
             b & 0xffff_ffff_ffff
         );
-        let mut head = format!(
-            "WARC/1.1\r\nWARC-Type: {}\r\nWARC-Record-ID: {id}\r\n",
-            clean_field(warc_type)
-        );
+        let mut head = format!("WARC/1.1\r\nWARC-Type: {}\r\nWARC-Record-ID: {id}\r\n", clean_field(warc_type));
         for (k, v) in fields {
             head.push_str(&format!("{}: {}\r\n", clean_field(k), clean_field(v)));
         }
@@ -200,9 +152,7 @@ fn splitmix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+
 fn field_pairs<'a>(headers: &[(&str, &'a str)], name: &str) -> Option<&'a str> {
-    headers
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case(name))
-        .map(|&(_, v)| v)
+    headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|&(_, v)| v)
 }

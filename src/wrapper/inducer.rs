@@ -16,10 +16,10 @@
 
 use super::{Config, Induction};
 use crate::clean::{Doc, NodeData, Shape, Strings, Values};
-use crate::patterns::PageTerms;
 use crate::template::{self, Compact, PageKeys};
 use crate::text::tokens::Tokenizer;
 use crate::text::{Analyzer, Language, TermId};
+use crate::patterns::PageTerms;
 use crate::{Page, Result};
 use std::collections::{HashMap, HashSet};
 
@@ -97,10 +97,7 @@ impl Words {
     /// The text at `node` (texts come in document order; any order still reads back), whose
     /// tokens are the last `token_bytes` bytes pushed.
     fn push_text(&mut self, node: u32, flags: u8, key: u64, token_bytes: usize) {
-        put(
-            &mut self.texts,
-            (u64::from(node.wrapping_sub(self.last)) << 2) | u64::from(flags & 3),
-        );
+        put(&mut self.texts, (u64::from(node.wrapping_sub(self.last)) << 2) | u64::from(flags & 3));
         put(&mut self.texts, token_bytes as u64);
         if flags & KEYED != 0 {
             self.texts.extend_from_slice(&key.to_le_bytes());
@@ -125,8 +122,7 @@ impl Words {
 
     /// Each text, in order.
     fn texts(&self) -> impl Iterator<Item = Text<'_>> {
-        let (mut texts, mut tokens, mut node) =
-            (self.texts.as_slice(), self.tokens.as_slice(), 0u32);
+        let (mut texts, mut tokens, mut node) = (self.texts.as_slice(), self.tokens.as_slice(), 0u32);
         std::iter::from_fn(move || {
             let head = take(&mut texts)?;
             let len = usize::try_from(take(&mut texts)?).ok()?;
@@ -139,12 +135,7 @@ impl Words {
             }
             let (mine, rest) = tokens.split_at_checked(len)?;
             tokens = rest;
-            Some(Text {
-                node,
-                flags,
-                key,
-                tokens: Ids(mine),
-            })
+            Some(Text { node, flags, key, tokens: Ids(mine) })
         })
     }
 }
@@ -286,12 +277,8 @@ impl Inducer {
         for t in page.words.texts() {
             let start = words.tokens.len();
             for local in t.tokens {
-                let Some(slot) = ids.get_mut(local as usize) else {
-                    continue;
-                };
-                let id = *slot.get_or_insert_with(|| {
-                    page.tokens.get(local).and_then(|tok| self.tokens.id(tok))
-                });
+                let Some(slot) = ids.get_mut(local as usize) else { continue };
+                let id = *slot.get_or_insert_with(|| page.tokens.get(local).and_then(|tok| self.tokens.id(tok)));
                 if let Some(id) = id {
                     words.push_token(id);
                 }
@@ -299,23 +286,9 @@ impl Inducer {
             words.end_text(t.node, t.flags, t.key, start);
         }
         let words = words.done();
-        let Summary {
-            location,
-            item,
-            hosts,
-            language,
-            shape,
-            ..
-        } = page;
+        let Summary { location, item, hosts, language, shape, .. } = page;
         let shape = shape.shared_in(&mut self.values);
-        self.kept.push(Kept {
-            location,
-            item,
-            shape,
-            language,
-            hosts,
-            words,
-        });
+        self.kept.push(Kept { location, item, shape, language, hosts, words });
     }
 
     /// How many pages were added so far, copies included.
@@ -341,39 +314,26 @@ impl Inducer {
         let mut inducer = Inducer::new(&sample.site, cfg.clone());
         let (mut pages, mut failed) = (Vec::new(), Vec::new());
         let summarize = |p: Page| (Summary::of(&p, cfg), keep_pages.then_some(p));
-        crate::page::read_items(
-            fetcher,
-            items,
-            crate::page::read_jobs(items),
-            budget,
-            done,
-            summarize,
-            |item, read| match read {
-                Ok((summary, page)) => {
-                    inducer.add_summary(summary);
-                    pages.extend(page);
-                }
-                Err(e) => failed.push((item.page.to_string(), e)),
-            },
-        );
+        crate::page::read_items(fetcher, items, crate::page::read_jobs(items), budget, done, summarize, |item, read| match read {
+            Ok((summary, page)) => {
+                inducer.add_summary(summary);
+                pages.extend(page);
+            }
+            Err(e) => failed.push((item.page.to_string(), e)),
+        });
         let induction = match inducer.finish_sample(sample) {
             Err(crate::Error::TooFewPages { got, detail }) if detail.is_empty() => {
                 let detail = if failed.is_empty() {
                     format!(" ({} item(s) in the sample)", sample.items.len())
                 } else {
-                    let causes: Vec<String> =
-                        failed.iter().map(|(w, e)| format!("{w}: {e}")).collect();
+                    let causes: Vec<String> = failed.iter().map(|(w, e)| format!("{w}: {e}")).collect();
                     format!("; failed: {}", causes.join("; "))
                 };
                 Err(crate::Error::TooFewPages { got, detail })
             }
             other => other,
         };
-        ReadSample {
-            induction,
-            pages,
-            failed,
-        }
+        ReadSample { induction, pages, failed }
     }
 
     /// [`Inducer::finish`] for the pages of `sample` (a feed or a folder): as
@@ -390,21 +350,9 @@ impl Inducer {
     /// # Errors
     /// As [`crate::Wrapper::induce`].
     pub fn finish(self) -> Result<Induction> {
-        let Inducer {
-            site,
-            cfg,
-            added,
-            template,
-            tokens,
-            values,
-            mut kept,
-            ..
-        } = self;
+        let Inducer { site, cfg, added, template, tokens, values, mut kept, .. } = self;
         if added < 2 {
-            return Err(crate::Error::TooFewPages {
-                got: added,
-                detail: String::new(),
-            });
+            return Err(crate::Error::TooFewPages { got: added, detail: String::new() });
         }
         if kept.len() < 2 {
             return Err(crate::Error::TooFewPages {
@@ -412,20 +360,10 @@ impl Inducer {
                 detail: " (the others are copies of it: the same text)".to_string(),
             });
         }
-        let language = cfg
-            .language
-            .as_deref()
-            .and_then(Language::from_code)
-            .unwrap_or_else(|| site_language(&kept));
+        let language = cfg.language.as_deref().and_then(Language::from_code).unwrap_or_else(|| site_language(&kept));
         let mut analyzer = Analyzer::new(language);
         let mut template = template.finish();
-        let terms = page_terms(
-            &mut kept,
-            &tokens,
-            &template,
-            &mut analyzer,
-            cfg.skip_link_text,
-        );
+        let terms = page_terms(&mut kept, &tokens, &template, &mut analyzer, cfg.skip_link_text);
         template.forget_keys();
         drop(tokens);
         // The feed items' terms, numbered after the pages' (as they were met).
@@ -444,18 +382,13 @@ impl Inducer {
             .collect();
         analyzer.forget_tokens();
         let host = crate::host::of_sources(kept.iter().map(|k| k.hosts.clone()).collect());
-        let (mut shapes, mut locations) = (
-            Vec::with_capacity(kept.len()),
-            Vec::with_capacity(kept.len()),
-        );
+        let (mut shapes, mut locations) = (Vec::with_capacity(kept.len()), Vec::with_capacity(kept.len()));
         let values = std::sync::Arc::new(values.freeze());
         for k in kept {
             shapes.push(k.shape.with_values(std::sync::Arc::clone(&values)));
             locations.push(k.location);
         }
-        super::induce_kept(
-            &site, &shapes, &locations, terms, feed_terms, template, analyzer, host, &cfg,
-        )
+        super::induce_kept(&site, &shapes, &locations, terms, feed_terms, template, analyzer, host, &cfg)
     }
 }
 
@@ -469,19 +402,12 @@ fn words(doc: &Doc, keyed: &[(u32, u64, bool)], table: &mut Strings) -> Words {
     let body = doc.body as usize;
     let end = doc.nodes.get(body).map_or(0, |n| n.end as usize);
     for (i, node) in doc.nodes.iter().enumerate().take(end).skip(body) {
-        let NodeData::Text(t) = &node.data else {
-            continue;
-        };
+        let NodeData::Text(t) = &node.data else { continue };
         while keys.next_if(|k| (k.0 as usize) < i).is_some() {}
         let key = keys.next_if(|k| k.0 as usize == i).map(|k| k.1);
         let start = words.tokens.len();
         // A token past a 4 GiB table is left out: no page set holds that many words.
-        tokenizer.each(t, |tok| {
-            table
-                .id(tok)
-                .into_iter()
-                .for_each(|id| words.push_token(id))
-        });
+        tokenizer.each(t, |tok| table.id(tok).into_iter().for_each(|id| words.push_token(id)));
         let flags = if key.is_some() { KEYED } else { 0 } | if in_link[i] { IN_LINK } else { 0 };
         words.end_text(i as u32, flags, key.unwrap_or(0), start);
     }
@@ -491,13 +417,7 @@ fn words(doc: &Doc, keyed: &[(u32, u64, bool)], table: &mut Strings) -> Words {
 /// The terms of each kept page: its body's text nodes, less template text (and link text when
 /// `skip_links`), each token's term as `analyzer` numbers it, in the pages' order. Each page's
 /// texts and tokens are let go once its terms are read.
-fn page_terms(
-    kept: &mut [Kept],
-    tokens: &Strings,
-    template: &Compact,
-    analyzer: &mut Analyzer,
-    skip_links: bool,
-) -> Vec<PageTerms> {
+fn page_terms(kept: &mut [Kept], tokens: &Strings, template: &Compact, analyzer: &mut Analyzer, skip_links: bool) -> Vec<PageTerms> {
     // Each token's term, asked of the analyzer the first time the token is met.
     let mut term: Vec<Option<Option<TermId>>> = vec![None; tokens.len()];
     kept.iter_mut()
@@ -505,19 +425,13 @@ fn page_terms(
             let mut pt = PageTerms::default();
             let words = std::mem::take(&mut k.words);
             for t in words.texts() {
-                if (t.flags & KEYED != 0 && template.holds(t.key))
-                    || (skip_links && t.flags & IN_LINK != 0)
-                {
+                if (t.flags & KEYED != 0 && template.holds(t.key)) || (skip_links && t.flags & IN_LINK != 0) {
                     continue;
                 }
                 let start = pt.terms.len() as u32;
                 for tok in t.tokens {
-                    let Some(slot) = term.get_mut(tok as usize) else {
-                        continue;
-                    };
-                    let id = *slot.get_or_insert_with(|| {
-                        analyzer.term_of(tokens.get(tok).unwrap_or_default())
-                    });
+                    let Some(slot) = term.get_mut(tok as usize) else { continue };
+                    let id = *slot.get_or_insert_with(|| analyzer.term_of(tokens.get(tok).unwrap_or_default()));
                     pt.terms.extend(id);
                 }
                 let stop = pt.terms.len() as u32;
@@ -568,16 +482,9 @@ mod tests {
             "<body><nav><a>Home</a> <a>World news</a></nav><div class='story'><h1>Rain, again</h1><p>The rain in Spain falls mainly on the plain; <a href='x'>more rain</a>.</p></div><footer>Copyright the Paper</footer></body>",
             "<body><nav><a>Home</a> <a>World news</a></nav><div class='story'><h1>Sun at last</h1><p>Sun over Spain, and the plains are dry: the running streams are gone.</p></div><footer>Copyright the Paper</footer></body>",
         ];
-        let pages: Vec<Page> = html
-            .iter()
-            .enumerate()
-            .map(|(i, h)| Page::from_html(format!("p{i}"), h).unwrap())
-            .collect();
+        let pages: Vec<Page> = html.iter().enumerate().map(|(i, h)| Page::from_html(format!("p{i}"), h).unwrap()).collect();
         for skip_links in [false, true] {
-            let cfg = Config {
-                skip_link_text: skip_links,
-                ..Config::default()
-            };
+            let cfg = Config { skip_link_text: skip_links, ..Config::default() };
             let mut inducer = Inducer::new("t", cfg.clone());
             for p in &pages {
                 inducer.add(p);
@@ -588,13 +495,7 @@ mod tests {
             assert_eq!(template.lines(), whole.lines);
             assert!(!whole.lines.is_empty());
             let mut a = Analyzer::new(Language::ENGLISH);
-            let kept = page_terms(
-                &mut inducer.kept,
-                &inducer.tokens,
-                &template,
-                &mut a,
-                skip_links,
-            );
+            let kept = page_terms(&mut inducer.kept, &inducer.tokens, &template, &mut a, skip_links);
             let mut b = Analyzer::new(Language::ENGLISH);
             for (p, k) in pages.iter().zip(&kept) {
                 let mut skip = whole.mask(&p.doc);
@@ -625,19 +526,9 @@ mod tests {
             ids.iter().for_each(|&id| w.push_token(id));
             w.push_text(node, flags, key, w.tokens.len() - start);
         }
-        assert_eq!(
-            w.tokens.len(),
-            1 + 1 + 2 + 2 + 3 + 5 + 1 + 2,
-            "one to five bytes an id, none for the last text"
-        );
-        let back: Vec<(u32, u8, u64, Vec<u32>)> = w
-            .texts()
-            .map(|t| (t.node, t.flags, t.key, t.tokens.collect()))
-            .collect();
-        let want: Vec<(u32, u8, u64, Vec<u32>)> = texts
-            .iter()
-            .map(|&(n, f, k, ids)| (n, f, k, ids.to_vec()))
-            .collect();
+        assert_eq!(w.tokens.len(), 1 + 1 + 2 + 2 + 3 + 5 + 1 + 2, "one to five bytes an id, none for the last text");
+        let back: Vec<(u32, u8, u64, Vec<u32>)> = w.texts().map(|t| (t.node, t.flags, t.key, t.tokens.collect())).collect();
+        let want: Vec<(u32, u8, u64, Vec<u32>)> = texts.iter().map(|&(n, f, k, ids)| (n, f, k, ids.to_vec())).collect();
         assert_eq!(back, want);
     }
 
@@ -648,17 +539,10 @@ mod tests {
         let mut inducer = Inducer::new("t", Config::default());
         inducer.add(&p);
         inducer.add(&q);
-        let err = inducer
-            .finish()
-            .err()
-            .map(|e| e.to_string())
-            .unwrap_or_default();
+        let err = inducer.finish().err().map(|e| e.to_string()).unwrap_or_default();
         assert!(err.contains("copies"), "{err}");
         let mut one = Inducer::new("t", Config::default());
         one.add(&p);
-        assert!(matches!(
-            one.finish(),
-            Err(crate::Error::TooFewPages { got: 1, .. })
-        ));
+        assert!(matches!(one.finish(), Err(crate::Error::TooFewPages { got: 1, .. })));
     }
 }

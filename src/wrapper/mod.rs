@@ -10,18 +10,17 @@
 //! `//div[substring-before(concat(normalize-space(@class),' '),' ')='story' and (@dfs='78' or @dfs='82')]`
 //! (inside `translate(…,'0123456789','')` when the samples' tokens had digits).
 
+
 mod inducer;
 pub use inducer::{Inducer, ReadSample, Summary};
 
-use crate::clean::{Shape, Tree};
-use crate::patterns::{
-    self, ElementType, PageCandidates, PageTerms, Pattern, Step, Tokens, Typer, Typing,
-};
+use crate::patterns::{self, ElementType, PageCandidates, PageTerms, Pattern, Step, Tokens, Typer, Typing};
 use crate::rank::{self, Ranked};
 use crate::signifiers::{self, Signifiers, Source};
-use crate::template;
-use crate::template::layout::{self, Layout};
 use crate::text::{Analyzer, TermId};
+use crate::template::layout::{self, Layout};
+use crate::template;
+use crate::clean::{Shape, Tree};
 use crate::xpath::literal;
 use crate::{Error, Page, Result};
 use serde::{Deserialize, Serialize};
@@ -229,20 +228,14 @@ impl Induction {
     /// links it.
     fn homed(mut self, sample: &crate::feed::Sample) -> Induction {
         if self.wrapper.host.is_none() {
-            self.wrapper.host = sample
-                .home
-                .as_deref()
-                .and_then(|h| crate::host::key(h).ok());
+            self.wrapper.host = sample.home.as_deref().and_then(|h| crate::host::key(h).ok());
         }
         self
     }
 
     /// The candidate table, like the paper's Figure 3: rank, level, clue, dfs, pages, R.
     pub fn explain(&self, rows: usize) -> String {
-        let mut s = format!(
-            "{:>4}  {:>5}  {:<40}  {:<24}  {:>5}  {:>12}\n",
-            "rank", "level", "clue", "dfs", "pages", "relevance"
-        );
+        let mut s = format!("{:>4}  {:>5}  {:<40}  {:<24}  {:>5}  {:>12}\n", "rank", "level", "clue", "dfs", "pages", "relevance");
         for (i, r) in self.ranked.iter().take(rows).enumerate() {
             let dfs: Vec<String> = r.dfs().iter().map(u32::to_string).collect();
             let mut dfs = dfs.join(",");
@@ -253,11 +246,7 @@ impl Induction {
             // Long anchored paths keep their end, the part that names the element.
             let clue = r.pattern.ty.clue();
             let n = clue.chars().count();
-            let clue = if n > 40 {
-                format!("…{}", clue.chars().skip(n - 39).collect::<String>())
-            } else {
-                clue
-            };
+            let clue = if n > 40 { format!("…{}", clue.chars().skip(n - 39).collect::<String>()) } else { clue };
             s.push_str(&format!(
                 "{:>4}  {:>5}  {:<40}  {:<24}  {:>5}  {:>12.3}\n",
                 i + 1,
@@ -270,18 +259,10 @@ impl Induction {
         }
         if self.groups.len() > 1 {
             let templates = self.wrapper.templates();
-            s.push_str(&format!(
-                "\n{} templates (pages grouped by layout; the table ranks the first):\n",
-                templates.len()
-            ));
+            s.push_str(&format!("\n{} templates (pages grouped by layout; the table ranks the first):\n", templates.len()));
             for (i, (w, g)) in templates.iter().zip(&self.groups).enumerate() {
                 let pages: Vec<String> = g.iter().map(|p| (p + 1).to_string()).collect();
-                s.push_str(&format!(
-                    "  {}. pages {}: {}\n",
-                    i + 1,
-                    pages.join(","),
-                    w.xpath
-                ));
+                s.push_str(&format!("  {}. pages {}: {}\n", i + 1, pages.join(","), w.xpath));
             }
         }
         s
@@ -295,11 +276,7 @@ impl Wrapper {
     ///
     /// # Errors
     /// As [`Wrapper::induce`].
-    pub fn induce_sample<P: Borrow<Page>>(
-        sample: &crate::feed::Sample,
-        pages: &[P],
-        cfg: &Config,
-    ) -> Result<Induction> {
+    pub fn induce_sample<P: Borrow<Page>>(sample: &crate::feed::Sample, pages: &[P], cfg: &Config) -> Result<Induction> {
         Wrapper::induce(&sample.site, pages, cfg).map(|i| i.homed(sample))
     }
 
@@ -386,11 +363,7 @@ impl Wrapper {
             rank: self.rank,
             language: self.language.clone(),
             pages: self.pages.clone(),
-            template: if lines {
-                self.template.clone()
-            } else {
-                Vec::new()
-            },
+            template: if lines { self.template.clone() } else { Vec::new() },
             prune_link_blocks: self.prune_link_blocks,
             headline: self.headline,
             alternatives: self.alternatives.clone(),
@@ -408,11 +381,8 @@ impl Wrapper {
         let mut kept = 0;
         for t in older.templates_with(false) {
             let Some(layout) = t.layout else { continue };
-            let mine = std::iter::once(self.layout.as_ref())
-                .chain(self.others.iter().map(|v| Some(&v.layout)));
-            let replaced = mine
-                .flatten()
-                .any(|l| l.similarity(&layout) >= layout::SAME_TEMPLATE);
+            let mine = std::iter::once(self.layout.as_ref()).chain(self.others.iter().map(|v| Some(&v.layout)));
+            let replaced = mine.flatten().any(|l| l.similarity(&layout) >= layout::SAME_TEMPLATE);
             if replaced || 1 + self.others.len() >= MAX_TEMPLATES {
                 continue;
             }
@@ -436,10 +406,7 @@ impl Wrapper {
     /// when it is not a forest wrapper.
     pub fn load(path: &Path) -> Result<Wrapper> {
         let bytes = crate::fetch::read_file_within(path, MAX_WRAPPER_BYTES)?;
-        Wrapper::parse_json(&bytes).map_err(|message| Error::BadWrapper {
-            path: path.to_path_buf(),
-            message,
-        })
+        Wrapper::parse_json(&bytes).map_err(|message| Error::BadWrapper { path: path.to_path_buf(), message })
     }
 
     /// Parse a wrapper from JSON bytes.
@@ -447,10 +414,7 @@ impl Wrapper {
     /// # Errors
     /// [`Error::BadWrapper`] saying what is wrong (its path reads `(JSON)`).
     pub fn from_json(bytes: &[u8]) -> Result<Wrapper> {
-        Wrapper::parse_json(bytes).map_err(|message| Error::BadWrapper {
-            path: "(JSON)".into(),
-            message,
-        })
+        Wrapper::parse_json(bytes).map_err(|message| Error::BadWrapper { path: "(JSON)".into(), message })
     }
 
     fn parse_json(bytes: &[u8]) -> std::result::Result<Wrapper, String> {
@@ -460,18 +424,14 @@ impl Wrapper {
             _ => Wrapper::parse_json_checked(bytes)?,
         };
         if w.version > VERSION {
-            return Err(format!(
-                "wrapper version {} is newer than this forest reads ({VERSION})",
-                w.version
-            ));
+            return Err(format!("wrapper version {} is newer than this forest reads ({VERSION})", w.version));
         }
         Ok(w)
     }
 
     /// [`Wrapper::parse_json`] in steps, each failing with its own message.
     fn parse_json_checked(bytes: &[u8]) -> std::result::Result<Wrapper, String> {
-        let value: serde_json::Value =
-            serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
+        let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
         if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
             return Err(format!("no \"format\": \"{FORMAT}\" field"));
         }
@@ -483,8 +443,7 @@ impl Wrapper {
     /// # Errors
     /// [`Error::Invalid`] when it cannot be written (a score that is not a finite number).
     pub fn to_json(&self) -> Result<String> {
-        serde_json::to_string_pretty(self)
-            .map_err(|e| Error::Invalid(format!("the wrapper cannot be written as JSON: {e}")))
+        serde_json::to_string_pretty(self).map_err(|e| Error::Invalid(format!("the wrapper cannot be written as JSON: {e}")))
     }
 }
 
@@ -506,37 +465,22 @@ fn induce_kept(
     let language = analyzer.language();
     // The layouts and their groups first: clustering's pair table is gone before candidates
     // are made.
-    let layouts: Vec<Layout> = if cfg.templates {
-        pages.iter().map(Layout::of).collect()
-    } else {
-        Vec::new()
-    };
+    let layouts: Vec<Layout> = if cfg.templates { pages.iter().map(Layout::of).collect() } else { Vec::new() };
     let groups = template_groups(&layouts, pages.len());
     // Each group's common layout, and the pages' layouts are let go.
     let group_layouts: Vec<Option<Layout>> = groups
         .iter()
-        .map(|group| {
-            (layouts.len() == pages.len())
-                .then(|| Layout::common(group.iter().map(|&i| &layouts[i])))
-        })
+        .map(|group| (layouts.len() == pages.len()).then(|| Layout::common(group.iter().map(|&i| &layouts[i]))))
         .collect();
     drop(layouts);
     let bags: Vec<&[TermId]> = terms.iter().map(|t| t.terms.as_slice()).collect();
-    let opts = signifiers::Options {
-        source: cfg.signifiers,
-        k: cfg.k,
-        skip_numeric: cfg.skip_numeric,
-    };
+    let opts = signifiers::Options { source: cfg.signifiers, k: cfg.k, skip_numeric: cfg.skip_numeric };
     let sigs: Vec<Signifiers> = signifiers::select(&analyzer, &bags, &feed_terms, opts);
     drop(bags);
     let mut shared = patterns::Patterns::default();
     // What ranking reads of a page's terms is in its candidates: the terms go as they are made.
-    let cands: Vec<PageCandidates> = pages
-        .iter()
-        .zip(terms)
-        .zip(&sigs)
-        .map(|((p, t), s)| patterns::collect_with(p, &t, s, cfg.typing, &mut shared))
-        .collect();
+    let cands: Vec<PageCandidates> =
+        pages.iter().zip(terms).zip(&sigs).map(|((p, t), s)| patterns::collect_with(p, &t, s, cfg.typing, &mut shared)).collect();
     let typers: Vec<Typer<Shape>> = pages.iter().map(|p| Typer::new(p, cfg.typing)).collect();
     // A pattern per group: ranking, fallbacks and alternatives see only the group's pages.
     let mut learned: Vec<(Vec<usize>, Option<Layout>, Learned)> = Vec::new();
@@ -544,20 +488,14 @@ fn induce_kept(
         let gpages: Vec<&Shape> = group.iter().map(|&i| &pages[i]).collect();
         let gtypers: Vec<&Typer<Shape>> = group.iter().map(|&i| &typers[i]).collect();
         let gcands: Vec<&PageCandidates> = group.iter().map(|&i| &cands[i]).collect();
-        let Some(l) = learn(&gpages, &gtypers, &gcands, cfg) else {
-            continue;
-        };
+        let Some(l) = learn(&gpages, &gtypers, &gcands, cfg) else { continue };
         learned.push((group, layout, l));
     }
     // What ranking learned is all that is read now: the candidates and types go before the
     // template's lines are written out.
     drop((cands, typers, shared));
     let mut learned = learned.into_iter();
-    let Some((group, layout, main)) = learned.next() else {
-        return Err(Error::NoPattern {
-            site: site.to_string(),
-        });
-    };
+    let Some((group, layout, main)) = learned.next() else { return Err(Error::NoPattern { site: site.to_string() }) };
     let mut groups = vec![group.clone()];
     let mut others = Vec::new();
     for (g, layout, l) in learned {
@@ -600,17 +538,10 @@ fn induce_kept(
         .map(|s| {
             let mut w: Vec<(&TermId, &f64)> = s.weights.iter().collect();
             w.sort_by(|a, b| b.1.total_cmp(a.1).then(a.0.cmp(b.0)));
-            w.into_iter()
-                .map(|(&t, _)| analyzer.term(t).to_string())
-                .collect()
+            w.into_iter().map(|(&t, _)| analyzer.term(t).to_string()).collect()
         })
         .collect();
-    Ok(Induction {
-        wrapper,
-        ranked,
-        signifiers,
-        groups,
-    })
+    Ok(Induction { wrapper, ranked, signifiers, groups })
 }
 
 /// What ranking learns from one group of pages.
@@ -621,30 +552,15 @@ struct Learned {
 }
 
 /// Rank the patterns of one group of pages; `None` when none has a significant node.
-fn learn(
-    pages: &[&Shape],
-    typers: &[&Typer<Shape>],
-    cands: &[&PageCandidates],
-    cfg: &Config,
-) -> Option<Learned> {
+fn learn(pages: &[&Shape], typers: &[&Typer<Shape>], cands: &[&PageCandidates], cfg: &Config) -> Option<Learned> {
     let ranker = cfg.rank.ranker();
     let ranked = rank::rank(cands, ranker);
     let top = ranked.first()?;
-    let candidates: Vec<Choice> = ranked
-        .iter()
-        .take(KEPT_CANDIDATES)
-        .map(|r| choice(r, pages, typers, cands, cfg.split_articles))
-        .collect();
-    let alternatives = if cfg.alternatives {
-        alternatives(top, pages, typers, cands, ranker, cfg.split_articles)
-    } else {
-        Vec::new()
-    };
-    Some(Learned {
-        ranked,
-        candidates,
-        alternatives,
-    })
+    let candidates: Vec<Choice> =
+        ranked.iter().take(KEPT_CANDIDATES).map(|r| choice(r, pages, typers, cands, cfg.split_articles)).collect();
+    let alternatives =
+        if cfg.alternatives { alternatives(top, pages, typers, cands, ranker, cfg.split_articles) } else { Vec::new() };
+    Some(Learned { ranked, candidates, alternatives })
 }
 
 /// The groups of pages that each get a pattern: the layout groups of two or more pages (the
@@ -656,11 +572,7 @@ fn template_groups(layouts: &[Layout], pages: usize) -> Vec<Vec<usize>> {
         return all();
     }
     // The largest groups, at most as many as a wrapper keeps templates.
-    let groups: Vec<Vec<usize>> = layout::cluster(layouts)
-        .into_iter()
-        .filter(|g| g.len() >= 2)
-        .take(MAX_TEMPLATES)
-        .collect();
+    let groups: Vec<Vec<usize>> = layout::cluster(layouts).into_iter().filter(|g| g.len() >= 2).take(MAX_TEMPLATES).collect();
     if groups.is_empty() {
         all()
     } else {
@@ -692,34 +604,19 @@ fn alternatives(
             break;
         }
         let sub: Vec<&PageCandidates> = rest.iter().map(|&i| cands[i]).collect();
-        let Some(top) = rank::rank(&sub, ranker).into_iter().next() else {
-            break;
-        };
+        let Some(top) = rank::rank(&sub, ranker).into_iter().next() else { break };
         // Back from indices into `rest` to indices into `pages`.
-        let best: Vec<(usize, u32, f64)> =
-            top.best.iter().map(|&(j, d, s)| (rest[j], d, s)).collect();
+        let best: Vec<(usize, u32, f64)> = top.best.iter().map(|&(j, d, s)| (rest[j], d, s)).collect();
         for &(i, _, _) in &best {
             covered[i] = true;
         }
-        out.push(choice(
-            &Ranked { best, ..top },
-            pages,
-            typers,
-            cands,
-            split_articles,
-        ));
+        out.push(choice(&Ranked { best, ..top }, pages, typers, cands, split_articles));
     }
     out
 }
 
 /// Keep a ranked pattern: its XPath, dfs list and parent type.
-fn choice(
-    r: &Ranked,
-    pages: &[&Shape],
-    typers: &[&Typer<Shape>],
-    cands: &[&PageCandidates],
-    split_articles: bool,
-) -> Choice {
+fn choice(r: &Ranked, pages: &[&Shape], typers: &[&Typer<Shape>], cands: &[&PageCandidates], split_articles: bool) -> Choice {
     let dfs = r.dfs();
     // Pages where the best element has a same-kind sibling that is a candidate too.
     let split_pages = r
@@ -727,18 +624,12 @@ fn choice(
         .iter()
         .filter(|&&(i, d, _)| {
             let (doc, pc, typer) = (pages[i], &cands[i], &typers[i]);
-            let Some(node) = doc.by_dfs(d) else {
-                return false;
-            };
-            let Some(parent) = doc.parent(node) else {
-                return false;
-            };
+            let Some(node) = doc.by_dfs(d) else { return false };
+            let Some(parent) = doc.parent(node) else { return false };
             doc.children(parent).any(|s| {
                 s != node
                     && typer.same_kind(&r.pattern.ty, s)
-                    && doc
-                        .dfs(s)
-                        .is_some_and(|dfs| pc.candidates.iter().any(|c| c.dfs == dfs))
+                    && doc.dfs(s).is_some_and(|dfs| pc.candidates.iter().any(|c| c.dfs == dfs))
             })
         })
         .count();
@@ -751,10 +642,7 @@ fn choice(
             *parents.entry(t.portable()).or_insert(0) += 1;
         }
     }
-    let parent = parents
-        .into_iter()
-        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
-        .map(|(t, _)| t);
+    let parent = parents.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0))).map(|(t, _)| t);
     // How the samples' id/class tokens stand: with digits, after utility tokens.
     let tokens = r.best.iter().fold(Tokens::default(), |acc, &(i, d, _)| {
         let doc = pages[i];
@@ -816,11 +704,7 @@ fn anchored_xpath(path: &[Step], dfs: &[u32], digits: Tokens) -> String {
     let mut s = String::new();
     for (i, st) in path.iter().enumerate() {
         let preds = attr_preds(st.id.as_deref(), st.class.as_deref(), digits);
-        s.push_str(if i == 0 && (!preds.is_empty() || st.tag != "html") {
-            "//"
-        } else {
-            "/"
-        });
+        s.push_str(if i == 0 && (!preds.is_empty() || st.tag != "html") { "//" } else { "/" });
         s.push_str(&st.tag);
         if !preds.is_empty() {
             s.push_str(&format!("[{}]", preds.join(" and ")));
@@ -838,26 +722,16 @@ fn anchored_xpath(path: &[Step], dfs: &[u32], digits: Tokens) -> String {
 
 /// The tests for a type's tolerant `id` and `class`, as XPath predicates.
 fn attr_preds(id: Option<&str>, class: Option<&str>, tokens: Tokens) -> Vec<String> {
-    [("id", id), ("class", class)]
-        .into_iter()
-        .filter_map(|(a, v)| Some(token_is(a, v?, tokens)))
-        .collect()
+    [("id", id), ("class", class)].into_iter().filter_map(|(a, v)| Some(token_is(a, v?, tokens))).collect()
 }
 
 /// XPath 1.0 test: the first token of attribute `attr` (any token when `tokens.anywhere`;
 /// digits dropped when `tokens.digits`) is `value`.
 fn token_is(attr: &str, value: &str, tokens: Tokens) -> String {
     let norm = format!("normalize-space(@{attr})");
-    let norm = if tokens.digits {
-        format!("translate({norm},'0123456789','')")
-    } else {
-        norm
-    };
+    let norm = if tokens.digits { format!("translate({norm},'0123456789','')") } else { norm };
     if tokens.anywhere {
-        return format!(
-            "contains(concat(' ',{norm},' '),{})",
-            literal(&format!(" {value} "))
-        );
+        return format!("contains(concat(' ',{norm},' '),{})", literal(&format!(" {value} ")));
     }
     let first = format!("substring-before(concat(normalize-space(@{attr}),' '),' ')");
     if tokens.digits {
@@ -866,6 +740,7 @@ fn token_is(attr: &str, value: &str, tokens: Tokens) -> String {
         format!("{first}={}", literal(value))
     }
 }
+
 
 #[cfg(test)]
 mod tests {
@@ -878,9 +753,7 @@ mod tests {
         );
         let typer = Typer::new(&doc, Typing::Anchored);
         let target = (0..doc.nodes.len() as u32)
-            .find(|&n| {
-                doc.element(n).is_some_and(|e| e.name == "p") && doc.text(n) == "the article"
-            })
+            .find(|&n| doc.element(n).is_some_and(|e| e.name == "p") && doc.text(n) == "the article")
             .unwrap();
         let ty = typer.of(target).unwrap();
         assert_eq!(ty.clue(), "div#main/table[1]/tbody[1]/tr[2]/td[2]/p[2]");
@@ -893,8 +766,7 @@ mod tests {
         for expr in [xp.clone(), xpath(&ty, &[])] {
             let package = sxd_document::parser::parse(&doc.to_xml()).unwrap();
             let document = package.as_document();
-            let found =
-                sxd_xpath::evaluate_xpath(&document, &format!("string(({expr})/@dfs)")).unwrap();
+            let found = sxd_xpath::evaluate_xpath(&document, &format!("string(({expr})/@dfs)")).unwrap();
             assert_eq!(found.string(), dfs.to_string(), "{expr}");
         }
         assert!(typer.matches(&ty, target));
@@ -902,15 +774,10 @@ mod tests {
         assert!(!typer.matches(&ty, target - 2));
     }
 
+
     #[test]
     fn wrapper_json_round_trips_and_rejects_others() {
-        assert!(Wrapper::from_json(b"{\"format\":\"other\"}")
-            .unwrap_err()
-            .to_string()
-            .contains("format"));
-        assert!(Wrapper::from_json(b"not json")
-            .unwrap_err()
-            .to_string()
-            .contains("not JSON"));
+        assert!(Wrapper::from_json(b"{\"format\":\"other\"}").unwrap_err().to_string().contains("format"));
+        assert!(Wrapper::from_json(b"not json").unwrap_err().to_string().contains("not JSON"));
     }
 }

@@ -5,6 +5,7 @@
 use super::syntax::*;
 use super::MAX_XPATH_INNER_SCANS;
 
+
 /// The XPath 1.0 core function library: name, fewest and most arguments, and whether its
 /// argument must be a node-set.
 pub(super) const FUNCTIONS: [(&str, usize, usize, bool); 27] = [
@@ -80,22 +81,16 @@ pub(super) fn check_in(e: &Expr, in_predicate: bool, scans: &mut usize) -> Resul
         }
         Expr::Negate(e) => check_in(e, in_predicate, scans),
         Expr::Literal(_) | Expr::Number(_) => Ok(()),
-        Expr::Variable(name) => Err(format!(
-            "variable ${name}: no variables are defined (the evaluator would fail on it)"
-        )),
+        Expr::Variable(name) => Err(format!("variable ${name}: no variables are defined (the evaluator would fail on it)")),
         Expr::Call(name, args) => {
             if let Some(p) = &name.prefix {
                 return Err(prefix_refused(p));
             }
             let Some(&(_, min, max, nodeset)) = FUNCTIONS.iter().find(|f| f.0 == name.local) else {
-                return Err(format!(
-                    "unknown function {name}(): only the XPath 1.0 core functions are available"
-                ));
+                return Err(format!("unknown function {name}(): only the XPath 1.0 core functions are available"));
             };
             if MISSING_FUNCTIONS.contains(&name.local.as_str()) {
-                return Err(format!(
-                    "function {name}() is not implemented by the XPath evaluator (sxd-xpath 0.4)"
-                ));
+                return Err(format!("function {name}() is not implemented by the XPath evaluator (sxd-xpath 0.4)"));
             }
             let n = args.len();
             if n < min || n > max {
@@ -129,10 +124,7 @@ pub(super) fn check_in(e: &Expr, in_predicate: bool, scans: &mut usize) -> Resul
                 check_in(f, in_predicate, scans)?;
             }
             for s in steps {
-                if let NodeTest::Name(QName {
-                    prefix: Some(p), ..
-                }) = &s.test
-                {
+                if let NodeTest::Name(QName { prefix: Some(p), .. }) = &s.test {
                     return Err(prefix_refused(p));
                 }
                 if in_predicate && s.axis.scans() {
@@ -146,3 +138,4 @@ pub(super) fn check_in(e: &Expr, in_predicate: bool, scans: &mut usize) -> Resul
         }
     }
 }
+

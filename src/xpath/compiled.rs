@@ -35,17 +35,9 @@ enum Test {
     /// `@dfs` is one of these.
     Dfs(Vec<u32>),
     /// The first token of attribute `attr` (digits dropped when `digits`) equals `value`.
-    FirstToken {
-        attr: String,
-        value: String,
-        digits: bool,
-    },
+    FirstToken { attr: String, value: String, digits: bool },
     /// Some token of attribute `attr` (digits dropped when `digits`) equals `value`.
-    HasToken {
-        attr: String,
-        value: String,
-        digits: bool,
-    },
+    HasToken { attr: String, value: String, digits: bool },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -85,19 +77,14 @@ impl<'a> Cursor<'a> {
         if !chars.next().is_some_and(|(_, c)| name_start_char(c)) {
             return None;
         }
-        let end = chars
-            .find(|&(_, c)| !name_char(c))
-            .map_or(self.s.len(), |(i, _)| i);
+        let end = chars.find(|&(_, c)| !name_char(c)).map_or(self.s.len(), |(i, _)| i);
         let (n, rest) = self.s.split_at(end);
         self.s = rest;
         Some(n.to_string())
     }
 
     fn number(&mut self) -> Option<u64> {
-        let end = self
-            .s
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(self.s.len());
+        let end = self.s.find(|c: char| !c.is_ascii_digit()).unwrap_or(self.s.len());
         if end == 0 || end > 10 {
             return None;
         }
@@ -166,11 +153,7 @@ fn parse_test(c: &mut Cursor) -> Option<Test> {
         if value.is_empty() || value.contains([' ', '\t', '\r', '\n']) || !c.eat(")") {
             return None;
         }
-        return Some(Test::HasToken {
-            attr,
-            value: value.to_string(),
-            digits,
-        });
+        return Some(Test::HasToken { attr, value: value.to_string(), digits });
     }
     let digits = c.eat("translate(");
     if !c.eat("substring-before(concat(normalize-space(@") {
@@ -186,11 +169,7 @@ fn parse_test(c: &mut Cursor) -> Option<Test> {
     if !c.eat("=") {
         return None;
     }
-    Some(Test::FirstToken {
-        attr,
-        value: c.literal()?,
-        digits,
-    })
+    Some(Test::FirstToken { attr, value: c.literal()?, digits })
 }
 
 impl CompiledPath {
@@ -243,30 +222,19 @@ impl CompiledPath {
 
     /// The elements the path selects, in document order.
     pub fn select(&self, doc: &Doc) -> Vec<NodeId> {
-        let Some(first) = self.steps.first() else {
-            return Vec::new();
-        };
+        let Some(first) = self.steps.first() else { return Vec::new() };
         // Context: the document node. Candidates of the first step, grouped by parent.
         let mut current: Vec<NodeId> = if self.descendant {
-            let named: Vec<NodeId> = (0..doc.nodes.len() as NodeId)
-                .filter(|&n| is_named(doc, n, &first.name))
-                .collect();
+            let named: Vec<NodeId> = (0..doc.nodes.len() as NodeId).filter(|&n| is_named(doc, n, &first.name)).collect();
             apply_preds(doc, named, &first.preds)
         } else {
-            let roots: Vec<NodeId> = if doc.nodes.is_empty() || !is_named(doc, 0, &first.name) {
-                Vec::new()
-            } else {
-                vec![0]
-            };
+            let roots: Vec<NodeId> = if doc.nodes.is_empty() || !is_named(doc, 0, &first.name) { Vec::new() } else { vec![0] };
             apply_preds(doc, roots, &first.preds)
         };
         for step in &self.steps[1..] {
             let mut next = Vec::new();
             for &parent in &current {
-                let kids: Vec<NodeId> = doc
-                    .children(parent)
-                    .filter(|&k| is_named(doc, k, &step.name))
-                    .collect();
+                let kids: Vec<NodeId> = doc.children(parent).filter(|&k| is_named(doc, k, &step.name)).collect();
                 next.extend(apply_preds(doc, kids, &step.preds));
             }
             next.sort_unstable();
@@ -287,8 +255,7 @@ fn apply_preds(doc: &Doc, mut nodes: Vec<NodeId>, preds: &[Pred]) -> Vec<NodeId>
     for pred in preds {
         nodes = match pred {
             Pred::Position(k) => {
-                let mut seen: std::collections::HashMap<Option<NodeId>, usize> =
-                    std::collections::HashMap::new();
+                let mut seen: std::collections::HashMap<Option<NodeId>, usize> = std::collections::HashMap::new();
                 nodes
                     .into_iter()
                     .filter(|&n| {
@@ -298,10 +265,7 @@ fn apply_preds(doc: &Doc, mut nodes: Vec<NodeId>, preds: &[Pred]) -> Vec<NodeId>
                     })
                     .collect()
             }
-            Pred::And(tests) => nodes
-                .into_iter()
-                .filter(|&n| tests.iter().all(|t| holds(doc, n, t)))
-                .collect(),
+            Pred::And(tests) => nodes.into_iter().filter(|&n| tests.iter().all(|t| holds(doc, n, t))).collect(),
         };
     }
     nodes
@@ -309,50 +273,32 @@ fn apply_preds(doc: &Doc, mut nodes: Vec<NodeId>, preds: &[Pred]) -> Vec<NodeId>
 
 /// XPath 1.0 `normalize-space`: XML white space (space, tab, CR, LF) only.
 fn first_token(v: &str) -> &str {
-    v.split([' ', '\t', '\r', '\n'])
-        .find(|t| !t.is_empty())
-        .unwrap_or("")
+    v.split([' ', '\t', '\r', '\n']).find(|t| !t.is_empty()).unwrap_or("")
 }
 
 fn holds(doc: &Doc, n: NodeId, t: &Test) -> bool {
-    let Some(e) = doc.element(n) else {
-        return false;
-    };
+    let Some(e) = doc.element(n) else { return false };
     match t {
         Test::Dfs(ds) => ds.contains(&e.dfs),
-        Test::FirstToken {
-            attr,
-            value,
-            digits,
-        } => {
+        Test::FirstToken { attr, value, digits } => {
             let tok = first_token(e.attr(attr).unwrap_or(""));
             if *digits {
-                tok.chars()
-                    .filter(|c| !c.is_ascii_digit())
-                    .eq(value.chars())
+                tok.chars().filter(|c| !c.is_ascii_digit()).eq(value.chars())
             } else {
                 tok == value
             }
         }
-        Test::HasToken {
-            attr,
-            value,
-            digits,
-        } => {
+        Test::HasToken { attr, value, digits } => {
             // After `translate`, a token of digits only is gone and the rest of each token
             // stays: the same as dropping digits token by token.
             let v = e.attr(attr).unwrap_or("");
-            v.split([' ', '\t', '\r', '\n'])
-                .filter(|t| !t.is_empty())
-                .any(|tok| {
-                    if *digits {
-                        tok.chars()
-                            .filter(|c| !c.is_ascii_digit())
-                            .eq(value.chars())
-                    } else {
-                        tok == value
-                    }
-                })
+            v.split([' ', '\t', '\r', '\n']).filter(|t| !t.is_empty()).any(|tok| {
+                if *digits {
+                    tok.chars().filter(|c| !c.is_ascii_digit()).eq(value.chars())
+                } else {
+                    tok == value
+                }
+            })
         }
     }
 }
@@ -375,26 +321,11 @@ mod tests {
         ] {
             assert!(CompiledPath::parse(x).is_some(), "{x}");
         }
-        for x in [
-            "//div[contains(@class,'x')]",
-            "//div[contains(concat(' ',normalize-space(@class),' '),'story')]",
-            "//div[contains(concat(' ',normalize-space(@class),' '),' a b ')]",
-            "//div//p",
-            "//p[@dfs='1' or @dfs='2' and @dfs='3']",
-            "count(//p)",
-            "//div[@dfs=3]",
-            "div",
-        ]
-        // Not names: sxd-xpath reads expressions there (found by fuzzing: `/+html` is the root plus `html`).
-        .into_iter()
-        .chain([
-            "/+html/body/div[1]",
-            "//*",
-            "//a:b",
-            "//-x",
-            "//1p",
-            "//p[@+x='y']",
-        ]) {
+        for x in ["//div[contains(@class,'x')]", "//div[contains(concat(' ',normalize-space(@class),' '),'story')]", "//div[contains(concat(' ',normalize-space(@class),' '),' a b ')]", "//div//p", "//p[@dfs='1' or @dfs='2' and @dfs='3']", "count(//p)", "//div[@dfs=3]", "div"]
+            // Not names: sxd-xpath reads expressions there (found by fuzzing: `/+html` is the root plus `html`).
+            .into_iter()
+            .chain(["/+html/body/div[1]", "//*", "//a:b", "//-x", "//1p", "//p[@+x='y']"])
+        {
             assert!(CompiledPath::parse(x).is_none(), "{x}");
         }
     }
@@ -405,25 +336,14 @@ mod tests {
             "<div class='story x'><p>a</p><p>b</p></div><div class=' story2'><p>c</p></div><div class='storybook'>d</div><div class='flex 2 story'>e</div>",
         );
         let sel = |x: &str| -> Vec<String> {
-            CompiledPath::parse(x)
-                .unwrap()
-                .select(&doc)
-                .iter()
-                .map(|&n| doc.text(n))
-                .collect()
+            CompiledPath::parse(x).unwrap().select(&doc).iter().map(|&n| doc.text(n)).collect()
         };
-        assert_eq!(
-            sel("//div[substring-before(concat(normalize-space(@class),' '),' ')='story']"),
-            ["a\n\nb"]
-        );
+        assert_eq!(sel("//div[substring-before(concat(normalize-space(@class),' '),' ')='story']"), ["a\n\nb"]);
         assert_eq!(
             sel("//div[translate(substring-before(concat(normalize-space(@class),' '),' '),'0123456789','')='story']"),
             ["a\n\nb", "c"]
         );
-        assert_eq!(
-            sel("//div[contains(concat(' ',normalize-space(@class),' '),' story ')]"),
-            ["a\n\nb", "e"]
-        );
+        assert_eq!(sel("//div[contains(concat(' ',normalize-space(@class),' '),' story ')]"), ["a\n\nb", "e"]);
         assert_eq!(sel("//div[contains(concat(' ',translate(normalize-space(@class),'0123456789',''),' '),' story ')]"), ["a\n\nb", "c", "e"]);
         // The same, by sxd-xpath on the page's XML.
         for x in [

@@ -10,6 +10,7 @@ use std::time::Instant;
 use sxd_xpath::nodeset::Node;
 use sxd_xpath::{Context, Value, XPath};
 
+
 /// Why a metered evaluation stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stop {
@@ -67,13 +68,7 @@ impl Meter {
     /// A meter that stops evaluations after `max_visits` node visits, or at the first visit
     /// checked past `deadline` (checked every 16 visits).
     pub fn new(max_visits: u64, deadline: Option<Instant>) -> Meter {
-        Meter(Rc::new(MeterState {
-            limit: max_visits,
-            deadline,
-            visits: Cell::new(0),
-            chars: Cell::new(0),
-            stop: Cell::new(None),
-        }))
+        Meter(Rc::new(MeterState { limit: max_visits, deadline, visits: Cell::new(0), chars: Cell::new(0), stop: Cell::new(None) }))
     }
 
     /// A page's meter: the node-visit budget of `budget`, stopping at `deadline`.
@@ -268,18 +263,9 @@ impl Program {
         let xpath = match sxd_xpath::Factory::new().build(&metered_text) {
             Ok(Some(x)) => x,
             Ok(None) => return Err(super::refused(expr, "empty XPath".into())),
-            Err(e) => {
-                return Err(super::refused(
-                    expr,
-                    format!("the evaluator refused it: {e}"),
-                ))
-            }
+            Err(e) => return Err(super::refused(expr, format!("the evaluator refused it: {e}"))),
         };
-        Ok(Program {
-            source: expr.to_string(),
-            metered_text,
-            xpath,
-        })
+        Ok(Program { source: expr.to_string(), metered_text, xpath })
     }
 
     /// The XPath as given.
@@ -297,17 +283,11 @@ impl Program {
     /// # Errors
     /// [`EvalError::Budget`] when the context's meter stopped it (now or in an earlier
     /// evaluation), else [`EvalError::Failed`] with sxd-xpath's error.
-    pub fn evaluate<'d>(
-        &self,
-        context: &Context<'d>,
-        node: impl Into<Node<'d>>,
-    ) -> Result<Value<'d>, EvalError> {
+    pub fn evaluate<'d>(&self, context: &Context<'d>, node: impl Into<Node<'d>>) -> Result<Value<'d>, EvalError> {
         LAST_STOP.with(|l| l.set(None));
-        self.xpath
-            .evaluate(context, node)
-            .map_err(|e| match LAST_STOP.with(Cell::take) {
-                Some(stop) => EvalError::Budget(stop),
-                None => EvalError::Failed(e.to_string()),
-            })
+        self.xpath.evaluate(context, node).map_err(|e| match LAST_STOP.with(Cell::take) {
+            Some(stop) => EvalError::Budget(stop),
+            None => EvalError::Failed(e.to_string()),
+        })
     }
 }

@@ -29,9 +29,9 @@ pub mod compiled;
 pub mod meter;
 pub mod sxd;
 mod syntax;
+mod write;
 #[cfg(test)]
 mod tests;
-mod write;
 
 pub use compiled::CompiledPath;
 pub use meter::{context, EvalError, Meter, Program, Stop};
@@ -65,9 +65,7 @@ pub const MAX_XPATH_INNER_SCANS: usize = 3;
 /// assert!(check("/html/svg:path").is_err());
 /// ```
 pub fn check(expr: &str) -> Result<()> {
-    syntax::parse(expr)
-        .and_then(|e| check::check_tree(&e))
-        .map_err(|why| refused(expr, why))
+    syntax::parse(expr).and_then(|e| check::check_tree(&e)).map_err(|why| refused(expr, why))
 }
 
 /// The checked, metered text of an XPath.
@@ -79,10 +77,7 @@ fn metered(expr: &str) -> std::result::Result<String, String> {
 
 /// [`Error::XPath`] for an XPath refused before it runs.
 fn refused(expr: &str, why: String) -> Error {
-    Error::XPath {
-        xpath: expr.to_string(),
-        message: format!("refused: {why}"),
-    }
+    Error::XPath { xpath: expr.to_string(), message: format!("refused: {why}") }
 }
 
 /// A metered evaluation's failure as the crate's error: a spent budget is
@@ -90,22 +85,17 @@ fn refused(expr: &str, why: String) -> Error {
 pub fn eval_error(expr: &str, e: EvalError) -> Error {
     let short: String = expr.chars().take(80).collect();
     match e {
-        EvalError::Budget(Stop::Visits(n)) => Error::OverBudget {
-            what: format!("the XPath {short:?} visited over {n} nodes"),
-            limit: Limit::XPathVisits,
-        },
+        EvalError::Budget(Stop::Visits(n)) => {
+            Error::OverBudget { what: format!("the XPath {short:?} visited over {n} nodes"), limit: Limit::XPathVisits }
+        }
         EvalError::Budget(Stop::Characters(n)) => Error::OverBudget {
             what: format!("the XPath {short:?} read over {n} characters in string functions"),
             limit: Limit::XPathVisits,
         },
-        EvalError::Budget(Stop::Deadline) => Error::OverBudget {
-            what: format!("the page's time ran out evaluating the XPath {short:?}"),
-            limit: Limit::Time,
-        },
-        EvalError::Failed(message) => Error::XPath {
-            xpath: expr.to_string(),
-            message,
-        },
+        EvalError::Budget(Stop::Deadline) => {
+            Error::OverBudget { what: format!("the page's time ran out evaluating the XPath {short:?}"), limit: Limit::Time }
+        }
+        EvalError::Failed(message) => Error::XPath { xpath: expr.to_string(), message },
     }
 }
 

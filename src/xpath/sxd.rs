@@ -14,28 +14,20 @@ use sxd_xpath::Value;
 
 /// The cleaned page as an sxd document, adjacent text nodes merged.
 pub fn parse(doc: &Doc) -> Result<sxd_document::Package> {
-    let package = sxd_document::parser::parse(&doc.to_xml()).map_err(|e| Error::XPath {
-        xpath: String::new(),
-        message: format!("cleaned page is not XML: {e:?}"),
-    })?;
+    let package = sxd_document::parser::parse(&doc.to_xml())
+        .map_err(|e| Error::XPath { xpath: String::new(), message: format!("cleaned page is not XML: {e:?}") })?;
     merge_texts(package.as_document());
     Ok(package)
 }
 
 fn root_element(document: Document<'_>) -> Option<Element<'_>> {
-    document
-        .root()
-        .children()
-        .into_iter()
-        .find_map(|c| c.element())
+    document.root().children().into_iter().find_map(|c| c.element())
 }
 
 /// Merge each run of adjacent text nodes into its first (the parser splits text at entity
 /// references; the page and XPath's data model have one text node per run).
 fn merge_texts(document: Document<'_>) {
-    let Some(root) = root_element(document) else {
-        return;
-    };
+    let Some(root) = root_element(document) else { return };
     let mut stack = vec![root];
     while let Some(e) = stack.pop() {
         let mut run: Option<(sxd_document::dom::Text, Option<String>)> = None;
@@ -49,8 +41,7 @@ fn merge_texts(document: Document<'_>) {
             match child {
                 ChildOfElement::Text(t) => match &mut run {
                     Some((first, text)) => {
-                        text.get_or_insert_with(|| first.text().to_string())
-                            .push_str(t.text());
+                        text.get_or_insert_with(|| first.text().to_string()).push_str(t.text());
                         merged.push(t);
                     }
                     None => run = Some((t, None)),
@@ -87,17 +78,8 @@ impl<'d> Evaluator<'d> {
     }
 
     /// Every evaluation counting against `meter`.
-    pub fn within(
-        doc: &'d Doc,
-        package: &'d sxd_document::Package,
-        meter: &Meter,
-    ) -> Evaluator<'d> {
-        Evaluator {
-            doc,
-            document: package.as_document(),
-            context: super::context(meter),
-            texts: OnceCell::new(),
-        }
+    pub fn within(doc: &'d Doc, package: &'d sxd_document::Package, meter: &Meter) -> Evaluator<'d> {
+        Evaluator { doc, document: package.as_document(), context: super::context(meter), texts: OnceCell::new() }
     }
 
     /// The page evaluated on.
@@ -110,8 +92,7 @@ impl<'d> Evaluator<'d> {
     /// # Errors
     /// As [`super::eval_error`]: a spent budget, or sxd-xpath's failure.
     pub fn value(&self, p: &Program) -> Result<Value<'d>> {
-        p.evaluate(&self.context, self.document.root())
-            .map_err(|e| super::eval_error(p.source(), e))
+        p.evaluate(&self.context, self.document.root()).map_err(|e| super::eval_error(p.source(), e))
     }
 
     /// The elements and text nodes selected, in document order.
@@ -120,10 +101,7 @@ impl<'d> Evaluator<'d> {
     /// [`Error::XPath`] when evaluation fails or the value is not a node set.
     pub fn nodes(&self, p: &Program) -> Result<Vec<NodeId>> {
         let Value::Nodeset(set) = self.value(p)? else {
-            return Err(Error::XPath {
-                xpath: p.source().to_string(),
-                message: "does not select nodes".into(),
-            });
+            return Err(Error::XPath { xpath: p.source().to_string(), message: "does not select nodes".into() });
         };
         Ok(self.node_ids(&set))
     }
@@ -149,30 +127,18 @@ impl<'d> Evaluator<'d> {
     /// # Errors
     /// As [`Evaluator::nodes`].
     pub fn elements(&self, p: &Program) -> Result<Vec<NodeId>> {
-        let nodes = self
-            .nodes(p)?
-            .into_iter()
-            .filter(|&n| self.doc.element(n).is_some())
-            .collect();
+        let nodes = self.nodes(p)?.into_iter().filter(|&n| self.doc.element(n).is_some()).collect();
         Ok(self.doc.outermost(nodes))
     }
 
     /// A string result, or the text of each node selected: white space collapsed, non-empty.
     pub fn strings(&self, p: &Program) -> Vec<String> {
         let texts = match self.value(p) {
-            Ok(Value::Nodeset(set)) => set
-                .document_order()
-                .iter()
-                .map(XNode::string_value)
-                .collect(),
+            Ok(Value::Nodeset(set)) => set.document_order().iter().map(XNode::string_value).collect(),
             Ok(Value::String(s)) => vec![s],
             _ => Vec::new(),
         };
-        texts
-            .iter()
-            .map(|s| collapse_ws(s))
-            .filter(|s| !s.is_empty())
-            .collect()
+        texts.iter().map(|s| collapse_ws(s)).filter(|s| !s.is_empty()).collect()
     }
 
     fn element_node(&self, e: Element<'d>) -> Option<NodeId> {
@@ -190,9 +156,7 @@ impl<'d> Evaluator<'d> {
                 let dfs = e.attribute_value("dfs").and_then(|v| v.parse::<u32>().ok());
                 doc.element(i as NodeId).is_some_and(|x| Some(x.dfs) == dfs)
             };
-            let Some(root) = root_element(self.document) else {
-                return map;
-            };
+            let Some(root) = root_element(self.document) else { return map };
             if !is_element(0, root) {
                 return map;
             }
@@ -212,10 +176,7 @@ impl<'d> Evaluator<'d> {
                         stack.push(e.children().into_iter());
                     }
                     ChildOfElement::Text(t) => {
-                        if !matches!(
-                            doc.nodes.get(next).map(|n| &n.data),
-                            Some(NodeData::Text(_))
-                        ) {
+                        if !matches!(doc.nodes.get(next).map(|n| &n.data), Some(NodeData::Text(_))) {
                             break;
                         }
                         map.insert(XNode::Text(t), next as NodeId);

@@ -37,8 +37,7 @@ pub(super) fn string_args(function: &str) -> Option<(usize, usize, bool)> {
     Some(match function {
         "string" | "normalize-space" | "string-length" => (0, 1, true),
         "substring" => (0, 1, false),
-        "concat" | "starts-with" | "contains" | "substring-before" | "substring-after"
-        | "translate" => (0, usize::MAX, false),
+        "concat" | "starts-with" | "contains" | "substring-before" | "substring-after" | "translate" => (0, usize::MAX, false),
         _ => return None,
     })
 }
@@ -106,10 +105,7 @@ impl Axis {
     /// Walks a tree (any number of nodes): metered. Self and parent give one node, attribute an
     /// element's attributes (capped by the cleaner), namespace none on cleaned pages.
     pub(super) fn metered(self) -> bool {
-        !matches!(
-            self,
-            Axis::SelfNode | Axis::Parent | Axis::Attribute | Axis::Namespace
-        )
+        !matches!(self, Axis::SelfNode | Axis::Parent | Axis::Attribute | Axis::Namespace)
     }
 
     /// Counts towards [`MAX_XPATH_INNER_SCANS`] inside a predicate.
@@ -295,11 +291,7 @@ impl<'s> Lexer<'s> {
         let rest = &self.src[self.pos..];
         let mut end = 0;
         for (i, c) in rest.char_indices() {
-            let ok = if i == 0 {
-                c.is_ncname_start_char()
-            } else {
-                c.is_ncname_char()
-            };
+            let ok = if i == 0 { c.is_ncname_start_char() } else { c.is_ncname_char() };
             if !ok {
                 break;
             }
@@ -329,10 +321,7 @@ impl<'s> Lexer<'s> {
             // §3.7: after a token that is not one of @ :: ( [ , or an Operator, `*` multiplies
             // and a name is an operator name.
             let operator_expected = out.last().is_some_and(|(t, _, _)| {
-                !matches!(
-                    t,
-                    Tok::At | Tok::ColonColon | Tok::LParen | Tok::LBracket | Tok::Comma
-                ) && !t.is_operator()
+                !matches!(t, Tok::At | Tok::ColonColon | Tok::LParen | Tok::LBracket | Tok::Comma) && !t.is_operator()
             });
             let next = self.peek_at(1);
             let (tok, len) = match c {
@@ -357,13 +346,7 @@ impl<'s> Lexer<'s> {
                 '.' if next == Some('.') => (Tok::DotDot, 2),
                 '.' if !next.is_some_and(|d| d.is_ascii_digit()) => (Tok::Dot, 1),
                 '*' if operator_expected => (Tok::Op(Op::Mul), 1),
-                '*' => (
-                    Tok::Name(QName {
-                        prefix: None,
-                        local: "*".into(),
-                    }),
-                    1,
-                ),
+                '*' => (Tok::Name(QName { prefix: None, local: "*".into() }), 1),
                 '\'' | '"' => {
                     let body = &self.src[start + 1..];
                     let Some(end) = body.find(c) else {
@@ -395,12 +378,7 @@ impl<'s> Lexer<'s> {
                             "or" => Op::Or,
                             "div" => Op::Div,
                             "mod" => Op::Mod,
-                            _ => {
-                                return Err(self.error(
-                                    start,
-                                    &format!("expected an operator, found `{name}`"),
-                                ))
-                            }
+                            _ => return Err(self.error(start, &format!("expected an operator, found `{name}`"))),
                         };
                         (Tok::Op(op), 0)
                     } else {
@@ -411,20 +389,14 @@ impl<'s> Lexer<'s> {
                         let tok = if after.starts_with("::") {
                             match (&name.prefix, Axis::from_name(&name.local)) {
                                 (None, Some(axis)) => Tok::Axis(axis),
-                                _ => {
-                                    return Err(
-                                        self.error(start, &format!("`{name}` is not an axis"))
-                                    )
-                                }
+                                _ => return Err(self.error(start, &format!("`{name}` is not an axis"))),
                             }
                         } else if after.starts_with('(') {
                             match (&name.prefix, name.local.as_str()) {
                                 (None, "node") => Tok::NodeType("node"),
                                 (None, "text") => Tok::NodeType("text"),
                                 (None, "comment") => Tok::NodeType("comment"),
-                                (None, "processing-instruction") => {
-                                    Tok::NodeType("processing-instruction")
-                                }
+                                (None, "processing-instruction") => Tok::NodeType("processing-instruction"),
                                 _ if name.local == "*" => Tok::Name(name),
                                 _ => Tok::Function(name),
                             }
@@ -460,15 +432,9 @@ impl<'s> Lexer<'s> {
             } else {
                 return Err(self.error(colon, &format!("`{first}:` without a name after it")));
             };
-            return Ok(Some(QName {
-                prefix: Some(first),
-                local,
-            }));
+            return Ok(Some(QName { prefix: Some(first), local }));
         }
-        Ok(Some(QName {
-            prefix: None,
-            local: first,
-        }))
+        Ok(Some(QName { prefix: None, local: first }))
     }
 }
 
@@ -500,12 +466,7 @@ pub(super) fn parse(src: &str) -> Result<Expr, String> {
     if toks.is_empty() {
         return Err("empty XPath".into());
     }
-    let mut p = Parser {
-        src,
-        toks,
-        at: 0,
-        depth: 0,
-    };
+    let mut p = Parser { src, toks, at: 0, depth: 0 };
     let e = p.expr()?;
     if p.at < p.toks.len() {
         return Err(p.unexpected("an operator or the end"));
@@ -529,10 +490,7 @@ impl Parser<'_> {
 
     pub(super) fn unexpected(&self, wanted: &str) -> String {
         match self.toks.get(self.at) {
-            Some((_, s, e)) => format!(
-                "at byte {s}: expected {wanted}, found `{}`",
-                &self.src[*s..*e]
-            ),
+            Some((_, s, e)) => format!("at byte {s}: expected {wanted}, found `{}`", &self.src[*s..*e]),
             None => format!("expected {wanted} at the end"),
         }
     }
@@ -563,13 +521,7 @@ impl Parser<'_> {
     }
 
     pub(super) fn binary(&mut self, level: usize) -> Result<Expr, String> {
-        let operand = |p: &mut Self| {
-            if level + 1 < LEVELS.len() {
-                p.binary(level + 1)
-            } else {
-                p.unary()
-            }
-        };
+        let operand = |p: &mut Self| if level + 1 < LEVELS.len() { p.binary(level + 1) } else { p.unary() };
         let first = operand(self)?;
         let mut rest = Vec::new();
         while let Some(&Tok::Op(op)) = self.peek() {
@@ -579,11 +531,7 @@ impl Parser<'_> {
             self.at += 1;
             rest.push((op, operand(self)?));
         }
-        Ok(if rest.is_empty() {
-            first
-        } else {
-            Expr::Chain(Box::new(first), rest)
-        })
+        Ok(if rest.is_empty() { first } else { Expr::Chain(Box::new(first), rest) })
     }
 
     pub(super) fn unary(&mut self) -> Result<Expr, String> {
@@ -598,18 +546,11 @@ impl Parser<'_> {
         while self.eat(&Tok::Op(Op::Union)) {
             rest.push((Op::Union, self.path_expr()?));
         }
-        Ok(if rest.is_empty() {
-            first
-        } else {
-            Expr::Chain(Box::new(first), rest)
-        })
+        Ok(if rest.is_empty() { first } else { Expr::Chain(Box::new(first), rest) })
     }
 
     pub(super) fn starts_step(tok: Option<&Tok>) -> bool {
-        matches!(
-            tok,
-            Some(Tok::Axis(_) | Tok::At | Tok::Dot | Tok::DotDot | Tok::Name(_) | Tok::NodeType(_))
-        )
+        matches!(tok, Some(Tok::Axis(_) | Tok::At | Tok::Dot | Tok::DotDot | Tok::Name(_) | Tok::NodeType(_)))
     }
 
     pub(super) fn path_expr(&mut self) -> Result<Expr, String> {
@@ -636,11 +577,7 @@ impl Parser<'_> {
             _ => {
                 let primary = self.primary()?;
                 let predicates = self.predicates()?;
-                let filter = if predicates.is_empty() {
-                    primary
-                } else {
-                    Expr::Filter(Box::new(primary), predicates)
-                };
+                let filter = if predicates.is_empty() { primary } else { Expr::Filter(Box::new(primary), predicates) };
                 let mut steps = Vec::new();
                 match self.peek() {
                     Some(Tok::Slash) => self.at += 1,
@@ -676,19 +613,11 @@ impl Parser<'_> {
             // `.[…]` is not XPath 1.0 but sxd-xpath and XPath 2 take it, and it means one thing.
             Some(Tok::Dot) => {
                 self.at += 1;
-                return Ok(Step {
-                    axis: Axis::SelfNode,
-                    test: NodeTest::Node,
-                    predicates: self.predicates()?,
-                });
+                return Ok(Step { axis: Axis::SelfNode, test: NodeTest::Node, predicates: self.predicates()? });
             }
             Some(Tok::DotDot) => {
                 self.at += 1;
-                return Ok(Step {
-                    axis: Axis::Parent,
-                    test: NodeTest::Node,
-                    predicates: self.predicates()?,
-                });
+                return Ok(Step { axis: Axis::Parent, test: NodeTest::Node, predicates: self.predicates()? });
             }
             Some(Tok::At) => {
                 self.at += 1;
@@ -726,11 +655,7 @@ impl Parser<'_> {
             }
             _ => return Err(self.unexpected("a node test")),
         };
-        Ok(Step {
-            axis,
-            test,
-            predicates: self.predicates()?,
-        })
+        Ok(Step { axis, test, predicates: self.predicates()? })
     }
 
     pub(super) fn predicates(&mut self) -> Result<Vec<Expr>, String> {
@@ -782,9 +707,6 @@ impl Parser<'_> {
 }
 
 pub(super) fn descendant_or_self() -> Step {
-    Step {
-        axis: Axis::DescendantOrSelf,
-        test: NodeTest::Node,
-        predicates: Vec::new(),
-    }
+    Step { axis: Axis::DescendantOrSelf, test: NodeTest::Node, predicates: Vec::new() }
 }
+

@@ -1,9 +1,9 @@
 use super::{meter::*, syntax::*, write::*, *};
+use sxd_xpath::nodeset::Node;
+use sxd_xpath::{Context, Value};
 use std::time::Instant;
 use sxd_document::parser as xml;
 use sxd_document::Package;
-use sxd_xpath::nodeset::Node;
-use sxd_xpath::{Context, Value};
 
 const DOCS: [&str; 3] = [
     r#"<html><head><title>T</title></head><body><div id="main" class="story x" dfs="78"><h1>Head</h1><p>one</p><p class="x">two<b>bold</b> it's</p><!--c--><?pi data?><div class="x"><p>three</p><a href="u">link</a></div></div><aside><div class="story"><p>aside p</p></div></aside><div class="x  y" dfs="82"><p n="3">3</p><p n="10">10</p><a-b>dash</a-b><div><div>dd</div></div><mod>7</mod><mod>2</mod></div></body></html>"#,
@@ -131,10 +131,7 @@ const EXPRESSIONS: &[&str] = &[
 fn all_nodes<'d>(package: &'d Package) -> Vec<Node<'d>> {
     let doc = package.as_document();
     let mut nodes = vec![Node::Root(doc.root())];
-    let all = sxd_xpath::Factory::new()
-        .build("//node() | //@*")
-        .unwrap()
-        .unwrap();
+    let all = sxd_xpath::Factory::new().build("//node() | //@*").unwrap().unwrap();
     if let Ok(Value::Nodeset(ns)) = all.evaluate(&Context::new(), doc.root()) {
         nodes.extend(ns.document_order());
     }
@@ -145,14 +142,9 @@ fn same<'d>(a: &Value<'d>, b: &Value<'d>) -> bool {
     match (a, b) {
         // Namespace nodes have no stable document order in sxd: those compare as sets.
         (Value::Nodeset(a), Value::Nodeset(b)) => {
-            let set = |n: &sxd_xpath::nodeset::Nodeset<'d>| {
-                n.iter().collect::<std::collections::HashSet<_>>()
-            };
+            let set = |n: &sxd_xpath::nodeset::Nodeset<'d>| n.iter().collect::<std::collections::HashSet<_>>();
             let ordered = |n: &sxd_xpath::nodeset::Nodeset<'d>| {
-                n.document_order()
-                    .into_iter()
-                    .filter(|n| !matches!(n, Node::Namespace(_)))
-                    .collect::<Vec<_>>()
+                n.document_order().into_iter().filter(|n| !matches!(n, Node::Namespace(_))).collect::<Vec<_>>()
             };
             set(a) == set(b) && ordered(a) == ordered(b)
         }
@@ -184,10 +176,7 @@ fn compare(source: &str, metered_text: &str) -> Option<()> {
                 (Err(_), Err(_)) => true,
                 _ => false,
             };
-            assert!(
-                ok,
-                "{source:?} from {node:?}:\n  original {a:?}\n  metered {b:?}\n  as {metered_text}"
-            );
+            assert!(ok, "{source:?} from {node:?}:\n  original {a:?}\n  metered {b:?}\n  as {metered_text}");
         }
         assert_eq!(meter.stopped(), None);
     }
@@ -199,26 +188,23 @@ fn compare(source: &str, metered_text: &str) -> Option<()> {
 fn unmeter(e: Expr) -> Expr {
     let all = |v: Vec<Expr>| v.into_iter().map(unmeter).collect::<Vec<_>>();
     match e {
-        Expr::Chain(first, rest) => Expr::Chain(
-            Box::new(unmeter(*first)),
-            rest.into_iter().map(|(op, e)| (op, unmeter(e))).collect(),
-        ),
+        Expr::Chain(first, rest) => Expr::Chain(Box::new(unmeter(*first)), rest.into_iter().map(|(op, e)| (op, unmeter(e))).collect()),
         Expr::Negate(e) => Expr::Negate(Box::new(unmeter(*e))),
         // `forest-chars(x)` back to `x`, and `f(forest-chars())` back to `f()`.
         Expr::Call(name, args) => {
             let args = all(args)
                 .into_iter()
                 .filter_map(|a| match a {
-                    Expr::Call(n, mut inner) if n.prefix.is_none() && n.local == CHARS => {
-                        inner.pop()
-                    }
+                    Expr::Call(n, mut inner) if n.prefix.is_none() && n.local == CHARS => inner.pop(),
                     a => Some(a),
                 })
                 .collect();
             Expr::Call(name, args)
         }
         // `(x)[forest-read()]` back to `x`.
-        Expr::Filter(primary, preds) if matches!(preds.as_slice(), [Expr::Call(n, a)] if n.prefix.is_none() && n.local == READ && a.is_empty()) => {
+        Expr::Filter(primary, preds)
+            if matches!(preds.as_slice(), [Expr::Call(n, a)] if n.prefix.is_none() && n.local == READ && a.is_empty()) =>
+        {
             unmeter(*primary)
         }
         Expr::Filter(primary, preds) => Expr::Filter(Box::new(unmeter(*primary)), all(preds)),
@@ -232,23 +218,9 @@ fn unmeter(e: Expr) -> Expr {
                 .map(|mut s| {
                     if s.axis.metered() {
                         let visit = s.predicates.remove(0);
-                        assert_eq!(
-                            visit,
-                            Expr::Call(
-                                QName {
-                                    prefix: None,
-                                    local: VISIT.into()
-                                },
-                                vec![]
-                            )
-                        );
+                        assert_eq!(visit, Expr::Call(QName { prefix: None, local: VISIT.into() }, vec![]));
                         if let Some(Expr::Path(Start::Context, test)) = s.predicates.first() {
-                            if let [Step {
-                                axis: Axis::SelfNode,
-                                test,
-                                predicates,
-                            }] = test.as_slice()
-                            {
+                            if let [Step { axis: Axis::SelfNode, test, predicates }] = test.as_slice() {
                                 if predicates.is_empty() {
                                     s.test = test.clone();
                                     s.predicates.remove(0);
@@ -256,10 +228,7 @@ fn unmeter(e: Expr) -> Expr {
                             }
                         }
                     }
-                    Step {
-                        predicates: all(s.predicates),
-                        ..s
-                    }
+                    Step { predicates: all(s.predicates), ..s }
                 })
                 .collect();
             Expr::Path(start, steps)
@@ -274,65 +243,24 @@ fn metered_text_selects_what_the_original_selects() {
         let ast = parse(source).unwrap_or_else(|e| panic!("{source:?}: {e}"));
         let text = write_metered(&ast);
         // The written text reads back to the same tree, once its meters are taken out.
-        assert_eq!(
-            parse(&text).map(unmeter).as_ref(),
-            Ok(&ast),
-            "{source:?} as {text}"
-        );
-        assert!(
-            compare(source, &text).is_some(),
-            "sxd cannot parse {source:?}"
-        );
+        assert_eq!(parse(&text).map(unmeter).as_ref(), Ok(&ast), "{source:?} as {text}");
+        assert!(compare(source, &text).is_some(), "sxd cannot parse {source:?}");
     }
 }
 
 #[test]
 fn lexemes_follow_the_disambiguation_rules() {
-    let name = |s: &str| {
-        Expr::Path(
-            Start::Context,
-            vec![Step {
-                axis: Axis::Child,
-                test: NodeTest::Name(QName {
-                    prefix: None,
-                    local: s.into(),
-                }),
-                predicates: vec![],
-            }],
-        )
-    };
+    let name = |s: &str| Expr::Path(Start::Context, vec![Step { axis: Axis::Child, test: NodeTest::Name(QName { prefix: None, local: s.into() }), predicates: vec![] }]);
     let chain = |a: Expr, op: Op, b: Expr| Expr::Chain(Box::new(a), vec![(op, b)]);
-    assert_eq!(
-        parse("div div div"),
-        Ok(chain(name("div"), Op::Div, name("div")))
-    );
+    assert_eq!(parse("div div div"), Ok(chain(name("div"), Op::Div, name("div"))));
     assert_eq!(parse("* * *"), Ok(chain(name("*"), Op::Mul, name("*"))));
-    assert_eq!(
-        parse("mod mod mod"),
-        Ok(chain(name("mod"), Op::Mod, name("mod")))
-    );
+    assert_eq!(parse("mod mod mod"), Ok(chain(name("mod"), Op::Mod, name("mod"))));
     assert_eq!(parse("a-b"), Ok(name("a-b")));
     assert_eq!(parse("a -b"), Ok(chain(name("a"), Op::Minus, name("b"))));
     assert_eq!(parse("and"), Ok(name("and")));
-    assert_eq!(
-        parse("count (p)"),
-        Ok(Expr::Call(
-            QName {
-                prefix: None,
-                local: "count".into()
-            },
-            vec![name("p")]
-        ))
-    );
+    assert_eq!(parse("count (p)"), Ok(Expr::Call(QName { prefix: None, local: "count".into() }, vec![name("p")])));
     assert_eq!(parse("child :: p"), Ok(name("p")));
-    assert_eq!(
-        parse("1 - -2"),
-        Ok(chain(
-            Expr::Number("1".into()),
-            Op::Minus,
-            Expr::Negate(Box::new(Expr::Number("2".into())))
-        ))
-    );
+    assert_eq!(parse("1 - -2"), Ok(chain(Expr::Number("1".into()), Op::Minus, Expr::Negate(Box::new(Expr::Number("2".into()))))));
     assert_eq!(parse("'a\"b'"), Ok(Expr::Literal("a\"b".into())));
     assert_eq!(write_metered(&Expr::Literal("it's".into())), "\"it's\"");
     assert_eq!(write_metered(&parse("a or b and c").unwrap()), format!(
@@ -341,29 +269,15 @@ fn lexemes_follow_the_disambiguation_rules() {
     assert_eq!(write_metered(&parse("(//p)[1]/@class").unwrap()), format!(
         "(/descendant-or-self::node()[{VISIT}()]/child::node()[{VISIT}()][self::p])[1]/attribute::class"
     ));
-    assert_eq!(
-        write_metered(&parse("../.[1]").unwrap()),
-        "parent::node()/self::node()[1]"
-    );
-    assert_eq!(
-        write_metered(&parse("1 - 2 - 3").unwrap()),
-        "(1) - (2) - (3)"
-    );
+    assert_eq!(write_metered(&parse("../.[1]").unwrap()), "parent::node()/self::node()[1]");
+    assert_eq!(write_metered(&parse("1 - 2 - 3").unwrap()), "(1) - (2) - (3)");
     // sxd-xpath reads a name after `,` as an operator: the written axes avoid it.
     let package = xml::parse("<r><div>d</div><x>x</x></r>").unwrap();
     let doc = package.as_document();
-    assert!(sxd_xpath::Factory::new()
-        .build("concat('a', div, *)")
-        .is_err());
+    assert!(sxd_xpath::Factory::new().build("concat('a', div, *)").is_err());
     let program = Program::compile("concat('a', div, *)").unwrap();
     let meter = Meter::new(100, None);
-    assert_eq!(
-        program
-            .evaluate(&context(&meter), doc.root().children()[0])
-            .unwrap()
-            .string(),
-        "add"
-    );
+    assert_eq!(program.evaluate(&context(&meter), doc.root().children()[0]).unwrap().string(), "add");
 }
 
 #[test]
@@ -388,10 +302,7 @@ fn refused_with_a_reason() {
         ("'x'[1]", "node-sets only"),
         ("1/p", "node-set only"),
         ("//*[.//*[.//*[.//*[.//*]]]]", "scans inside predicates"),
-        (
-            "//p[ancestor::a and preceding::b and following::c and descendant::d]",
-            "scans inside predicates",
-        ),
+        ("//p[ancestor::a and preceding::b and following::c and descendant::d]", "scans inside predicates"),
         ("//a[b[c[d[e[f[g[h[i[j]]]]]]]]]", "nested"),
         ("((((((((((1))))))))))", "nested"),
         ("- - - - - - - - - 1", "nested"),
@@ -427,17 +338,11 @@ fn refused_with_a_reason() {
     for (expr, reason) in cases {
         match Program::compile(expr) {
             Ok(p) => panic!("{expr:?} compiled as {}", p.metered()),
-            Err(e) => assert!(
-                e.to_string().contains(reason),
-                "{expr:?}: {e} (wanted {reason:?})"
-            ),
+            Err(e) => assert!(e.to_string().contains(reason), "{expr:?}: {e} (wanted {reason:?})"),
         }
     }
     let long = format!("//p[@class='{}']", "x".repeat(MAX_XPATH_BYTES));
-    assert!(Program::compile(&long)
-        .unwrap_err()
-        .to_string()
-        .contains("longer than"));
+    assert!(Program::compile(&long).unwrap_err().to_string().contains("longer than"));
     // The limits themselves pass.
     assert!(Program::compile("//a[b[c[d[e[f[g[h[i]]]]]]]]").is_ok());
     assert!(Program::compile("//*[.//*[.//*[.//*]]]").is_ok());
@@ -446,15 +351,8 @@ fn refused_with_a_reason() {
 
 #[test]
 fn deep_or_long_input_is_refused_or_evaluated_without_overflow() {
-    for deep in [
-        format!("{}1{}", "(".repeat(2000), ")".repeat(2000)),
-        format!("{}1", "-".repeat(4000)),
-        format!("p{}", "[p".repeat(2000)),
-    ] {
-        assert!(Program::compile(&deep)
-            .unwrap_err()
-            .to_string()
-            .contains("nested"));
+    for deep in [format!("{}1{}", "(".repeat(2000), ")".repeat(2000)), format!("{}1", "-".repeat(4000)), format!("p{}", "[p".repeat(2000))] {
+        assert!(Program::compile(&deep).unwrap_err().to_string().contains("nested"));
     }
     let package = xml::parse(DOCS[0]).unwrap();
     let doc = package.as_document();
@@ -476,10 +374,7 @@ fn deep_or_long_input_is_refused_or_evaluated_without_overflow() {
     for _ in 0..MAX_XPATH_NESTING {
         nested = format!("(1 or 1 and 1 = 1 < 1 + 1 * count({nested}|//a))");
     }
-    assert!(Program::compile(&nested)
-        .unwrap_err()
-        .to_string()
-        .contains("nested"));
+    assert!(Program::compile(&nested).unwrap_err().to_string().contains("nested"));
     let mut nested = "1".to_string();
     for _ in 0..MAX_XPATH_NESTING {
         nested = format!("(0 or 1 and 1 = 1 < 1 + 1 * {nested} | //a)");
@@ -500,18 +395,12 @@ fn the_meter_stops_runaway_evaluations() {
     let doc = package.as_document();
     let meter = Meter::new(100_000, None);
     let ctx = context(&meter);
-    assert_eq!(
-        program.evaluate(&ctx, doc.root()),
-        Err(EvalError::Budget(Stop::Visits(100_000)))
-    );
+    assert_eq!(program.evaluate(&ctx, doc.root()), Err(EvalError::Budget(Stop::Visits(100_000))));
     assert_eq!(meter.stopped(), Some(Stop::Visits(100_000)));
     assert_eq!(meter.visits(), 100_001);
     // Spent stays spent.
     let small = Program::compile("/html").unwrap();
-    assert_eq!(
-        small.evaluate(&ctx, doc.root()),
-        Err(EvalError::Budget(Stop::Visits(100_000)))
-    );
+    assert_eq!(small.evaluate(&ctx, doc.root()), Err(EvalError::Budget(Stop::Visits(100_000))));
 
     // 20 siblings: descendant-or-self visits the root, html, body and the 20 p (23), the
     // child steps their 22 children, and each of the 22 elements its parent's children:
@@ -520,19 +409,14 @@ fn the_meter_stops_runaway_evaluations() {
     let doc = package.as_document();
     let meter = Meter::new(100_000, None);
     let found = program.evaluate(&context(&meter), doc.root()).unwrap();
-    let Value::Nodeset(found) = found else {
-        panic!("not a node-set")
-    };
+    let Value::Nodeset(found) = found else { panic!("not a node-set") };
     assert_eq!(found.size(), 22);
     assert_eq!(meter.visits(), 23 + 22 + 1 + 1 + 20 * 20);
     assert_eq!(meter.stopped(), None);
 
     let past = Instant::now();
     let meter = Meter::new(u64::MAX, Some(past));
-    assert_eq!(
-        program.evaluate(&context(&meter), doc.root()),
-        Err(EvalError::Budget(Stop::Deadline))
-    );
+    assert_eq!(program.evaluate(&context(&meter), doc.root()), Err(EvalError::Budget(Stop::Deadline)));
     assert_eq!(meter.stopped(), Some(Stop::Deadline));
 
     // Without forest-visit() registered it fails, and says why.
@@ -547,51 +431,23 @@ fn node_sets_turned_into_strings_or_numbers_are_read_by_the_meter() {
     // Each element compares (or adds) the whole page's text: quadratic in the page, so it must
     // stop at the budget, and quickly.
     let text = "word ".repeat(40);
-    let xml = format!(
-        "<html><body>{}</body></html>",
-        format!("<p>{text}</p>").repeat(3000)
-    );
+    let xml = format!("<html><body>{}</body></html>", format!("<p>{text}</p>").repeat(3000));
     let package = xml::parse(&xml).unwrap();
     let doc = package.as_document();
-    for expr in [
-        "//*[/ = 'x']",
-        "//*[/ != /]",
-        "//*[. < 1]",
-        "//*[/ + 1 > 0]",
-        "//*[-/ = 0]",
-        "//*[number(/) = 1]",
-        "//*[sum(//p) > 0]",
-    ] {
+    for expr in ["//*[/ = 'x']", "//*[/ != /]", "//*[. < 1]", "//*[/ + 1 > 0]", "//*[-/ = 0]", "//*[number(/) = 1]", "//*[sum(//p) > 0]"] {
         let program = Program::compile(expr).unwrap_or_else(|e| panic!("{expr}: {e}"));
         let meter = Meter::new(200_000, None);
         let started = Instant::now();
         let result = program.evaluate(&context(&meter), doc.root());
-        assert!(
-            matches!(result, Err(EvalError::Budget(Stop::Characters(_)))),
-            "{expr}: {result:?}"
-        );
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(5),
-            "{expr}: {:?}",
-            started.elapsed()
-        );
+        assert!(matches!(result, Err(EvalError::Budget(Stop::Characters(_)))), "{expr}: {result:?}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{expr}: {:?}", started.elapsed());
     }
     // On a small page they run, and select what sxd-xpath selects unmetered.
     let small = xml::parse("<html><body><p>1</p><p>x</p></body></html>").unwrap();
     let doc = small.as_document();
-    for (expr, n) in [
-        ("//p[. = 'x']", 1),
-        ("//p[. + 1 = 2]", 1),
-        ("//p[number(.) = 1]", 1),
-        ("//*[sum(//p[1]) = 1]", 4),
-    ] {
-        let found = Program::compile(expr)
-            .unwrap()
-            .evaluate(&context(&Meter::default()), doc.root())
-            .unwrap();
-        let Value::Nodeset(found) = found else {
-            panic!("{expr}: not a node-set")
-        };
+    for (expr, n) in [("//p[. = 'x']", 1), ("//p[. + 1 = 2]", 1), ("//p[number(.) = 1]", 1), ("//*[sum(//p[1]) = 1]", 4)] {
+        let found = Program::compile(expr).unwrap().evaluate(&context(&Meter::default()), doc.root()).unwrap();
+        let Value::Nodeset(found) = found else { panic!("{expr}: not a node-set") };
         assert_eq!(found.size(), n, "{expr}");
     }
 }
@@ -602,32 +458,15 @@ fn node_sets_turned_into_strings_or_numbers_are_read_by_the_meter() {
 #[ignore = "a timing, not a test"]
 fn metering_cost() {
     // 250 sections: a div in a div holding 5 p (each with a b) and a span; 3,252 elements.
-    let section = |i: usize| {
-        format!(
-            "<div class='{}'><div>{}<span>s</span></div></div>",
-            if i % 2 == 0 { "x" } else { "y" },
-            "<p>a <b>b</b> c</p>".repeat(5)
-        )
-    };
-    let xml = format!(
-        "<html><body>{}</body></html>",
-        (0..250).map(section).collect::<String>()
-    );
+    let section = |i: usize| format!("<div class='{}'><div>{}<span>s</span></div></div>", if i % 2 == 0 { "x" } else { "y" }, "<p>a <b>b</b> c</p>".repeat(5));
+    let xml = format!("<html><body>{}</body></html>", (0..250).map(section).collect::<String>());
     let package = xml::parse(&xml).unwrap();
     let doc = package.as_document();
     let plain = Context::new();
-    for expr in [
-        "//div[@class='x']//p",
-        "//p[1]",
-        "//*[@class='y']/div/p[last()]/b",
-        "count(//b)",
-    ] {
+    for expr in ["//div[@class='x']//p", "//p[1]", "//*[@class='y']/div/p[last()]/b", "count(//b)"] {
         let original = sxd_xpath::Factory::new().build(expr).unwrap().unwrap();
         let program = Program::compile(expr).unwrap();
-        let merged = program.metered().replace(
-            &format!("{VISIT}()][self::"),
-            &format!("{VISIT}() and self::"),
-        );
+        let merged = program.metered().replace(&format!("{VISIT}()][self::"), &format!("{VISIT}() and self::"));
         let merged = sxd_xpath::Factory::new().build(&merged).unwrap().unwrap();
         let meter = Meter::new(u64::MAX, None);
         let ctx = context(&meter);
@@ -664,70 +503,22 @@ impl Rng {
 /// A random expression of nesting at most `depth`, from the grammar.
 fn random_expr(rng: &mut Rng, depth: usize) -> String {
     let pick = |rng: &mut Rng, from: &[&str]| from[rng.below(from.len())].to_string();
-    let kind = if depth == 0 {
-        rng.below(3)
-    } else {
-        rng.below(9)
-    };
+    let kind = if depth == 0 { rng.below(3) } else { rng.below(9) };
     match kind {
         0 | 1 => random_path(rng, depth),
-        2 => pick(
-            rng,
-            &[
-                "1",
-                "2",
-                "0.5",
-                "'one'",
-                "'3'",
-                "''",
-                "last()",
-                "position()",
-                "true()",
-            ],
-        ),
+        2 => pick(rng, &["1", "2", "0.5", "'one'", "'3'", "''", "last()", "position()", "true()"]),
         3 | 4 => {
-            let op = pick(
-                rng,
-                &[
-                    "or", "and", "=", "!=", "<", "<=", ">", ">=", "+", "-", "*", "div", "mod",
-                ],
-            );
-            format!(
-                "{} {op} {}",
-                random_expr(rng, depth - 1),
-                random_expr(rng, depth - 1)
-            )
+            let op = pick(rng, &["or", "and", "=", "!=", "<", "<=", ">", ">=", "+", "-", "*", "div", "mod"]);
+            format!("{} {op} {}", random_expr(rng, depth - 1), random_expr(rng, depth - 1))
         }
-        5 => format!(
-            "{} | {}",
-            random_path(rng, depth - 1),
-            random_path(rng, depth - 1)
-        ),
+        5 => format!("{} | {}", random_path(rng, depth - 1), random_path(rng, depth - 1)),
         6 => format!("-{}", random_expr(rng, depth - 1)),
         7 => format!("({})", random_expr(rng, depth - 1)),
         _ => {
-            let f = pick(
-                rng,
-                &[
-                    "count",
-                    "string",
-                    "not",
-                    "contains",
-                    "concat",
-                    "normalize-space",
-                    "name",
-                    "sum",
-                    "boolean",
-                    "number",
-                ],
-            );
+            let f = pick(rng, &["count", "string", "not", "contains", "concat", "normalize-space", "name", "sum", "boolean", "number"]);
             let args = match f.as_str() {
                 "count" | "sum" | "name" => random_path(rng, depth - 1),
-                "contains" | "concat" => format!(
-                    "{}, {}",
-                    random_expr(rng, depth - 1),
-                    random_expr(rng, depth - 1)
-                ),
+                "contains" | "concat" => format!("{}, {}", random_expr(rng, depth - 1), random_expr(rng, depth - 1)),
                 _ => random_expr(rng, depth - 1),
             };
             format!("{f}({args})")
@@ -737,55 +528,15 @@ fn random_expr(rng: &mut Rng, depth: usize) -> String {
 
 fn random_path(rng: &mut Rng, depth: usize) -> String {
     const AXES: &[&str] = &[
-        "",
-        "",
-        "",
-        "@",
-        "ancestor::",
-        "ancestor-or-self::",
-        "attribute::",
-        "child::",
-        "descendant::",
-        "descendant-or-self::",
-        "following::",
-        "following-sibling::",
-        "parent::",
-        "preceding::",
-        "preceding-sibling::",
-        "self::",
+        "", "", "", "@", "ancestor::", "ancestor-or-self::", "attribute::", "child::", "descendant::", "descendant-or-self::",
+        "following::", "following-sibling::", "parent::", "preceding::", "preceding-sibling::", "self::",
     ];
-    const TESTS: &[&str] = &[
-        "p",
-        "div",
-        "a",
-        "b",
-        "s",
-        "t",
-        "class",
-        "n",
-        "*",
-        "*",
-        "node()",
-        "text()",
-        "comment()",
-    ];
-    const POSITIONS: &[&str] = &[
-        "1",
-        "2",
-        "3",
-        "last()",
-        "last() - 1",
-        "position() > 1",
-        "position() mod 2 = 0",
-    ];
+    const TESTS: &[&str] = &["p", "div", "a", "b", "s", "t", "class", "n", "*", "*", "node()", "text()", "comment()"];
+    const POSITIONS: &[&str] = &["1", "2", "3", "last()", "last() - 1", "position() > 1", "position() mod 2 = 0"];
     let mut out = match rng.below(6) {
         0 => "/".to_string(),
         1 => "//".to_string(),
-        2 if depth > 0 => format!(
-            "({})[{}]/",
-            random_path(rng, depth - 1),
-            POSITIONS[rng.below(POSITIONS.len())]
-        ),
+        2 if depth > 0 => format!("({})[{}]/", random_path(rng, depth - 1), POSITIONS[rng.below(POSITIONS.len())]),
         _ => String::new(),
     };
     for i in 0..1 + rng.below(3) {
@@ -825,11 +576,7 @@ fn random_expressions_from_the_grammar_agree_with_sxd() {
                     compared += 1;
                 }
             }
-            Err(e) => assert!(
-                e.to_string().contains("scans inside predicates")
-                    || e.to_string().contains("nested"),
-                "{s:?}: {e}"
-            ),
+            Err(e) => assert!(e.to_string().contains("scans inside predicates") || e.to_string().contains("nested"), "{s:?}: {e}"),
         }
     }
     eprintln!("{compiled} compiled, {compared} compared");
@@ -839,92 +586,13 @@ fn random_expressions_from_the_grammar_agree_with_sxd() {
 #[test]
 fn random_token_strings_never_panic_and_compiled_ones_agree_with_sxd() {
     const TOKENS: &[&str] = &[
-        "/",
-        "//",
-        "(",
-        ")",
-        "[",
-        "]",
-        "@",
-        "::",
-        ":",
-        ".",
-        "..",
-        ",",
-        "|",
-        "+",
-        "-",
-        "=",
-        "!=",
-        "<",
-        "<=",
-        ">",
-        ">=",
-        "*",
-        " ",
-        "and",
-        "or",
-        "div",
-        "mod",
-        "p",
-        "div",
-        "a",
-        "b",
-        "s",
-        "t",
-        "a-b",
-        "x:y",
-        "$x",
-        "'lit'",
-        "'two'",
-        "\"it's\"",
-        "'",
-        "\"",
-        "1",
-        "2",
-        "2.5",
-        ".5",
-        "3.",
-        "node()",
-        "text()",
-        "comment()",
-        "processing-instruction('pi')",
-        "processing-instruction",
-        "child::",
-        "descendant::",
-        "ancestor::",
-        "following-sibling::",
-        "preceding-sibling::",
-        "following::",
-        "preceding::",
-        "self::",
-        "parent::",
-        "attribute::",
-        "descendant-or-self::",
-        "ancestor-or-self::",
-        "namespace::",
-        "count(",
-        "concat(",
-        "not(",
-        "last()",
-        "position()",
-        "contains(",
-        "string(",
-        "name(",
-        "sum(",
-        "id(",
-        "foo(",
-        "é",
-        "!",
-        "#",
-        "\u{0}",
-        "[1]",
-        "[last()]",
-        "@class",
-        "@n",
-        "(//p)",
-        "//p",
-        "//*",
+        "/", "//", "(", ")", "[", "]", "@", "::", ":", ".", "..", ",", "|", "+", "-", "=", "!=", "<", "<=", ">", ">=", "*", " ",
+        "and", "or", "div", "mod", "p", "div", "a", "b", "s", "t", "a-b", "x:y", "$x", "'lit'", "'two'", "\"it's\"", "'", "\"",
+        "1", "2", "2.5", ".5", "3.", "node()", "text()", "comment()", "processing-instruction('pi')", "processing-instruction",
+        "child::", "descendant::", "ancestor::", "following-sibling::", "preceding-sibling::", "following::", "preceding::",
+        "self::", "parent::", "attribute::", "descendant-or-self::", "ancestor-or-self::", "namespace::", "count(", "concat(",
+        "not(", "last()", "position()", "contains(", "string(", "name(", "sum(", "id(", "foo(", "é", "!", "#", "\u{0}", "[1]",
+        "[last()]", "@class", "@n", "(//p)", "//p", "//*",
     ];
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (mut compiled, mut compared) = (0, 0);
@@ -938,15 +606,10 @@ fn random_token_strings_never_panic_and_compiled_ones_agree_with_sxd() {
                     compared += 1;
                 }
             }
-            Err(e) => assert!(
-                !e.to_string().contains("the evaluator refused"),
-                "{s:?}: {e}"
-            ),
+            Err(e) => assert!(!e.to_string().contains("the evaluator refused"), "{s:?}: {e}"),
         }
     }
     eprintln!("{compiled} compiled, {compared} compared");
-    assert!(
-        compiled > 500 && compared > 300,
-        "{compiled} compiled, {compared} compared"
-    );
+    assert!(compiled > 500 && compared > 300, "{compiled} compiled, {compared} compared");
 }
+

@@ -3,6 +3,7 @@
 
 use super::syntax::*;
 
+
 /// XPath text that selects what `e` selects, each tree-walking step metered by
 /// `forest-visit()`. Operands are parenthesized; a chain of one precedence level stays flat
 /// (both this parser and sxd-xpath read it left-associatively), so the text nests no deeper
@@ -47,11 +48,7 @@ pub(super) fn write_expr(e: &Expr, out: &mut String) {
             // their characters: `string(/)` on a big page costs its length, not one step.
             // Literals are as long as the XPath at most, and what another string function
             // returns is no longer than the arguments it counted, so neither is wrapped.
-            let strings = if name.prefix.is_none() {
-                string_args(&name.local)
-            } else {
-                None
-            };
+            let strings = if name.prefix.is_none() { string_args(&name.local) } else { None };
             let numbers = name.prefix.is_none() && reads_nodes(&name.local);
             out.push_str(&name.to_string());
             out.push('(');
@@ -148,11 +145,7 @@ pub(super) fn write_between(open: char, e: &Expr, close: char, out: &mut String)
 /// A FilterExpr's primary expression: parenthesized unless it is one token or a call.
 pub(super) fn write_primary(e: &Expr, out: &mut String) {
     match e {
-        Expr::Literal(_)
-        | Expr::Number(_)
-        | Expr::Variable(_)
-        | Expr::Call(..)
-        | Expr::Filter(..) => write_expr(e, out),
+        Expr::Literal(_) | Expr::Number(_) | Expr::Variable(_) | Expr::Call(..) | Expr::Filter(..) => write_expr(e, out),
         _ => write_operand(e, out),
     }
 }
@@ -195,3 +188,4 @@ pub(super) fn write_step(s: &Step, out: &mut String) {
         write_predicate(p, out);
     }
 }
+

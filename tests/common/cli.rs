@@ -10,21 +10,12 @@ pub fn root() -> &'static Path {
 
 /// Run `forest args…` with its wrapper store in `store`.
 pub fn forest(store: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_forest"))
-        .args(args)
-        .env("FOREST_STORE", store)
-        .output()
-        .expect("run forest")
+    Command::new(env!("CARGO_BIN_EXE_forest")).args(args).env("FOREST_STORE", store).output().expect("run forest")
 }
 
 /// Its stdout, after checking it succeeded (else the test fails with its stderr).
 pub fn ok(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "forest failed ({:?}): {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(o.status.success(), "forest failed ({:?}): {}", o.status.code(), String::from_utf8_lossy(&o.stderr));
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 

@@ -88,10 +88,7 @@ impl Reply {
 
     /// A status with a short plain-text body.
     pub fn status(status: u16) -> Reply {
-        Reply {
-            status,
-            ..Reply::ok("text/plain", format!("status {status}"))
-        }
+        Reply { status, ..Reply::ok("text/plain", format!("status {status}")) }
     }
 
     /// A 302 to `to` (a path or a URL).
@@ -133,10 +130,7 @@ impl Reply {
 
     /// Send the headers and `sent` bytes of the body, then nothing for `stall`.
     pub fn stall(mut self, sent: usize, stall: Duration) -> Reply {
-        self.mode = Body::Stall {
-            sent: sent.min(self.body.len()),
-            stall,
-        };
+        self.mode = Body::Stall { sent: sent.min(self.body.len()), stall };
         self
     }
 
@@ -162,10 +156,7 @@ pub struct Seen {
 impl Seen {
     pub fn header(&self, name: &str) -> Option<&str> {
         let name = name.to_ascii_lowercase();
-        self.headers
-            .iter()
-            .find(|(k, _)| *k == name)
-            .map(|(_, v)| v.as_str())
+        self.headers.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str())
     }
 }
 
@@ -240,10 +231,7 @@ pub fn listener() -> (TcpListener, String) {
 
 /// Serve `routes` (path → reply) on a fresh loopback port, for at most `max_requests` requests.
 pub fn serve(routes: HashMap<String, Reply>, max_requests: usize) -> Server {
-    start(
-        routes.into_iter().map(|(k, v)| (k, vec![v])).collect(),
-        max_requests,
-    )
+    start(routes.into_iter().map(|(k, v)| (k, vec![v])).collect(), max_requests)
 }
 
 const IO_TIMEOUT: Duration = Duration::from_secs(5);
@@ -251,18 +239,10 @@ const IO_TIMEOUT: Duration = Duration::from_secs(5);
 const MAX_WAIT: Duration = Duration::from_secs(20);
 
 fn start(routes: HashMap<String, Vec<Reply>>, max_requests: usize) -> Server {
-    start_on(
-        TcpListener::bind("127.0.0.1:0").expect("bind loopback"),
-        routes,
-        max_requests,
-    )
+    start_on(TcpListener::bind("127.0.0.1:0").expect("bind loopback"), routes, max_requests)
 }
 
-fn start_on(
-    listener: TcpListener,
-    routes: HashMap<String, Vec<Reply>>,
-    max_requests: usize,
-) -> Server {
+fn start_on(listener: TcpListener, routes: HashMap<String, Vec<Reply>>, max_requests: usize) -> Server {
     let addr = listener.local_addr().expect("addr");
     assert!(addr.ip().is_loopback());
     let base = format!("http://{addr}");
@@ -273,26 +253,16 @@ fn start_on(
     let workers: Arc<Mutex<Vec<JoinHandle<()>>>> = Arc::default();
     let routes = Arc::new(routes);
     let accept = {
-        let (hits, seen, outcomes, stop, workers) = (
-            Arc::clone(&hits),
-            Arc::clone(&seen),
-            Arc::clone(&outcomes),
-            Arc::clone(&stop),
-            Arc::clone(&workers),
-        );
+        let (hits, seen, outcomes, stop, workers) =
+            (Arc::clone(&hits), Arc::clone(&seen), Arc::clone(&outcomes), Arc::clone(&stop), Arc::clone(&workers));
         std::thread::spawn(move || {
             for stream in listener.incoming().take(max_requests) {
                 if stop.load(Ordering::SeqCst) {
                     break;
                 }
                 let Ok(stream) = stream else { continue };
-                let (routes, hits, seen, outcomes, stop) = (
-                    Arc::clone(&routes),
-                    Arc::clone(&hits),
-                    Arc::clone(&seen),
-                    Arc::clone(&outcomes),
-                    Arc::clone(&stop),
-                );
+                let (routes, hits, seen, outcomes, stop) =
+                    (Arc::clone(&routes), Arc::clone(&hits), Arc::clone(&seen), Arc::clone(&outcomes), Arc::clone(&stop));
                 let worker = std::thread::spawn(move || {
                     handle(stream, &routes, &hits, &seen, &outcomes, &stop);
                 });
@@ -301,16 +271,7 @@ fn start_on(
             // The listener is dropped here: the port refuses connections from now on.
         })
     };
-    Server {
-        base,
-        hits,
-        seen,
-        outcomes,
-        addr,
-        stop,
-        accept: Some(accept),
-        workers,
-    }
+    Server { base, hits, seen, outcomes, addr, stop, accept: Some(accept), workers }
 }
 
 /// Sleep `d` (capped) in small steps, returning early when `stop` is set.
@@ -335,9 +296,7 @@ fn handle(
 ) {
     let _ = stream.set_read_timeout(Some(IO_TIMEOUT));
     let _ = stream.set_write_timeout(Some(IO_TIMEOUT));
-    let Ok(clone) = stream.try_clone() else {
-        return;
-    };
+    let Ok(clone) = stream.try_clone() else { return };
     let mut reader = BufReader::new(clone);
     let mut request = String::new();
     if reader.read_line(&mut request).unwrap_or(0) == 0 {
@@ -361,29 +320,15 @@ fn handle(
     let reply = routes
         .get(&path)
         .map(|r| r[(n - 1).min(r.len() - 1)].clone())
-        .unwrap_or_else(|| Reply {
-            content_type: "text/plain",
-            body: b"not found".to_vec(),
-            ..Reply::status(404)
-        });
+        .unwrap_or_else(|| Reply { content_type: "text/plain", body: b"not found".to_vec(), ..Reply::status(404) });
     let not_modified = reply.etag.as_deref().is_some_and(|tag| {
-        headers
-            .iter()
-            .any(|(k, v)| k == "if-none-match" && v.split(',').any(|t| t.trim() == tag))
+        headers.iter().any(|(k, v)| k == "if-none-match" && v.split(',').any(|t| t.trim() == tag))
     });
     let status = if not_modified { 304 } else { reply.status };
-    seen.lock().expect("lock").push(Seen {
-        path: path.clone(),
-        headers,
-        status,
-        at: Instant::now(),
-    });
+    seen.lock().expect("lock").push(Seen { path: path.clone(), headers, status, at: Instant::now() });
 
     nap(reply.delay, stop);
-    let mut head = format!(
-        "HTTP/1.1 {status} X\r\nContent-Type: {}\r\nConnection: close\r\n",
-        reply.content_type
-    );
+    let mut head = format!("HTTP/1.1 {status} X\r\nContent-Type: {}\r\nConnection: close\r\n", reply.content_type);
     if let Some(tag) = &reply.etag {
         head.push_str(&format!("ETag: {tag}\r\n"));
     }
@@ -393,10 +338,7 @@ fn handle(
     let mut sent = 0usize;
     let mut left = false;
     let mut send = |stream: &mut TcpStream, bytes: &[u8]| -> bool {
-        let ok = stream
-            .write_all(bytes)
-            .and_then(|()| stream.flush())
-            .is_ok();
+        let ok = stream.write_all(bytes).and_then(|()| stream.flush()).is_ok();
         left |= !ok;
         ok
     };
@@ -429,10 +371,7 @@ fn handle(
                 if send(&mut stream, head.as_bytes()) {
                     let started = Instant::now();
                     for byte in reply.body.chunks(1) {
-                        if stop.load(Ordering::SeqCst)
-                            || started.elapsed() >= MAX_WAIT
-                            || !send(&mut stream, byte)
-                        {
+                        if stop.load(Ordering::SeqCst) || started.elapsed() >= MAX_WAIT || !send(&mut stream, byte) {
                             break;
                         }
                         sent += 1;
@@ -447,10 +386,7 @@ fn handle(
                 chunk.extend_from_slice(b"\r\n");
                 if send(&mut stream, head.as_bytes()) {
                     let started = Instant::now();
-                    while sent < *limit
-                        && !stop.load(Ordering::SeqCst)
-                        && started.elapsed() < MAX_WAIT
-                    {
+                    while sent < *limit && !stop.load(Ordering::SeqCst) && started.elapsed() < MAX_WAIT {
                         if !send(&mut stream, &chunk) {
                             break;
                         }
@@ -464,12 +400,7 @@ fn handle(
         }
     }
     let _ = stream.shutdown(std::net::Shutdown::Both);
-    outcomes.lock().expect("lock").push(Outcome {
-        path,
-        body_bytes: sent,
-        client_left: left,
-        at: Instant::now(),
-    });
+    outcomes.lock().expect("lock").push(Outcome { path, body_bytes: sent, client_left: left, at: Instant::now() });
 }
 
 impl Server {
@@ -480,36 +411,19 @@ impl Server {
 
     /// Requests seen for `path`.
     pub fn hits(&self, path: &str) -> usize {
-        self.hits
-            .lock()
-            .expect("lock")
-            .get(path)
-            .copied()
-            .unwrap_or(0)
+        self.hits.lock().expect("lock").get(path).copied().unwrap_or(0)
     }
 
     /// All requests seen for `path`, in order.
     pub fn requests(&self, path: &str) -> Vec<Seen> {
-        self.seen
-            .lock()
-            .expect("lock")
-            .iter()
-            .filter(|s| s.path == path)
-            .cloned()
-            .collect()
+        self.seen.lock().expect("lock").iter().filter(|s| s.path == path).cloned().collect()
     }
 
     /// The first outcome for `path`, waiting up to `wait` for its handler to finish.
     pub fn outcome(&self, path: &str, wait: Duration) -> Option<Outcome> {
         let end = Instant::now() + wait;
         loop {
-            if let Some(o) = self
-                .outcomes
-                .lock()
-                .expect("lock")
-                .iter()
-                .find(|o| o.path == path)
-            {
+            if let Some(o) = self.outcomes.lock().expect("lock").iter().find(|o| o.path == path) {
                 return Some(o.clone());
             }
             if Instant::now() >= end {
@@ -534,8 +448,7 @@ impl Server {
             let _ = TcpStream::connect_timeout(&self.addr, Duration::from_millis(500));
             let _ = accept.join();
         }
-        let workers: Vec<JoinHandle<()>> =
-            std::mem::take(&mut *self.workers.lock().unwrap_or_else(|e| e.into_inner()));
+        let workers: Vec<JoinHandle<()>> = std::mem::take(&mut *self.workers.lock().unwrap_or_else(|e| e.into_inner()));
         for w in workers {
             let _ = w.join();
         }
@@ -557,11 +470,7 @@ fn crc32(bytes: &[u8]) -> u32 {
     for (i, t) in table.iter_mut().enumerate() {
         let mut c = i as u32;
         for _ in 0..8 {
-            c = if c & 1 != 0 {
-                0xEDB8_8320 ^ (c >> 1)
-            } else {
-                c >> 1
-            };
+            c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
         }
         *t = c;
     }
@@ -582,11 +491,7 @@ fn gzip_trailer(out: &mut Vec<u8>, crc: u32, len: usize) {
 /// `data` as a gzip member of stored (uncompressed) deflate blocks.
 pub fn gzip_stored(data: &[u8]) -> Vec<u8> {
     let mut out = GZIP_HEADER.to_vec();
-    let chunks: Vec<&[u8]> = if data.is_empty() {
-        vec![&[][..]]
-    } else {
-        data.chunks(65_535).collect()
-    };
+    let chunks: Vec<&[u8]> = if data.is_empty() { vec![&[][..]] } else { data.chunks(65_535).collect() };
     for (i, chunk) in chunks.iter().enumerate() {
         out.push(u8::from(i + 1 == chunks.len())); // BFINAL, BTYPE=00, padding
         let len = chunk.len() as u16;
@@ -666,13 +571,9 @@ pub fn gzip_bomb(len: usize) -> Vec<u8> {
 
 /// Deflate length code for a match length 3..=258: (code, extra value, extra bit count).
 fn length_code(n: usize) -> (u32, u32, u32) {
-    const BASE: [usize; 29] = [
-        3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115,
-        131, 163, 195, 227, 258,
-    ];
-    const EXTRA: [u32; 29] = [
-        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
-    ];
+    const BASE: [usize; 29] =
+        [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
+    const EXTRA: [u32; 29] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
     let i = BASE.iter().rposition(|&b| b <= n).expect("length >= 3");
     (257 + i as u32, (n - BASE[i]) as u32, EXTRA[i])
 }

@@ -3,9 +3,8 @@
 
 /// Words the prose is made of.
 pub const WORDS: &[&str] = &[
-    "river", "bridge", "council", "harvest", "orchard", "library", "festival", "station", "ferry",
-    "market", "lantern", "meadow", "quarry", "harbor", "tunnel", "granary", "chapel", "foundry",
-    "mill", "garden",
+    "river", "bridge", "council", "harvest", "orchard", "library", "festival", "station", "ferry", "market",
+    "lantern", "meadow", "quarry", "harbor", "tunnel", "granary", "chapel", "foundry", "mill", "garden",
 ];
 
 /// Prose of `n` paragraphs whose words depend on `seed`, with names of the page's own (so

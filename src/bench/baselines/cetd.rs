@@ -68,12 +68,9 @@ fn composite_density(c: Counts, ratio: f64) -> f64 {
         return 0.0;
     }
     let one = |x: f64| if x == 0.0 { 1.0 } else { x };
-    let (chars, tags, link_chars, link_tags) =
-        (c.chars, one(c.tags), one(c.link_chars), one(c.link_tags));
+    let (chars, tags, link_chars, link_tags) = (c.chars, one(c.tags), one(c.link_chars), one(c.link_tags));
     let unlinked = one(c.chars - c.link_chars);
-    let base = (chars * link_chars / unlinked + ratio * chars + std::f64::consts::E)
-        .ln()
-        .ln();
+    let base = (chars * link_chars / unlinked + ratio * chars + std::f64::consts::E).ln().ln();
     let value = (chars * tags / (link_chars * link_tags)).ln();
     if base <= 0.0 {
         return 0.0;
@@ -115,15 +112,8 @@ pub fn content(doc: &Doc) -> Vec<NodeId> {
             parent.link_tags += c.link_tags + link;
         }
     }
-    let ratio = if counts[0].chars > 0.0 {
-        counts[0].link_chars / counts[0].chars
-    } else {
-        0.0
-    };
-    let density: Vec<f64> = counts
-        .iter()
-        .map(|&c| composite_density(c, ratio))
-        .collect();
+    let ratio = if counts[0].chars > 0.0 { counts[0].link_chars / counts[0].chars } else { 0.0 };
+    let density: Vec<f64> = counts.iter().map(|&c| composite_density(c, ratio)).collect();
     // DensitySum, then the node of largest DensitySum in each element's subtree.
     let mut sum = vec![0.0; n];
     let mut leaf = vec![true; n];
@@ -166,11 +156,7 @@ pub fn content(doc: &Doc) -> Vec<NodeId> {
             continue;
         }
         marked.push((body + best[i]) as NodeId);
-        stack.extend(
-            doc.children((body + i) as NodeId)
-                .map(|c| c as usize - body)
-                .filter(|&c| is_element(c)),
-        );
+        stack.extend(doc.children((body + i) as NodeId).map(|c| c as usize - body).filter(|&c| is_element(c)));
     }
     marked.sort_unstable();
     marked.dedup();
@@ -188,9 +174,7 @@ mod tests {
     #[test]
     fn keeps_the_dense_block_not_the_links() {
         let para = "The council voted on Tuesday to repair the old bridge over the river before the spring floods arrive. ";
-        let links = (0..8)
-            .map(|i| format!("<li><a href=/{i}>Section {i}</a></li>"))
-            .collect::<String>();
+        let links = (0..8).map(|i| format!("<li><a href=/{i}>Section {i}</a></li>")).collect::<String>();
         let html = format!(
             "<html><body><ul class=menu>{links}</ul>\
              <div class=story><h1>Bridge repair</h1><p>{p}</p><p>{p}</p><p>{p}</p></div>\
@@ -208,17 +192,8 @@ mod tests {
 
     #[test]
     fn link_text_lowers_the_density() {
-        let plain = Counts {
-            chars: 100.0,
-            tags: 4.0,
-            link_chars: 0.0,
-            link_tags: 0.0,
-        };
-        let linked = Counts {
-            link_chars: 90.0,
-            link_tags: 4.0,
-            ..plain
-        };
+        let plain = Counts { chars: 100.0, tags: 4.0, link_chars: 0.0, link_tags: 0.0 };
+        let linked = Counts { link_chars: 90.0, link_tags: 4.0, ..plain };
         assert!(composite_density(plain, 0.2) > composite_density(linked, 0.2));
         assert_eq!(composite_density(Counts::default(), 0.2), 0.0);
     }

@@ -68,11 +68,7 @@ impl Extractor for Cetr {
         let source = page.source.as_deref().ok_or_else(|| {
             Error::Invalid(format!("CETR reads the HTML source, which page {:?} was not read with (PageOptions::keep_source)", page.id))
         })?;
-        Ok(Extraction::new(
-            Vec::new(),
-            extract(source, self.clustering),
-            Rule::SinglePage,
-        ))
+        Ok(Extraction::new(Vec::new(), extract(source, self.clustering), Rule::SinglePage))
     }
 }
 
@@ -192,11 +188,7 @@ fn lines(html: &str) -> Vec<Line> {
         while let Some(c) = chars.next() {
             if in_tag {
                 in_tag = c != '>';
-            } else if c == '<'
-                && chars
-                    .peek()
-                    .is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, '/' | '!' | '?'))
-            {
+            } else if c == '<' && chars.peek().is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, '/' | '!' | '?')) {
                 in_tag = true;
                 line.tags += 1;
             } else {
@@ -222,9 +214,7 @@ fn smooth(x: &[f64]) -> Vec<f64> {
         .map(|i| {
             let (mut sum, mut weight) = (0.0, 0.0);
             for (j, w) in kernel.iter().enumerate() {
-                let Some(k) = (i + j).checked_sub(RADIUS) else {
-                    continue;
-                };
+                let Some(k) = (i + j).checked_sub(RADIUS) else { continue };
                 if let Some(v) = x.get(k) {
                     sum += w * v;
                     weight += w;
@@ -276,25 +266,15 @@ fn kmeans(ratio: &[f64], deriv: &[f64]) -> Vec<bool> {
         let mut changed = false;
         for (p, a) in points.iter().zip(assign.iter_mut()) {
             let d = |c: &(f64, f64)| (p.0 - c.0).powi(2) + (p.1 - c.1).powi(2);
-            let best = (0..3)
-                .min_by(|&x, &y| d(&centroids[x]).total_cmp(&d(&centroids[y])))
-                .unwrap_or(0);
+            let best = (0..3).min_by(|&x, &y| d(&centroids[x]).total_cmp(&d(&centroids[y]))).unwrap_or(0);
             changed |= best != *a;
             *a = best;
         }
         for (k, c) in centroids.iter_mut().enumerate().skip(1) {
-            let members: Vec<&(f64, f64)> = points
-                .iter()
-                .zip(&assign)
-                .filter(|(_, &a)| a == k)
-                .map(|(p, _)| p)
-                .collect();
+            let members: Vec<&(f64, f64)> = points.iter().zip(&assign).filter(|(_, &a)| a == k).map(|(p, _)| p).collect();
             if !members.is_empty() {
                 let n = members.len() as f64;
-                *c = (
-                    members.iter().map(|p| p.0).sum::<f64>() / n,
-                    members.iter().map(|p| p.1).sum::<f64>() / n,
-                );
+                *c = (members.iter().map(|p| p.0).sum::<f64>() / n, members.iter().map(|p| p.1).sum::<f64>() / n);
             }
         }
         if !changed {
@@ -312,10 +292,8 @@ fn decode_entities(s: &str) -> String {
     while let Some(at) = rest.find('&') {
         out.push_str(&rest[..at]);
         rest = &rest[at..];
-        let decoded = rest
-            .get(1..)
-            .and_then(|r| r.find(';').filter(|&e| e <= 10).map(|e| (&r[..e], e + 2)))
-            .and_then(|(name, len)| {
+        let decoded = rest.get(1..).and_then(|r| r.find(';').filter(|&e| e <= 10).map(|e| (&r[..e], e + 2))).and_then(
+            |(name, len)| {
                 let c = match name {
                     "amp" => '&',
                     "lt" => '<',
@@ -340,7 +318,8 @@ fn decode_entities(s: &str) -> String {
                     }
                 };
                 Some((c, len))
-            });
+            },
+        );
         match decoded {
             Some((c, len)) => {
                 out.push(c);
@@ -368,12 +347,8 @@ mod tests {
     /// asserted out.
     fn page() -> String {
         let para = "The council voted on Tuesday to repair the old bridge over the river before the floods.";
-        let menu: String = (0..12)
-            .map(|i| format!("<li><a href=/{i}>Menu{i}</a></li>\n"))
-            .collect();
-        let foot: String = (0..12)
-            .map(|i| format!("<li><a href=/f{i}>Foot{i}</a></li>\n"))
-            .collect();
+        let menu: String = (0..12).map(|i| format!("<li><a href=/{i}>Menu{i}</a></li>\n")).collect();
+        let foot: String = (0..12).map(|i| format!("<li><a href=/f{i}>Foot{i}</a></li>\n")).collect();
         format!(
             "<html><head><title>Bridge</title>\n<script>\nvar x = '<p>not text</p>';\n</script>\n<style>p {{}}</style></head>\n\
              <body>\n<ul>\n{menu}</ul>\n\n\n\
@@ -386,15 +361,9 @@ mod tests {
     fn keeps_the_lines_dense_in_text() {
         for clustering in [Clustering::Threshold { lambda: 1.0 }, Clustering::KMeans] {
             let text = extract(&page(), clustering);
-            assert_eq!(
-                text.matches("The council voted").count(),
-                3,
-                "{clustering:?}: {text}"
-            );
+            assert_eq!(text.matches("The council voted").count(), 3, "{clustering:?}: {text}");
             assert!(text.contains("May & ends"), "{text}");
-            for boiler in [
-                "Menu0", "Menu5", "Foot6", "Foot11", "not text", "comment", "Bridge",
-            ] {
+            for boiler in ["Menu0", "Menu5", "Foot6", "Foot11", "not text", "comment", "Bridge"] {
                 assert!(!text.contains(boiler), "{clustering:?}: {boiler} in {text}");
             }
         }
@@ -413,27 +382,19 @@ mod tests {
 
     #[test]
     fn scripts_styles_and_comments_go() {
-        assert_eq!(
-            strip_hidden("a<script src=x>b</script>c<!--d-->e<STYLE>f</style >g<scripts>"),
-            "aceg<scripts>"
-        );
+        assert_eq!(strip_hidden("a<script src=x>b</script>c<!--d-->e<STYLE>f</style >g<scripts>"), "aceg<scripts>");
         assert_eq!(strip_hidden("a<!-- never closed"), "a");
     }
 
     #[test]
     fn page_without_source_is_an_error() {
         let page = Page::from_html("p", "<p>text</p>").expect("page");
-        let cetr = Cetr {
-            clustering: Clustering::KMeans,
-        };
+        let cetr = Cetr { clustering: Clustering::KMeans };
         assert!(matches!(cetr.extract(&page), Err(Error::Invalid(_))));
     }
 
     #[test]
     fn entities() {
-        assert_eq!(
-            decode_entities("a &amp; b &#233; &#x41; &bogus; &"),
-            "a & b é A &bogus; &"
-        );
+        assert_eq!(decode_entities("a &amp; b &#233; &#x41; &bogus; &"), "a & b é A &bogus; &");
     }
 }

@@ -55,11 +55,7 @@ impl Extractor for Fulltext {
     }
     fn extract(&self, page: &Page) -> Result<Extraction> {
         let body = page.doc.body;
-        Ok(Extraction::new(
-            vec![body],
-            page.doc.text(body),
-            Rule::SinglePage,
-        ))
+        Ok(Extraction::new(vec![body], page.doc.text(body), Rule::SinglePage))
     }
 }
 
@@ -74,14 +70,7 @@ impl Extractor for Description {
         let text = page
             .item
             .as_ref()
-            .map(|i| {
-                [i.title.as_str(), i.description.as_str()]
-                    .iter()
-                    .filter(|s| !s.is_empty())
-                    .copied()
-                    .collect::<Vec<_>>()
-                    .join("\n\n")
-            })
+            .map(|i| [i.title.as_str(), i.description.as_str()].iter().filter(|s| !s.is_empty()).copied().collect::<Vec<_>>().join("\n\n"))
             .unwrap_or_default();
         Ok(Extraction::new(Vec::new(), text, Rule::SinglePage))
     }
@@ -95,11 +84,7 @@ impl Extractor for Boilerpipe {
         "boilerpipe"
     }
     fn extract(&self, page: &Page) -> Result<Extraction> {
-        Ok(Extraction::new(
-            Vec::new(),
-            boilerpipe::extract(&page.doc),
-            Rule::SinglePage,
-        ))
+        Ok(Extraction::new(Vec::new(), boilerpipe::extract(&page.doc), Rule::SinglePage))
     }
 }
 
@@ -111,10 +96,7 @@ macro_rules! learned_method {
             fn name(&self) -> &str {
                 self.method_name()
             }
-            fn fit(
-                &self,
-                _samples: &[&crate::Page],
-            ) -> crate::Result<Box<dyn crate::extract::Extractor>> {
+            fn fit(&self, _samples: &[&crate::Page]) -> crate::Result<Box<dyn crate::extract::Extractor>> {
                 Err(crate::Error::Invalid(format!(
                     "{} is trained on other sites' gold pages: run it through forest bench",
                     self.method_name()

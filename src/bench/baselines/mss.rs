@@ -52,40 +52,24 @@ impl Learner for MssMethod {
             }
         }
         if model.prior[1] == 0 || model.prior[0] == 0 {
-            return Err(Error::Invalid(
-                "mss: the training pages hold no article token, or nothing else".into(),
-            ));
+            return Err(Error::Invalid("mss: the training pages hold no article token, or nothing else".into()));
         }
         Ok(Box::new(model))
     }
 
     fn load(&self, json: &serde_json::Value) -> Result<Box<dyn Model>> {
         let bad = || Error::Invalid("not an mss model".into());
-        let pair = |v: &serde_json::Value| -> Option<[u64; 2]> {
-            Some([v.get(0)?.as_u64()?, v.get(1)?.as_u64()?])
-        };
+        let pair = |v: &serde_json::Value| -> Option<[u64; 2]> { Some([v.get(0)?.as_u64()?, v.get(1)?.as_u64()?]) };
         let prior = json.get("prior").and_then(pair).ok_or_else(bad)?;
         let totals = json.get("totals").and_then(pair).ok_or_else(bad)?;
         let mut counts = HashMap::default();
-        for row in json
-            .get("counts")
-            .and_then(|c| c.as_array())
-            .ok_or_else(bad)?
-        {
-            let (Some(f), Some(c0), Some(c1)) = (
-                row.get(0).and_then(|v| v.as_u64()),
-                row.get(1).and_then(|v| v.as_u64()),
-                row.get(2).and_then(|v| v.as_u64()),
-            ) else {
+        for row in json.get("counts").and_then(|c| c.as_array()).ok_or_else(bad)? {
+            let (Some(f), Some(c0), Some(c1)) = (row.get(0).and_then(|v| v.as_u64()), row.get(1).and_then(|v| v.as_u64()), row.get(2).and_then(|v| v.as_u64())) else {
                 return Err(bad());
             };
             counts.insert(f, [c0, c1]);
         }
-        Ok(Box::new(Mss {
-            prior,
-            totals,
-            counts,
-        }))
+        Ok(Box::new(Mss { prior, totals, counts }))
     }
 }
 
@@ -105,8 +89,7 @@ impl Mss {
     fn probability(&self, tokens: &[Token], i: usize) -> f64 {
         let vocabulary = self.counts.len() as f64 + 1.0;
         let total = (self.prior[0] + self.prior[1]).max(1) as f64;
-        let mut log_odds = ((self.prior[1] as f64 + 1.0) / (total + 2.0)).ln()
-            - ((self.prior[0] as f64 + 1.0) / (total + 2.0)).ln();
+        let mut log_odds = ((self.prior[1] as f64 + 1.0) / (total + 2.0)).ln() - ((self.prior[0] as f64 + 1.0) / (total + 2.0)).ln();
         for f in features(tokens, i) {
             let c = self.counts.get(&f).copied().unwrap_or([0, 0]);
             let p1 = (c[1] as f64 + 1.0) / (self.totals[1] as f64 + vocabulary);
@@ -120,9 +103,7 @@ impl Mss {
     pub fn article(&self, doc: &Doc) -> String {
         let stemmer = Stemmer::create(Algorithm::English);
         let tokens = tokenize(doc, &stemmer);
-        let scores: Vec<f64> = (0..tokens.len())
-            .map(|i| self.probability(&tokens, i) - 0.5)
-            .collect();
+        let scores: Vec<f64> = (0..tokens.len()).map(|i| self.probability(&tokens, i) - 0.5).collect();
         let Some((start, end)) = max_subsequence(&scores) else {
             return String::new();
         };
@@ -148,11 +129,7 @@ impl Extractor for Mss {
         "mss"
     }
     fn extract(&self, page: &Page) -> Result<Extraction> {
-        Ok(Extraction::new(
-            Vec::new(),
-            self.article(&page.doc),
-            Rule::SinglePage,
-        ))
+        Ok(Extraction::new(Vec::new(), self.article(&page.doc), Rule::SinglePage))
     }
 }
 
@@ -197,13 +174,7 @@ fn tokenize(doc: &Doc, stemmer: &Stemmer) -> Vec<Token> {
             }
             open.pop();
             let parent = open.last().map_or("", |o| o.1).to_string();
-            out.push(Token {
-                key: format!("</{name}>"),
-                parent,
-                word: None,
-                node: 0,
-                block: !crate::clean::is_inline(name),
-            });
+            out.push(Token { key: format!("</{name}>"), parent, word: None, node: 0, block: !crate::clean::is_inline(name) });
         }
     }
     for i in body..end {
@@ -211,13 +182,7 @@ fn tokenize(doc: &Doc, stemmer: &Stemmer) -> Vec<Token> {
         let parent = open.last().map_or("", |o| o.1).to_string();
         match &doc.nodes[i].data {
             NodeData::Element(e) => {
-                out.push(Token {
-                    key: format!("<{}>", e.name),
-                    parent,
-                    word: None,
-                    node: i,
-                    block: !crate::clean::is_inline(&e.name),
-                });
+                out.push(Token { key: format!("<{}>", e.name), parent, word: None, node: i, block: !crate::clean::is_inline(&e.name) });
                 open.push((doc.nodes[i].end as usize, e.name.as_str()));
             }
             NodeData::Text(t) => {
@@ -225,20 +190,12 @@ fn tokenize(doc: &Doc, stemmer: &Stemmer) -> Vec<Token> {
                     let key = if piece.chars().any(|c| c.is_ascii_digit()) {
                         "<num>".to_string()
                     } else if piece.chars().any(char::is_alphanumeric) {
-                        let lower = piece
-                            .trim_matches(|c: char| !c.is_alphanumeric())
-                            .to_lowercase();
+                        let lower = piece.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
                         stemmer.stem(&lower).into_owned()
                     } else {
                         piece.to_string()
                     };
-                    out.push(Token {
-                        key,
-                        parent: parent.clone(),
-                        word: Some(piece.to_string()),
-                        node: i,
-                        block: false,
-                    });
+                    out.push(Token { key, parent: parent.clone(), word: Some(piece.to_string()), node: i, block: false });
                 }
             }
         }
@@ -254,14 +211,10 @@ fn labels(doc: &Doc, tokens: &[Token], gold: &mut GoldGrams) -> Vec<bool> {
         .iter()
         .map(|t| {
             t.word.as_ref()?;
-            Some(
-                *node_label
-                    .entry(t.node)
-                    .or_insert_with(|| match &doc.nodes[t.node].data {
-                        NodeData::Text(text) => gold.is_content(text),
-                        NodeData::Element(_) => false,
-                    }),
-            )
+            Some(*node_label.entry(t.node).or_insert_with(|| match &doc.nodes[t.node].data {
+                NodeData::Text(text) => gold.is_content(text),
+                NodeData::Element(_) => false,
+            }))
         })
         .collect();
     // A tag is article when the nearest words before and after it are.
@@ -297,10 +250,7 @@ fn hash(parts: &[&str]) -> u64 {
 
 /// Token `i`'s features: the trigram, its three positions, the innermost open tag.
 fn features(tokens: &[Token], i: usize) -> [u64; 5] {
-    let key = |j: Option<usize>| {
-        j.and_then(|j| tokens.get(j))
-            .map_or("<edge>", |t| t.key.as_str())
-    };
+    let key = |j: Option<usize>| j.and_then(|j| tokens.get(j)).map_or("<edge>", |t| t.key.as_str());
     let (prev, this, next) = (key(i.checked_sub(1)), key(Some(i)), key(i.checked_add(1)));
     let parent = tokens.get(i).map_or("", |t| t.parent.as_str());
     [
@@ -336,10 +286,7 @@ mod tests {
 
     #[test]
     fn maximum_subsequence() {
-        assert_eq!(
-            max_subsequence(&[-0.4, 0.3, 0.2, -0.1, 0.4, -0.5, 0.1]),
-            Some((1, 5))
-        );
+        assert_eq!(max_subsequence(&[-0.4, 0.3, 0.2, -0.1, 0.4, -0.5, 0.1]), Some((1, 5)));
         assert_eq!(max_subsequence(&[-0.1, -0.2]), None);
         assert_eq!(max_subsequence(&[]), None);
     }
@@ -356,33 +303,12 @@ mod tests {
                  <div><a href=/c>Contact</a> <a href=/t>Terms</a></div></body></html>"
             )
         };
-        let texts = [
-            "the bridge will close for six weeks of repairs",
-            "a new school opens on the hill next to the park",
-        ];
-        let pages: Vec<Page> = texts
-            .iter()
-            .map(|t| Page::from_html("p", &page(t)).expect("page"))
-            .collect();
-        let golds: Vec<String> = texts
-            .iter()
-            .map(|t| format!("{t}\n{t} {t}\n{t} again."))
-            .collect();
-        let labelled: Vec<Labelled> = pages
-            .iter()
-            .zip(&golds)
-            .map(|(page, gold)| Labelled {
-                site: "s",
-                page,
-                gold,
-            })
-            .collect();
+        let texts = ["the bridge will close for six weeks of repairs", "a new school opens on the hill next to the park"];
+        let pages: Vec<Page> = texts.iter().map(|t| Page::from_html("p", &page(t)).expect("page")).collect();
+        let golds: Vec<String> = texts.iter().map(|t| format!("{t}\n{t} {t}\n{t} again.")).collect();
+        let labelled: Vec<Labelled> = pages.iter().zip(&golds).map(|(page, gold)| Labelled { site: "s", page, gold }).collect();
         let model = MssMethod.train(&labelled).expect("train");
-        let test = Page::from_html(
-            "t",
-            &page("farmers sell apples and pears at the market square"),
-        )
-        .expect("page");
+        let test = Page::from_html("t", &page("farmers sell apples and pears at the market square")).expect("page");
         let text = model.extract(&test).expect("extract").text;
         assert!(text.contains("farmers sell apples"), "{text}");
         assert!(text.contains("again."), "{text}");

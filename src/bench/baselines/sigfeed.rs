@@ -21,8 +21,7 @@ impl Extractor for Sigfeed {
 
     fn extract(&self, page: &Page) -> Result<Extraction> {
         let doc = &page.doc;
-        let lang = Language::of_page(doc.lang.as_deref(), &doc.text_sample(2000))
-            .unwrap_or(Language::ENGLISH);
+        let lang = Language::of_page(doc.lang.as_deref(), &doc.text_sample(2000)).unwrap_or(Language::ENGLISH);
         let mut analyzer = Analyzer::new(lang);
         let mut keywords: Vec<TermId> = Vec::new();
         if let Some(item) = &page.item {
@@ -58,23 +57,13 @@ impl Extractor for Sigfeed {
             }
         }
         let best = (0..n as NodeId)
-            .filter(|&i| {
-                doc.element(i).is_some_and(|e| e.name == "div") && doc.contains(doc.body, i)
-            })
+            .filter(|&i| doc.element(i).is_some_and(|e| e.name == "div") && doc.contains(doc.body, i))
             .filter(|&i| sets[i as usize] != 0)
             .max_by(|&a, &b| {
                 let (a, b) = (a as usize, b as usize);
-                sets[a]
-                    .count_ones()
-                    .cmp(&sets[b].count_ones())
-                    .then(sizes[b].cmp(&sizes[a]))
-                    .then(a.cmp(&b))
+                sets[a].count_ones().cmp(&sets[b].count_ones()).then(sizes[b].cmp(&sizes[a])).then(a.cmp(&b))
             })
             .unwrap_or(doc.body);
-        Ok(Extraction::new(
-            vec![best],
-            doc.text(best),
-            Rule::SinglePage,
-        ))
+        Ok(Extraction::new(vec![best], doc.text(best), Rule::SinglePage))
     }
 }

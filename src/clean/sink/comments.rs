@@ -19,9 +19,7 @@ pub(super) fn region_text(tree: &Tree, root: usize) -> String {
     const LINK_END: usize = usize::MAX - 3;
     let (mut links, mut words, mut link_words) = (0usize, 0usize, 0usize);
     let heading = |n: &SinkNode| matches!(&n.kind, Kind::Element { name, .. } if matches!(&*name.local, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"));
-    let Some(region) = tree.nodes.get(root).filter(|n| !heading(n)) else {
-        return String::new();
-    };
+    let Some(region) = tree.nodes.get(root).filter(|n| !heading(n)) else { return String::new() };
     let (mut out, mut headings, mut own) = (String::new(), 0usize, false);
     let mut stack = vec![region.first()];
     while let Some(cur) = stack.pop() {
@@ -33,9 +31,7 @@ pub(super) fn region_text(tree: &Tree, root: usize) -> String {
             }
             LINK_END => links = links.saturating_sub(1),
             _ => {
-                let Some(node) = tree.nodes.get(cur) else {
-                    continue;
-                };
+                let Some(node) = tree.nodes.get(cur) else { continue };
                 stack.push(node.next());
                 match &node.kind {
                     Kind::Text(t) => {
@@ -47,9 +43,7 @@ pub(super) fn region_text(tree: &Tree, root: usize) -> String {
                     }
                     Kind::Element { name, .. } => {
                         let local: &str = &name.local;
-                        if is_dropped(&name.local)
-                            || matches!(local, "form" | "button" | "textarea" | "select" | "label")
-                        {
+                        if is_dropped(&name.local) || matches!(local, "form" | "button" | "textarea" | "select" | "label") {
                             continue;
                         }
                         if heading(node) {
@@ -73,9 +67,6 @@ pub(super) fn region_text(tree: &Tree, root: usize) -> String {
     if !own || words < COMMENT_MIN_WORDS || link_words * 2 > words {
         return String::new();
     }
-    out.lines()
-        .map(collapse_ws)
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join("\n")
+    out.lines().map(collapse_ws).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n")
 }
+

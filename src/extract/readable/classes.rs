@@ -39,22 +39,19 @@ enum Word {
 /// The meaning of one lower-case class/id word.
 fn word(w: &[u8]) -> Word {
     match w {
-        b"ad" | b"ads" | b"adslot" | b"adunit" | b"advert" | b"advertisement" | b"advertising"
-        | b"adverts" | b"affiliate" | b"aside" | b"author" | b"banner" | b"bio" | b"breadcrumb"
-        | b"breadcrumbs" | b"byline" | b"caption" | b"comment" | b"comments" | b"consent"
-        | b"cookie" | b"cookies" | b"copyright" | b"credit" | b"credits" | b"dateline"
-        | b"disclaimer" | b"disqus" | b"dropdown" | b"facebook" | b"follow" | b"footer"
-        | b"footnotes" | b"gallery" | b"login" | b"masthead" | b"menu" | b"meta" | b"modal"
-        | b"more" | b"nav" | b"navbar" | b"navigation" | b"newsletter" | b"outbrain"
-        | b"overlay" | b"pager" | b"pagination" | b"player" | b"playlist" | b"popover"
-        | b"popular" | b"popup" | b"print" | b"privacy" | b"promo" | b"promoted" | b"promotion"
-        | b"rail" | b"recirc" | b"recommended" | b"related" | b"share" | b"sharebar"
-        | b"shares" | b"sharing" | b"sidebar" | b"signup" | b"skip" | b"social" | b"sponsor"
-        | b"sponsored" | b"subscribe" | b"subscription" | b"taboola" | b"tags" | b"teaser"
-        | b"terms" | b"timestamp" | b"toolbar" | b"tools" | b"topbar" | b"trending"
-        | b"twitter" => Word::Boilerplate,
-        b"article" | b"articlebody" | b"blog" | b"body" | b"content" | b"entry" | b"hentry"
-        | b"main" | b"post" | b"prose" | b"story" | b"text" => Word::Article,
+        b"ad" | b"ads" | b"adslot" | b"adunit" | b"advert" | b"advertisement" | b"advertising" | b"adverts"
+        | b"affiliate" | b"aside" | b"author" | b"banner" | b"bio" | b"breadcrumb" | b"breadcrumbs" | b"byline"
+        | b"caption" | b"comment" | b"comments" | b"consent" | b"cookie" | b"cookies" | b"copyright" | b"credit"
+        | b"credits" | b"dateline" | b"disclaimer" | b"disqus" | b"dropdown" | b"facebook" | b"follow"
+        | b"footer" | b"footnotes" | b"gallery" | b"login" | b"masthead" | b"menu" | b"meta" | b"modal"
+        | b"more" | b"nav" | b"navbar" | b"navigation" | b"newsletter" | b"outbrain" | b"overlay" | b"pager"
+        | b"pagination" | b"player" | b"playlist" | b"popover" | b"popular" | b"popup" | b"print" | b"privacy"
+        | b"promo" | b"promoted" | b"promotion" | b"rail" | b"recirc" | b"recommended" | b"related" | b"share"
+        | b"sharebar" | b"shares" | b"sharing" | b"sidebar" | b"signup" | b"skip" | b"social" | b"sponsor"
+        | b"sponsored" | b"subscribe" | b"subscription" | b"taboola" | b"tags" | b"teaser" | b"terms"
+        | b"timestamp" | b"toolbar" | b"tools" | b"topbar" | b"trending" | b"twitter" => Word::Boilerplate,
+        b"article" | b"articlebody" | b"blog" | b"body" | b"content" | b"entry" | b"hentry" | b"main" | b"post"
+        | b"prose" | b"story" | b"text" => Word::Article,
         _ => Word::None,
     }
 }
@@ -67,9 +64,7 @@ fn word(w: &[u8]) -> Word {
 fn each_word(name: &str, mut f: impl FnMut(&[u8])) {
     for segment in name.split(|c: char| !c.is_ascii_alphanumeric()) {
         let b = segment.as_bytes();
-        if b.windows(2)
-            .any(|w| w[0].is_ascii_digit() && w[1].is_ascii_alphabetic())
-        {
+        if b.windows(2).any(|w| w[0].is_ascii_digit() && w[1].is_ascii_alphabetic()) {
             continue;
         }
         each_word_of(segment, &mut f);
@@ -135,14 +130,7 @@ impl Names {
                 let n = name.as_bytes();
                 if matches!(
                     n,
-                    b"hidden"
-                        | b"hide"
-                        | b"d-none"
-                        | b"is-hidden"
-                        | b"visually-hidden"
-                        | b"sr-only"
-                        | b"screen-reader-text"
-                        | b"invisible"
+                    b"hidden" | b"hide" | b"d-none" | b"is-hidden" | b"visually-hidden" | b"sr-only" | b"screen-reader-text" | b"invisible"
                 ) {
                     out.hidden = true;
                 } else if n.contains(&b':') || (n.starts_with(b"d-") && n.len() > 2) {
@@ -227,13 +215,7 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
             labelled = true;
             continue;
         }
-        let attr = if name.len() <= 8 {
-            key(name)
-        } else if name == "aria-hidden" {
-            ARIA_HIDDEN
-        } else {
-            0
-        };
+        let attr = if name.len() <= 8 { key(name) } else if name == "aria-hidden" { ARIA_HIDDEN } else { 0 };
         match attr {
             CLASS => {
                 let n = match cache.get(val.as_str()) {
@@ -260,41 +242,23 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
                     v.panel = true;
                 } else if is("region") {
                     region = true;
-                } else if [
-                    "navigation",
-                    "banner",
-                    "contentinfo",
-                    "complementary",
-                    "search",
-                    "dialog",
-                    "menu",
-                    "menubar",
-                    "toolbar",
-                    "alert",
-                ]
-                .iter()
-                .any(|x| is(x))
+                } else if ["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "menu", "menubar", "toolbar", "alert"]
+                    .iter()
+                    .any(|x| is(x))
                 {
                     v.boilerplate = true;
                 }
             }
             ITEMPROP => {
                 let p = val.trim();
-                if ["articleBody", "reviewBody", "text"]
-                    .iter()
-                    .any(|x| p.eq_ignore_ascii_case(x))
-                {
+                if ["articleBody", "reviewBody", "text"].iter().any(|x| p.eq_ignore_ascii_case(x)) {
                     v.landmark = true;
                 }
             }
             HIDDEN => v.hidden = true,
             ARIA_HIDDEN => aria_hidden = val.trim().eq_ignore_ascii_case("true"),
             STYLE if contains_ci(val, "none") || contains_ci(val, "hidden") => {
-                let s: String = val
-                    .chars()
-                    .filter(|c| !c.is_whitespace())
-                    .collect::<String>()
-                    .to_ascii_lowercase();
+                let s: String = val.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
                 v.hidden |= s.contains("display:none") || s.contains("visibility:hidden");
             }
             _ => {}
@@ -316,9 +280,7 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
 
 /// Does `hay` contain `needle` (lower-case ASCII), ignoring ASCII case?
 fn contains_ci(hay: &str, needle: &str) -> bool {
-    hay.as_bytes()
-        .windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+    hay.as_bytes().windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 /// A tag name of up to 8 bytes packed into an integer (0 for longer names), so that tags are
@@ -362,10 +324,8 @@ const ARIA_HIDDEN: u64 = u64::MAX;
 const INLINE: [u64; 35] = keys(crate::clean::INLINE_TAGS);
 
 /// Tags whose subtree is boilerplate: navigation, asides, page footers, forms and controls.
-const BOILERPLATE_TAGS: [u64; 12] = keys([
-    "nav", "aside", "footer", "button", "select", "option", "textarea", "input", "label", "dialog",
-    "menu", "form",
-]);
+const BOILERPLATE_TAGS: [u64; 12] =
+    keys(["nav", "aside", "footer", "button", "select", "option", "textarea", "input", "label", "dialog", "menu", "form"]);
 
 /// Form controls: their text counts as link text.
 const CONTROLS: [u64; 5] = keys(["button", "select", "option", "textarea", "label"]);
@@ -380,151 +340,53 @@ pub fn control(tag: &str) -> bool {
 /// German, French, Spanish, Italian, Portuguese and Dutch.
 const TERMINATORS: &[&str] = &[
     // en
-    "related",
-    "more from",
-    "more stories",
-    "more on this",
-    "more news",
-    "more in ",
-    "you may also like",
-    "you might also like",
-    "you may be interested",
-    "recommended",
-    "read more",
-    "read next",
-    "share this",
-    "share on",
-    "share article",
-    "sign up",
-    "subscribe",
-    "about the author",
-    "comments",
-    "leave a comment",
-    "leave a reply",
-    "tags:",
-    "filed under",
-    "trending",
-    "most popular",
-    "most read",
-    "follow us",
-    "newsletter",
-    "top stories",
-    "latest news",
-    "see also",
-    "join the conversation",
-    "next in ",
-    "up next",
+    "related", "more from", "more stories", "more on this", "more news", "more in ", "you may also like",
+    "you might also like", "you may be interested", "recommended", "read more", "read next", "share this",
+    "share on", "share article", "sign up", "subscribe", "about the author", "comments", "leave a comment",
+    "leave a reply", "tags:", "filed under", "trending", "most popular", "most read", "follow us",
+    "newsletter", "top stories", "latest news", "see also", "join the conversation", "next in ", "up next",
     // de
-    "mehr zum thema",
-    "weitere artikel",
-    "ähnliche artikel",
-    "das könnte sie auch interessieren",
-    "lesen sie auch",
-    "auch interessant",
-    "artikel teilen",
-    "kommentare",
-    "über den autor",
-    "mehr aus",
-    "meistgelesen",
+    "mehr zum thema", "weitere artikel", "ähnliche artikel", "das könnte sie auch interessieren", "lesen sie auch",
+    "auch interessant", "artikel teilen", "kommentare", "über den autor", "mehr aus", "meistgelesen",
     // fr
-    "à lire aussi",
-    "lire aussi",
-    "sur le même sujet",
-    "articles similaires",
-    "partager",
-    "commentaires",
-    "vous aimerez aussi",
-    "à propos de l'auteur",
-    "inscrivez-vous",
-    "les plus lus",
-    "dans la même rubrique",
+    "à lire aussi", "lire aussi", "sur le même sujet", "articles similaires", "partager", "commentaires",
+    "vous aimerez aussi", "à propos de l'auteur", "inscrivez-vous", "les plus lus", "dans la même rubrique",
     // es
-    "noticias relacionadas",
-    "artículos relacionados",
-    "te puede interesar",
-    "también te puede interesar",
-    "lee también",
-    "compartir",
-    "comentarios",
-    "más noticias",
-    "sobre el autor",
-    "suscríbete",
-    "lo más leído",
+    "noticias relacionadas", "artículos relacionados", "te puede interesar", "también te puede interesar",
+    "lee también", "compartir", "comentarios", "más noticias", "sobre el autor", "suscríbete", "lo más leído",
     // it
-    "articoli correlati",
-    "potrebbe interessarti",
-    "leggi anche",
-    "condividi",
-    "commenti",
-    "altre notizie",
-    "iscriviti",
-    "più letti",
+    "articoli correlati", "potrebbe interessarti", "leggi anche", "condividi", "commenti", "altre notizie",
+    "iscriviti", "più letti",
     // pt
-    "leia também",
-    "veja também",
-    "notícias relacionadas",
-    "artigos relacionados",
-    "compartilhe",
-    "compartilhar",
-    "comentários",
-    "mais lidas",
-    "sobre o autor",
-    "assine",
+    "leia também", "veja também", "notícias relacionadas", "artigos relacionados", "compartilhe", "compartilhar",
+    "comentários", "mais lidas", "sobre o autor", "assine",
     // nl
-    "lees ook",
-    "gerelateerde artikelen",
-    "meer nieuws",
-    "deel dit",
-    "delen",
-    "reacties",
-    "meest gelezen",
-    "over de auteur",
-    "meer over",
+    "lees ook", "gerelateerde artikelen", "meer nieuws", "deel dit", "delen", "reacties", "meest gelezen",
+    "over de auteur", "meer over",
 ];
 
 /// Does this short line end the article's body? Its text, lower-cased and trimmed of
 /// punctuation, begins with a terminator phrase, and it is not much longer than one.
 pub fn terminator(line: &str) -> bool {
-    let t = line
-        .trim_matches(|c: char| !c.is_alphanumeric())
-        .to_lowercase();
+    let t = line.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
     if t.is_empty() || t.chars().count() > 48 {
         return false;
     }
     TERMINATORS.iter().any(|p| {
-        t.starts_with(p)
-            && t[p.len()..]
-                .chars()
-                .next()
-                .is_none_or(|c| !c.is_alphanumeric() || p.ends_with(' '))
+        t.starts_with(p) && t[p.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric() || p.ends_with(' '))
     })
 }
 
 /// Lines that interrupt an article without ending it (advertising labels, "continues below").
 const NOTICES: &[&str] = &[
-    "advertisement",
-    "advertising",
-    "sponsored",
-    "ad",
-    "anzeige",
-    "werbung",
-    "publicité",
-    "publicidad",
-    "pubblicità",
-    "publicidade",
-    "advertentie",
-    "story continues below",
-    "article continues below",
-    "continue reading below",
-    "continue reading",
-    "scroll to continue",
+    "advertisement", "advertising", "sponsored", "ad", "anzeige", "werbung", "publicité", "publicidad",
+    "pubblicità", "publicidade", "advertentie", "story continues below", "article continues below",
+    "continue reading below", "continue reading", "scroll to continue",
 ];
 
 /// Is this line only a notice (an advertising label, "story continues below", …)?
 pub fn notice(line: &str) -> bool {
-    let t = line
-        .trim_matches(|c: char| !c.is_alphanumeric())
-        .to_lowercase();
+    let t = line.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
     NOTICES.iter().any(|n| t == *n)
 }
 
@@ -542,24 +404,14 @@ mod tests {
 
     #[test]
     fn words_have_meanings() {
-        assert!(
-            word(b"related") == Word::Boilerplate
-                && word(b"content") == Word::Article
-                && word(b"x") == Word::None
-        );
+        assert!(word(b"related") == Word::Boilerplate && word(b"content") == Word::Article && word(b"x") == Word::None);
     }
 
     #[test]
     fn class_words_split_and_skip_utilities() {
-        assert_eq!(
-            words("articleBody post_share-bar2 md:hidden mx-auto flex text-sm content-body"),
-            ["article", "body", "post", "share", "bar", "content", "body"]
-        );
+        assert_eq!(words("articleBody post_share-bar2 md:hidden mx-auto flex text-sm content-body"), ["article", "body", "post", "share", "bar", "content", "body"]);
         // Generated hashes hold no words.
-        assert_eq!(
-            words("w-variant-2a872dd3-0ad7 jXK9ad item__adF2E ad-slot"),
-            ["w", "variant", "item", "ad", "slot"]
-        );
+        assert_eq!(words("w-variant-2a872dd3-0ad7 jXK9ad item__adF2E ad-slot"), ["w", "variant", "item", "ad", "slot"]);
     }
 
     #[test]
@@ -567,9 +419,7 @@ mod tests {
         assert!(terminator("Related Articles"));
         assert!(terminator("More from Reuters:"));
         assert!(terminator("Lesen Sie auch"));
-        assert!(!terminator(
-            "Relatedness of species is measured by the amount of shared DNA in genomes"
-        ));
+        assert!(!terminator("Relatedness of species is measured by the amount of shared DNA in genomes"));
         assert!(!terminator("Relativity"));
     }
 }

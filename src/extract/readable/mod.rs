@@ -132,22 +132,8 @@ impl Default for Options {
 }
 
 /// The mechanisms `single-page-no-<name>` turns off (ablation).
-pub const MECHANISMS: &[&str] = &[
-    "classes",
-    "teasers",
-    "landmarks",
-    "hidden",
-    "panels",
-    "siblings",
-    "prune",
-    "link-blocks",
-    "header",
-    "tail",
-    "headline",
-    "stories",
-    "listing",
-    "sections",
-];
+pub const MECHANISMS: &[&str] =
+    &["classes", "teasers", "landmarks", "hidden", "panels", "siblings", "prune", "link-blocks", "header", "tail", "headline", "stories", "listing", "sections"];
 
 impl Options {
     /// These options with mechanism `name` (one of [`MECHANISMS`]) turned off.
@@ -170,12 +156,7 @@ impl Options {
             "stories" => self.stories = false,
             "listing" => self.listing = false,
             "sections" => self.sections = false,
-            _ => {
-                return Err(Error::Invalid(format!(
-                    "unknown mechanism {name:?}; known: {}",
-                    MECHANISMS.join(", ")
-                )))
-            }
+            _ => return Err(Error::Invalid(format!("unknown mechanism {name:?}; known: {}", MECHANISMS.join(", ")))),
         }
         Ok(self)
     }
@@ -240,10 +221,7 @@ fn shown_if_all_hidden(doc: &Doc, opts: &Options, out: Draft) -> Draft {
     if words >= THIN_WORDS {
         return out;
     }
-    let shown = Options {
-        hidden: false,
-        ..*opts
-    };
+    let shown = Options { hidden: false, ..*opts };
     let facts = Facts::new(doc, &shown);
     let read = select(doc, &shown, &facts);
     if words == 0 {
@@ -259,11 +237,7 @@ fn shown_if_all_hidden(doc: &Doc, opts: &Options, out: Draft) -> Draft {
         false
     };
     let landmark = !read.nodes.is_empty() && read.nodes.iter().all(|&i| in_landmark(i));
-    if landmark && read.words(doc) >= SHOWN_RATIO * words {
-        read
-    } else {
-        out
-    }
+    if landmark && read.words(doc) >= SHOWN_RATIO * words { read } else { out }
 }
 
 /// An article chosen, its text not yet written: a caller that only compares selections (the
@@ -283,53 +257,30 @@ pub(crate) struct Draft {
 impl Draft {
     /// Would [`Draft::readable`] have any text?
     pub fn has_text(&self, doc: &Doc) -> bool {
-        doc.has_text_masked(&self.nodes, &self.skip)
-            || self.headline.is_some_and(|h| doc.has_text(&[h]))
+        doc.has_text_masked(&self.nodes, &self.skip) || self.headline.is_some_and(|h| doc.has_text(&[h]))
     }
 
     /// Words of [`Draft::readable`]'s text.
     fn words(&self, doc: &Doc) -> usize {
-        let head = self
-            .headline
-            .map_or(0, |h| doc.text(h).split_whitespace().count());
-        head + doc
-            .text_masked(&self.nodes, &self.skip)
-            .split_whitespace()
-            .count()
+        let head = self.headline.map_or(0, |h| doc.text(h).split_whitespace().count());
+        head + doc.text_masked(&self.nodes, &self.skip).split_whitespace().count()
     }
 
     /// The article with its text: the headline (when it stands outside the selection) first.
     pub fn readable(self, doc: &Doc) -> Readable {
-        let Draft {
-            nodes,
-            skip,
-            headline,
-            score,
-        } = self;
+        let Draft { nodes, skip, headline, score } = self;
         let mut text = doc.text_masked(&nodes, &skip);
         if let Some(h) = headline {
             let title = doc.text(h);
-            text = if text.is_empty() {
-                title
-            } else {
-                format!("{title}\n\n{text}")
-            };
+            text = if text.is_empty() { title } else { format!("{title}\n\n{text}") };
         }
-        Readable {
-            nodes,
-            skip,
-            headline,
-            text,
-            score,
-        }
+        Readable { nodes, skip, headline, text, score }
     }
 }
 
 /// The selection on a page whose facts are known.
 fn select(doc: &Doc, opts: &Options, f: &Facts) -> Draft {
-    let Some(body) = doc.nodes.get(doc.body as usize) else {
-        return Draft::default();
-    };
+    let Some(body) = doc.nodes.get(doc.body as usize) else { return Draft::default() };
     let mut best: Option<(f32, usize)> = None;
     for i in doc.body as usize..body.end as usize {
         if f.junk[i] || f.text[i] {
@@ -356,13 +307,7 @@ fn select(doc: &Doc, opts: &Options, f: &Facts) -> Draft {
     if opts.listing && sel_good < ARTICLE_MIN && (minority || thin) {
         let plain;
         let f = if opts.teasers {
-            plain = Facts::new(
-                doc,
-                &Options {
-                    teasers: false,
-                    ..*opts
-                },
-            );
+            plain = Facts::new(doc, &Options { teasers: false, ..*opts });
             &plain
         } else {
             f
@@ -371,8 +316,7 @@ fn select(doc: &Doc, opts: &Options, f: &Facts) -> Draft {
         // A thin block under a headline is a short article when the list beside it is only a
         // part of the headline's section (links to other stories), and the introduction of a
         // listing when the list is nearly all of that section.
-        let introduces = |x: NodeId| match opts.headline.then(|| headline(doc, f, &nodes)).flatten()
-        {
+        let introduces = |x: NodeId| match opts.headline.then(|| headline(doc, f, &nodes)).flatten() {
             None => true,
             Some(h) => std::iter::once(x)
                 .chain(doc.ancestors(x))
@@ -388,10 +332,7 @@ fn select(doc: &Doc, opts: &Options, f: &Facts) -> Draft {
     // holds most of them.
     let good = f.good.get(doc.body as usize).copied().unwrap_or(0.0);
     if opts.sections && sel_good < MOST_OF_PAGE * good {
-        if let Some(wide) = nodes.first().and_then(|&n| {
-            doc.ancestors(n)
-                .find(|&a| f.good[a as usize] > MOST_OF_PAGE * good)
-        }) {
+        if let Some(wide) = nodes.first().and_then(|&n| doc.ancestors(n).find(|&a| f.good[a as usize] > MOST_OF_PAGE * good)) {
             return finish(doc, opts, f, vec![wide], false);
         }
     }
@@ -404,15 +345,8 @@ fn finish(doc: &Doc, opts: &Options, f: &Facts, mut nodes: Vec<NodeId>, listed: 
         return Draft::default();
     }
     // In a listing, links are the content.
-    let trims = Options {
-        link_blocks: opts.link_blocks && !listed,
-        ..*opts
-    };
-    let title = if opts.headline {
-        headline(doc, f, &nodes)
-    } else {
-        None
-    };
+    let trims = Options { link_blocks: opts.link_blocks && !listed, ..*opts };
+    let title = if opts.headline { headline(doc, f, &nodes) } else { None };
     if let (Some(h), true, false) = (title, opts.stories, listed) {
         if let Some(a) = one_of_several_articles(doc, f, &nodes, h) {
             nodes = vec![a];
@@ -438,17 +372,8 @@ fn finish(doc: &Doc, opts: &Options, f: &Facts, mut nodes: Vec<NodeId>, listed: 
     if !skip.iter().any(|&s| s) {
         skip.clear();
     }
-    let score = nodes
-        .iter()
-        .map(|&n| f.score(n as usize, opts) as f64)
-        .sum::<f64>()
-        .max(0.0);
-    Draft {
-        nodes,
-        skip,
-        headline,
-        score,
-    }
+    let score = nodes.iter().map(|&n| f.score(n as usize, opts) as f64).sum::<f64>().max(0.0);
+    Draft { nodes, skip, headline, score }
 }
 
 /// The page's headline: the element best matching `<title>` ([`crate::extract::headline`]),
@@ -456,23 +381,15 @@ fn finish(doc: &Doc, opts: &Options, f: &Facts, mut nodes: Vec<NodeId>, listed: 
 /// selection, else the first such `h1` inside it.
 fn headline(doc: &Doc, f: &Facts, nodes: &[NodeId]) -> Option<NodeId> {
     let first = *nodes.first()?;
-    let end = nodes
-        .last()
-        .and_then(|&l| doc.nodes.get(l as usize))
-        .map_or(first, |n| n.end);
+    let end = nodes.last().and_then(|&l| doc.nodes.get(l as usize)).map_or(first, |n| n.end);
     // Only headlines before or inside the selection are used: the search stops at its end.
     if let Some(h) = crate::extract::headline_before(doc, end) {
         return Some(h);
     }
     let h1 = |i: NodeId| {
-        !f.junk[i as usize]
-            && f.width[i as usize] >= HEADLINE_MIN
-            && doc.element(i).is_some_and(|e| e.name == "h1")
+        !f.junk[i as usize] && f.width[i as usize] >= HEADLINE_MIN && doc.element(i).is_some_and(|e| e.name == "h1")
     };
-    (doc.body..first)
-        .rev()
-        .find(|&i| h1(i))
-        .or_else(|| (first..end).find(|&i| h1(i)))
+    (doc.body..first).rev().find(|&i| h1(i)).or_else(|| (first..end).find(|&i| h1(i)))
 }
 
 /// When the selection holds several `article` elements with an article's worth of paragraphs
@@ -483,8 +400,7 @@ fn one_of_several_articles(doc: &Doc, f: &Facts, nodes: &[NodeId], h: NodeId) ->
         let end = doc.nodes.get(r as usize).map_or(r, |n| n.end);
         let mut i = r;
         while i < end {
-            let big = f.good[i as usize] >= ARTICLE_MIN
-                && doc.element(i).is_some_and(|e| e.name == "article");
+            let big = f.good[i as usize] >= ARTICLE_MIN && doc.element(i).is_some_and(|e| e.name == "article");
             if big && !f.junk[i as usize] {
                 found.push(i);
                 i = doc.nodes[i as usize].end;
@@ -501,9 +417,7 @@ fn one_of_several_articles(doc: &Doc, f: &Facts, nodes: &[NodeId], h: NodeId) ->
 
 /// The root and the siblings that join it, in document order.
 fn siblings(doc: &Doc, f: &Facts, opts: &Options, root: usize) -> Vec<NodeId> {
-    let Some(parent) = doc.nodes[root].parent else {
-        return vec![root as NodeId];
-    };
+    let Some(parent) = doc.nodes[root].parent else { return vec![root as NodeId] };
     let top = f.score(root, opts);
     let mut out = Vec::new();
     for s in doc.children(parent) {
@@ -527,9 +441,7 @@ fn clean_paragraph(f: &Facts, i: usize) -> bool {
 
 /// The deepest element holding most of the page's text outside boilerplate.
 fn listing(doc: &Doc, f: &Facts) -> Vec<NodeId> {
-    let Some(body) = doc.nodes.get(doc.body as usize) else {
-        return Vec::new();
-    };
+    let Some(body) = doc.nodes.get(doc.body as usize) else { return Vec::new() };
     let total = f.kept[doc.body as usize];
     let mut best: Option<usize> = None;
     for i in doc.body as usize..body.end as usize {
@@ -559,13 +471,7 @@ pub fn article_scores(doc: &Doc, nodes: &[NodeId]) -> Vec<f64> {
     let f = Facts::new(doc, &opts);
     nodes
         .iter()
-        .map(|&n| {
-            if (n as usize) < doc.nodes.len() {
-                f.score(n as usize, &opts) as f64
-            } else {
-                0.0
-            }
-        })
+        .map(|&n| if (n as usize) < doc.nodes.len() { f.score(n as usize, &opts) as f64 } else { 0.0 })
         .collect()
 }
 
@@ -580,11 +486,7 @@ pub struct Analysis<'d> {
 impl<'d> Analysis<'d> {
     /// Analyse `doc` with the mechanisms `opts` turns on.
     pub fn new(doc: &'d Doc, opts: &Options) -> Analysis<'d> {
-        Analysis {
-            doc,
-            opts: *opts,
-            facts: Facts::new(doc, opts),
-        }
+        Analysis { doc, opts: *opts, facts: Facts::new(doc, opts) }
     }
 
     /// The page's article (as [`extract_with`]).
@@ -594,11 +496,7 @@ impl<'d> Analysis<'d> {
 
     /// [`Analysis::extract`], its text not yet written.
     pub(crate) fn draft(&self) -> Draft {
-        shown_if_all_hidden(
-            self.doc,
-            &self.opts,
-            select(self.doc, &self.opts, &self.facts),
-        )
+        shown_if_all_hidden(self.doc, &self.opts, select(self.doc, &self.opts, &self.facts))
     }
 
     /// The single-page extractor's cuts over another extractor's selection `nodes`:
@@ -607,10 +505,7 @@ impl<'d> Analysis<'d> {
     /// related links); one flag per node. Link blocks are left to the caller. `headline` is
     /// the headline when it stands inside the selection.
     pub fn trim(&self, nodes: &[NodeId], headline: Option<NodeId>) -> Vec<bool> {
-        let opts = Options {
-            link_blocks: false,
-            ..self.opts
-        };
+        let opts = Options { link_blocks: false, ..self.opts };
         trim::mask(self.doc, &self.facts, nodes, &opts, headline)
     }
 }
@@ -635,72 +530,43 @@ mod tests {
              <div><p>Copyright 2026 The Gazette. All rights reserved. Read about our approach to external linking.</p></div></body></html>"
         );
         let text = extract(&crate::clean::page(&html)).text;
-        assert!(
-            text.contains("Storm number 3") && text.contains("Storm number 11"),
-            "{text}"
-        );
-        let off = extract_with(
-            &crate::clean::page(&html),
-            &Options::default().without("listing").unwrap(),
-        )
-        .text;
+        assert!(text.contains("Storm number 3") && text.contains("Storm number 11"), "{text}");
+        let off = extract_with(&crate::clean::page(&html), &Options::default().without("listing").unwrap()).text;
         assert!(off.starts_with("Copyright"), "{off}");
     }
 
     #[test]
     fn a_list_that_is_nearly_all_of_its_headlines_section_is_a_listing() {
-        let jobs: String = (0..30)
-            .map(|i| {
-                format!("<li><a href=/jobs/{i}>Senior engineer number {i} at Company {i}</a></li>")
-            })
-            .collect();
+        let jobs: String = (0..30).map(|i| format!("<li><a href=/jobs/{i}>Senior engineer number {i} at Company {i}</a></li>")).collect();
         let intro = "Looking for a remote role? These companies are hiring engineers now.";
         let listing = format!(
             "<html><head><title>Remote engineering jobs</title></head><body><main>\
              <h1>Remote engineering jobs</h1><p>{intro}</p><ul>{jobs}</ul></main></body></html>"
         );
         let text = extract(&crate::clean::page(&listing)).text;
-        assert!(
-            text.contains("Senior engineer number 0") && text.contains("number 29"),
-            "{text}"
-        );
+        assert!(text.contains("Senior engineer number 0") && text.contains("number 29"), "{text}");
         // The same list beside a short story and the rest of the page's text: links to
         // other stories, not the page's content.
-        let story =
-            "The council voted on Tuesday to repair the old bridge before winter comes. ".repeat(4);
-        let rest: String = (0..120)
-            .map(|i| format!("<div>Town {i}: mild and dry</div>"))
-            .collect();
+        let story = "The council voted on Tuesday to repair the old bridge before winter comes. ".repeat(4);
+        let rest: String = (0..120).map(|i| format!("<div>Town {i}: mild and dry</div>")).collect();
         let article = format!(
             "<html><head><title>Bridge to be repaired</title></head><body>\
              <h1>Bridge to be repaired</h1><p>{story}</p><ul>{jobs}</ul><div>{rest}</div></body></html>"
         );
         let text = extract(&crate::clean::page(&article)).text;
-        assert!(
-            text.contains("repair the old bridge") && !text.contains("Senior engineer"),
-            "{text}"
-        );
+        assert!(text.contains("repair the old bridge") && !text.contains("Senior engineer"), "{text}");
     }
 
     #[test]
     fn a_terminator_word_in_a_table_cell_or_code_is_data_not_the_end() {
-        let para = format!(
-            "<p>{}</p>",
-            "Every field of the product feed is described below with its type and use. ".repeat(3)
-        );
-        let rows: String = ["Required", "Recommended", "Optional"]
-            .iter()
-            .map(|r| format!("<tr><td>colour_{r}</td><td>{r}</td></tr>"))
-            .collect();
+        let para = format!("<p>{}</p>", "Every field of the product feed is described below with its type and use. ".repeat(3));
+        let rows: String = ["Required", "Recommended", "Optional"].iter().map(|r| format!("<tr><td>colour_{r}</td><td>{r}</td></tr>")).collect();
         let html = format!(
             "<html><head><title>Feed fields</title></head><body><article><h1>Feed fields</h1>{para}{para}\
              <table>{rows}</table><pre>make feed\nrelated\nmake check</pre></article></body></html>"
         );
         let text = extract(&crate::clean::page(&html)).text;
-        assert!(
-            text.contains("colour_Optional") && text.contains("make check"),
-            "{text}"
-        );
+        assert!(text.contains("colour_Optional") && text.contains("make check"), "{text}");
     }
 
     #[test]
@@ -716,10 +582,7 @@ mod tests {
                  <div class='modal policy' {dialog}>{policy}</div><footer><p>Help center and contact details for all buyers in every country.</p></footer></body></html>"
             );
             let text = extract(&crate::clean::page(&html)).text;
-            assert!(
-                text.contains("merino wool") && !text.contains("Clause"),
-                "{dialog}: {text}"
-            );
+            assert!(text.contains("merino wool") && !text.contains("Clause"), "{dialog}: {text}");
         }
     }
 
@@ -729,14 +592,10 @@ mod tests {
         // weigh against the blocks that hold them), so the best block is the hero, with under
         // half of the page's paragraphs.
         let section = |words: &str, n: usize| {
-            let text: String = (0..n)
-                .map(|i| format!("{words} helps team number {i} ship its work on time. "))
-                .collect();
+            let text: String = (0..n).map(|i| format!("{words} helps team number {i} ship its work on time. ")).collect();
             format!("<section><h2>{words}</h2><p>{text}</p></section>")
         };
-        let links: String = (0..80)
-            .map(|i| format!("<li><a href=/l{i}>Our service number {i}</a></li>"))
-            .collect();
+        let links: String = (0..80).map(|i| format!("<li><a href=/l{i}>Our service number {i}</a></li>")).collect();
         let html = format!(
             "<html><head><title>Services</title></head><body><main><div class=hero>{}</div>\
              <div class=rows><div class=row>{}</div><ul>{links}</ul><div class=row>{}</div><div class=row>{}</div></div></main></body></html>",
@@ -747,12 +606,7 @@ mod tests {
         );
         let doc = crate::clean::page(&html);
         let words = ["Planning", "Hosting", "Support", "Training"];
-        let found = |text: &str| {
-            words
-                .iter()
-                .filter(|w| text.contains(&format!("{w} helps team number 1 ")))
-                .count()
-        };
+        let found = |text: &str| words.iter().filter(|w| text.contains(&format!("{w} helps team number 1 "))).count();
         let text = extract(&doc).text;
         assert_eq!(found(&text), 4, "{text}");
         let one = extract_with(&doc, &Options::default().without("sections").unwrap()).text;
@@ -771,29 +625,19 @@ mod tests {
         let text = extract(&crate::clean::page(&html)).text;
         assert!(text.contains("roasted slowly"), "{text}");
         // A short post beside a hidden sidebar outside its landmark keeps the post.
-        let sidebar =
-            "<li>Read the archives of this blog for every month of every year since it began.</li>"
-                .repeat(12);
+        let sidebar = "<li>Read the archives of this blog for every month of every year since it began.</li>".repeat(12);
         let html = format!(
             "<html><head><title>Two deadlines</title></head><body><article><h1>Two deadlines</h1>\
              <p>The application deadline for the summer seminar is Friday morning.</p></article>\
              <div class=side style='display:none'><ul>{sidebar}</ul></div></body></html>"
         );
         let text = extract(&crate::clean::page(&html)).text;
-        assert!(
-            text.contains("seminar") && !text.contains("archives"),
-            "{text}"
-        );
+        assert!(text.contains("seminar") && !text.contains("archives"), "{text}");
     }
 
     #[test]
     fn a_hidden_panel_the_reader_opens_is_content_a_hidden_copy_is_not() {
-        let para = |w: &str| {
-            format!(
-                "<p>{}</p>",
-                format!("{w} plans cover every team and every project we run. ").repeat(4)
-            )
-        };
+        let para = |w: &str| format!("<p>{}</p>", format!("{w} plans cover every team and every project we run. ").repeat(4));
         let html = format!(
             "<body><h1>Plans</h1><div role=tablist><button>Teams</button><button>Enterprise</button></div>\
              <div role=tabpanel aria-labelledby=t1>{}</div>\
@@ -809,16 +653,8 @@ mod tests {
         );
         let doc = crate::clean::page(&html);
         let text = extract(&doc).text;
-        assert!(
-            text.contains("Team plans")
-                && text.contains("Enterprise plans")
-                && text.contains("Yearly plans"),
-            "{text}"
-        );
-        assert!(
-            text.contains("Monthly plans"),
-            "an accordion's closed panel is content: {text}"
-        );
+        assert!(text.contains("Team plans") && text.contains("Enterprise plans") && text.contains("Yearly plans"), "{text}");
+        assert!(text.contains("Monthly plans"), "an accordion's closed panel is content: {text}");
         assert!(!text.contains("Newsletter"), "{text}");
         let off = extract_with(&doc, &Options::default().without("panels").unwrap()).text;
         assert!(!off.contains("Enterprise plans"), "{off}");
@@ -826,12 +662,7 @@ mod tests {
 
     #[test]
     fn aria_hidden_hides_a_closed_drawer_not_the_copy_the_page_shows() {
-        let card = |w: &str| {
-            format!(
-                "<div class=card><h3>{w}</h3><div aria-hidden=true><p>{}</p></div></div>",
-                format!("{w} keeps every service of the firm running day and night. ").repeat(3)
-            )
-        };
+        let card = |w: &str| format!("<div class=card><h3>{w}</h3><div aria-hidden=true><p>{}</p></div></div>", format!("{w} keeps every service of the firm running day and night. ").repeat(3));
         let html = format!(
             "<body><h1>Services</h1><main><p>{}</p><div class=grid>{}{}{}</div></main>\
              <aside class=bag aria-hidden=true><p>{}</p></aside></body>",
@@ -842,12 +673,7 @@ mod tests {
             "Your bag is empty, but you still look good: shop all our products today. ".repeat(3)
         );
         let text = extract(&crate::clean::page(&html)).text;
-        assert!(
-            text.contains("Audit keeps")
-                && text.contains("Consulting keeps")
-                && text.contains("Tax keeps"),
-            "{text}"
-        );
+        assert!(text.contains("Audit keeps") && text.contains("Consulting keeps") && text.contains("Tax keeps"), "{text}");
         assert!(!text.contains("Your bag"), "{text}");
     }
 }

@@ -35,11 +35,8 @@ fn is_dialog(doc: &Doc, n: NodeId) -> bool {
     doc.element(n).is_some_and(|e| {
         let role = e.attr("role").map(str::trim);
         e.name == "dialog"
-            || role.is_some_and(|r| {
-                r.eq_ignore_ascii_case("dialog") || r.eq_ignore_ascii_case("alertdialog")
-            })
-            || e.attr("aria-modal")
-                .is_some_and(|m| m.trim().eq_ignore_ascii_case("true"))
+            || role.is_some_and(|r| r.eq_ignore_ascii_case("dialog") || r.eq_ignore_ascii_case("alertdialog"))
+            || e.attr("aria-modal").is_some_and(|m| m.trim().eq_ignore_ascii_case("true"))
     })
 }
 
@@ -50,10 +47,7 @@ pub fn columns(s: &str) -> u32 {
     if b.is_ascii() {
         // Most texts: every byte a column but ASCII white space (`is_ascii_whitespace`, which
         // leaves out the vertical tab), counted without branches so the loop runs on vectors.
-        return b
-            .iter()
-            .map(|&c| u32::from(!(crate::clean::is_space_byte(c) & (c != 0x0B))))
-            .sum();
+        return b.iter().map(|&c| u32::from(!(crate::clean::is_space_byte(c) & (c != 0x0B)))).sum();
     }
     let mut n = 0u32;
     let mut i = 0;
@@ -68,9 +62,7 @@ pub fn columns(s: &str) -> u32 {
             i += 2;
         } else {
             let len = if c < 0xF0 { 3 } else { 4 };
-            let ch = s
-                .get(i..(i + len).min(b.len()))
-                .and_then(|x| x.chars().next());
+            let ch = s.get(i..(i + len).min(b.len())).and_then(|x| x.chars().next());
             n += match ch {
                 Some(ch) if ch.is_whitespace() => 0,
                 Some(ch) if wide(ch) => 2,
@@ -167,8 +159,7 @@ impl Facts {
                 NodeData::Element(e) => {
                     let v = f.verdict[i];
                     hidden[i] = up_hidden || (opts.hidden && v.hidden && !(opts.panels && v.panel));
-                    f.in_link[i] =
-                        up_link || e.name == "a" || (!v.inline && classes::control(&e.name));
+                    f.in_link[i] = up_link || e.name == "a" || (!v.inline && classes::control(&e.name));
                     f.block[i] = match parent {
                         Some(p) if v.inline => f.block[p],
                         _ => i as NodeId,
@@ -245,10 +236,7 @@ impl Facts {
             }
             let class = doc.element(r as NodeId).and_then(|e| e.attr("class"));
             for (i, o) in overruled.iter_mut().enumerate() {
-                if i == r
-                    || (class.is_some()
-                        && doc.element(i as NodeId).and_then(|e| e.attr("class")) == class)
-                {
+                if i == r || (class.is_some() && doc.element(i as NodeId).and_then(|e| e.attr("class")) == class) {
                     *o = true;
                 }
             }
@@ -285,10 +273,7 @@ impl Facts {
 
     /// The parent of node `i`, if any.
     pub fn up(&self, i: usize) -> Option<usize> {
-        self.parent
-            .get(i)
-            .filter(|&&p| p != NONE)
-            .map(|&p| p as usize)
+        self.parent.get(i).filter(|&&p| p != NONE).map(|&p| p as usize)
     }
 
     /// The article score of element `i`: paragraph columns, raised for article words and
@@ -323,13 +308,9 @@ fn teaser_lists(doc: &Doc, f: &mut Facts, first: &[NodeId]) {
         if f.link[c] < TEASER_HEADLINE || f.width[c] - f.link[c] < PARAGRAPH_MIN {
             return false;
         }
-        let Some(&t) = first.get(c).filter(|&&t| t != NONE) else {
-            return false;
-        };
+        let Some(&t) = first.get(c).filter(|&&t| t != NONE) else { return false };
         let t = t as usize;
-        let Some(&b) = f.block.get(t) else {
-            return false;
-        };
+        let Some(&b) = f.block.get(t) else { return false };
         let b = b as usize;
         f.own[b] >= TEASER_HEADLINE
             && f.own_link[b] == f.own[b]
@@ -358,32 +339,19 @@ fn teaser_lists(doc: &Doc, f: &mut Facts, first: &[NodeId]) {
 /// neither a fragment nor a script (as accordion and tab toggles are), and relative or on the
 /// page's own host when the page declares it (`host`, from its canonical URL)?
 fn links_away(doc: &Doc, t: usize, host: Option<&str>) -> bool {
-    doc.ancestors(t as NodeId)
-        .filter_map(|a| doc.element(a))
-        .find(|e| e.name == "a")
-        .is_some_and(|a| {
-            a.attr("href").is_some_and(|h| {
-                let h = h.trim();
-                let elsewhere = h.is_empty()
-                    || h.starts_with('#')
-                    || h.get(..11)
-                        .is_some_and(|p| p.eq_ignore_ascii_case("javascript:"));
-                !elsewhere
-                    && host.is_none_or(|host| link_host(h).is_none_or(|l| same_site(l, host)))
-            })
+    doc.ancestors(t as NodeId).filter_map(|a| doc.element(a)).find(|e| e.name == "a").is_some_and(|a| {
+        a.attr("href").is_some_and(|h| {
+            let h = h.trim();
+            let elsewhere = h.is_empty() || h.starts_with('#') || h.get(..11).is_some_and(|p| p.eq_ignore_ascii_case("javascript:"));
+            !elsewhere && host.is_none_or(|host| link_host(h).is_none_or(|l| same_site(l, host)))
         })
+    })
 }
 
 /// The host of an absolute (or scheme-relative) link, lower-case; `None` for a relative one.
 fn link_host(href: &str) -> Option<String> {
     let rest = match href.find("//") {
-        Some(i)
-            if href[..i]
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.' | ':')) =>
-        {
-            &href[i + 2..]
-        }
+        Some(i) if href[..i].chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.' | ':')) => &href[i + 2..],
         _ => return None,
     };
     let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
@@ -399,10 +367,7 @@ fn same_site(a: String, b: &str) -> bool {
 
 /// The page's own host, from its canonical URL or `og:url`, if it declares one.
 fn page_host(doc: &Doc) -> Option<String> {
-    let url = doc
-        .head
-        .link("canonical")
-        .or_else(|| doc.head.meta("og:url"))?;
+    let url = doc.head.link("canonical").or_else(|| doc.head.meta("og:url"))?;
     link_host(url)
 }
 
@@ -421,14 +386,8 @@ mod tests {
 
     #[test]
     fn link_hosts() {
-        assert_eq!(
-            link_host("https://www.Example.com:8080/a?b").as_deref(),
-            Some("www.example.com")
-        );
-        assert_eq!(
-            link_host("//cdn.example.com/x").as_deref(),
-            Some("cdn.example.com")
-        );
+        assert_eq!(link_host("https://www.Example.com:8080/a?b").as_deref(), Some("www.example.com"));
+        assert_eq!(link_host("//cdn.example.com/x").as_deref(), Some("cdn.example.com"));
         assert_eq!(link_host("/news/story-1"), None);
         assert_eq!(link_host("story.html?u=http://x.org"), None);
         assert!(same_site("www.example.com".into(), "example.com"));
@@ -437,20 +396,12 @@ mod tests {
     #[test]
     fn columns_count_wide_characters_twice_and_spaces_never() {
         assert_eq!(columns("ab c"), 3);
-        assert_eq!(
-            columns("\t\n\x0b\x0c\r a\x1f~\x7f"),
-            5,
-            "VT is a column, as before"
-        );
+        assert_eq!(columns("\t\n\x0b\x0c\r a\x1f~\x7f"), 5, "VT is a column, as before");
         assert_eq!(columns("é\u{a0}ß—x"), 4);
         assert_eq!(columns("東京 2024年"), 10);
         assert_eq!(columns("\u{3000}한국😀"), 5);
         for s in ["a\u{2003}b ’ “q” 𠀀", "", "\u{85}"] {
-            let slow: u32 = s
-                .chars()
-                .filter(|c| !c.is_whitespace())
-                .map(|c| if wide(c) { 2 } else { 1 })
-                .sum();
+            let slow: u32 = s.chars().filter(|c| !c.is_whitespace()).map(|c| if wide(c) { 2 } else { 1 }).sum();
             assert_eq!(columns(s), slow, "{s:?}");
         }
     }

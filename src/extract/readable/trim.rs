@@ -28,22 +28,10 @@ const TAIL_AFTER: f32 = 0.5;
 /// The cut mask of the selection `nodes` (one flag per node of the page).
 /// `headline` is the headline when it stands inside the selection: before the body, what
 /// precedes it goes too.
-pub fn mask(
-    doc: &Doc,
-    f: &Facts,
-    nodes: &[NodeId],
-    opts: &Options,
-    headline: Option<NodeId>,
-) -> Vec<bool> {
+pub fn mask(doc: &Doc, f: &Facts, nodes: &[NodeId], opts: &Options, headline: Option<NodeId>) -> Vec<bool> {
     let n = doc.nodes.len();
     let mut skip = vec![false; n];
-    let range = |r: NodeId| {
-        r as usize
-            ..doc
-                .nodes
-                .get(r as usize)
-                .map_or(r as usize, |x| x.end as usize)
-    };
+    let range = |r: NodeId| r as usize..doc.nodes.get(r as usize).map_or(r as usize, |x| x.end as usize);
     if opts.prune {
         // Boilerplate regions go, unless together they hold most of the selection's paragraphs.
         let (mut all, mut cut) = (0.0f32, 0.0f32);
@@ -89,8 +77,7 @@ pub fn mask(
 
 /// Elements that group other content, cut whole when mostly links.
 const LINK_BLOCKS: &[&str] = &[
-    "div", "ul", "ol", "dl", "table", "section", "aside", "nav", "figure", "header", "footer",
-    "form", "p", "li",
+    "div", "ul", "ol", "dl", "table", "section", "aside", "nav", "figure", "header", "footer", "form", "p", "li",
 ];
 
 /// Cut the blocks of the selection whose text is mostly link text (over half) and that hold
@@ -98,27 +85,17 @@ const LINK_BLOCKS: &[&str] = &[
 /// such blocks make most of the selection, it is a page of links (a wiki's list of readings,
 /// an index): nothing is cut.
 fn link_blocks(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
-    let plain: u32 = nodes
-        .iter()
-        .map(|&r| f.width[r as usize] - f.link[r as usize])
-        .sum();
+    let plain: u32 = nodes.iter().map(|&r| f.width[r as usize] - f.link[r as usize]).sum();
     let total: u32 = nodes.iter().map(|&r| f.width[r as usize]).sum();
     // The blocks to cut, each as its range of nodes.
     let mut cuts: Vec<(usize, usize)> = Vec::new();
     for &r in nodes {
-        let end = doc
-            .nodes
-            .get(r as usize)
-            .map_or(r as usize, |x| x.end as usize);
+        let end = doc.nodes.get(r as usize).map_or(r as usize, |x| x.end as usize);
         let mut i = r as usize + 1;
         while i < end {
             let (w, l) = (f.width[i], f.link[i]);
             let dense = w > 0 && l * 2 > w && (w - l) * 4 < plain;
-            if dense
-                && doc
-                    .element(i as NodeId)
-                    .is_some_and(|e| LINK_BLOCKS.contains(&e.name.as_str()))
-            {
+            if dense && doc.element(i as NodeId).is_some_and(|e| LINK_BLOCKS.contains(&e.name.as_str())) {
                 let stop = doc.nodes[i].end as usize;
                 cuts.push((i, stop));
                 i = stop;
@@ -140,10 +117,7 @@ fn link_blocks(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
 fn lines(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &[bool]) -> Vec<Line> {
     let mut out: Vec<Line> = Vec::new();
     for &r in nodes {
-        let end = doc
-            .nodes
-            .get(r as usize)
-            .map_or(r as usize, |x| x.end as usize);
+        let end = doc.nodes.get(r as usize).map_or(r as usize, |x| x.end as usize);
         for (i, &cut) in skip.iter().enumerate().take(end).skip(r as usize) {
             if cut || !f.text[i] || f.width[i] == 0 {
                 continue;
@@ -154,12 +128,7 @@ fn lines(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &[bool]) -> Vec<Line> {
                     l.last = i;
                     l.cols += f.width[i];
                 }
-                _ => out.push(Line {
-                    block,
-                    first: i,
-                    last: i,
-                    cols: f.width[i],
-                }),
+                _ => out.push(Line { block, first: i, last: i, cols: f.width[i] }),
             }
         }
     }
@@ -182,10 +151,7 @@ fn line_text(doc: &Doc, f: &Facts, l: &Line, skip: &[bool]) -> String {
 
 /// Is the block `b` a heading (or inside one)?
 fn heading(doc: &Doc, b: usize) -> bool {
-    let is_h = |i: usize| {
-        doc.element(i as NodeId)
-            .is_some_and(|e| matches!(e.name.as_bytes(), [b'h', b'1'..=b'6']))
-    };
+    let is_h = |i: usize| doc.element(i as NodeId).is_some_and(|e| matches!(e.name.as_bytes(), [b'h', b'1'..=b'6']));
     is_h(b) || doc.ancestors(b as NodeId).take(3).any(|a| is_h(a as usize))
 }
 
@@ -208,11 +174,7 @@ fn header_zone(doc: &Doc, f: &Facts, lines: &[Line], skip: &mut [bool], headline
     }) else {
         return;
     };
-    let zone: u32 = lines[..start]
-        .iter()
-        .filter(|l| !heading(doc, l.block))
-        .map(|l| l.cols)
-        .sum();
+    let zone: u32 = lines[..start].iter().filter(|l| !heading(doc, l.block)).map(|l| l.cols).sum();
     if zone as f32 > HEADER_SHARE * total as f32 {
         return;
     }
@@ -226,26 +188,20 @@ fn header_zone(doc: &Doc, f: &Facts, lines: &[Line], skip: &mut [bool], headline
 
 /// Does `s` end a sentence?
 fn ends_sentence(s: &str) -> bool {
-    s.trim_end()
-        .ends_with(['.', '!', '?', '。', '！', '？', '…', '"', '”', '»'])
+    s.trim_end().ends_with(['.', '!', '?', '。', '！', '？', '…', '"', '”', '»'])
 }
 
 /// Is `block` a table's cell (its text directly in it) or preformatted text? A line there is
 /// data, never a line that ends the article ("Recommended" in a table of fields). (A layout
 /// table's cell holds blocks of its own; code inside `pre` has `pre` as its block.)
 fn in_table_or_code(doc: &Doc, block: usize) -> bool {
-    doc.element(block as NodeId)
-        .is_some_and(|e| matches!(e.name.as_str(), "td" | "th" | "pre"))
+    doc.element(block as NodeId).is_some_and(|e| matches!(e.name.as_str(), "td" | "th" | "pre"))
 }
 
 /// Cut from the first terminator line (outside tables and code) that has most of the
 /// selection's paragraphs before it.
 fn tail(doc: &Doc, f: &Facts, nodes: &[NodeId], lines: &[Line], skip: &mut [bool]) {
-    let total: u32 = lines
-        .iter()
-        .filter(|l| f.para[l.block])
-        .map(|l| l.cols)
-        .sum();
+    let total: u32 = lines.iter().filter(|l| f.para[l.block]).map(|l| l.cols).sum();
     let mut before = 0u32;
     for l in lines {
         if before as f32 >= TAIL_AFTER * total as f32
@@ -254,10 +210,7 @@ fn tail(doc: &Doc, f: &Facts, nodes: &[NodeId], lines: &[Line], skip: &mut [bool
             && !in_table_or_code(doc, l.block)
         {
             for &r in nodes {
-                let end = doc
-                    .nodes
-                    .get(r as usize)
-                    .map_or(r as usize, |x| x.end as usize);
+                let end = doc.nodes.get(r as usize).map_or(r as usize, |x| x.end as usize);
                 for s in skip.iter_mut().take(end).skip(l.first.max(r as usize + 1)) {
                     *s = true;
                 }
@@ -279,29 +232,18 @@ mod tests {
         // The selection is the block holding prose and a table of links; the table is cut
         // while it is a minority of the selection, kept when it makes most of it.
         let kept = |paragraphs: usize, rows: usize| {
-            let prose =
-                "<p>The prize is given each year in December, with a medal and a diploma.</p>"
-                    .repeat(paragraphs);
-            let rows: String = (0..rows)
-                .map(|i| format!("<tr><td><a href=/p{i}>Laureate number {i}</a></td></tr>"))
-                .collect();
-            let doc = crate::clean::page(&format!(
-                "<body><div>{prose}<table>{rows}</table></div></body>"
-            ));
+            let prose = "<p>The prize is given each year in December, with a medal and a diploma.</p>".repeat(paragraphs);
+            let rows: String = (0..rows).map(|i| format!("<tr><td><a href=/p{i}>Laureate number {i}</a></td></tr>")).collect();
+            let doc = crate::clean::page(&format!("<body><div>{prose}<table>{rows}</table></div></body>"));
             let opts = Options::default();
             let f = Facts::new(&doc, &opts);
-            let root = (0..doc.nodes.len() as NodeId)
-                .find(|&i| doc.element(i).is_some_and(|e| e.name.as_str() == "div"))
-                .expect("the div");
+            let root = (0..doc.nodes.len() as NodeId).find(|&i| doc.element(i).is_some_and(|e| e.name.as_str() == "div")).expect("the div");
             let skip = mask(&doc, &f, &[root], &opts, None);
             let text = doc.text_masked(&[root], &skip);
             assert!(text.contains("medal"), "{text}");
             text.contains("Laureate number 0")
         };
         assert!(!kept(10, 3), "a few links beside an article are cut");
-        assert!(
-            kept(2, 40),
-            "a table of links that is most of the selection is kept"
-        );
+        assert!(kept(2, 40), "a table of links that is most of the selection is kept");
     }
 }

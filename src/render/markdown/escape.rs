@@ -8,12 +8,7 @@ use std::borrow::Cow;
 /// follows `*`, `_`, `~` or `(` (as cmark-gfm has it); it ends before `<`, `>` or an
 /// entity-like `&`, and before trailing punctuation.
 pub(super) fn find_url(word: &str) -> Option<(usize, usize, bool)> {
-    if !word.contains("://")
-        && !word
-            .as_bytes()
-            .windows(4)
-            .any(|w| w.eq_ignore_ascii_case(b"www."))
-    {
+    if !word.contains("://") && !word.as_bytes().windows(4).any(|w| w.eq_ignore_ascii_case(b"www.")) {
         return None;
     }
     let lower = word.to_ascii_lowercase();
@@ -21,12 +16,10 @@ pub(super) fn find_url(word: &str) -> Option<(usize, usize, bool)> {
         .iter()
         .filter_map(|p| {
             let www = *p == "www.";
-            let at = lower.match_indices(p).map(|(i, _)| i).find(|&i| {
-                match word[..i].chars().last() {
-                    None => true,
-                    Some(c) if www => matches!(c, '*' | '_' | '~' | '('),
-                    Some(c) => !c.is_ascii_alphabetic(),
-                }
+            let at = lower.match_indices(p).map(|(i, _)| i).find(|&i| match word[..i].chars().last() {
+                None => true,
+                Some(c) if www => matches!(c, '*' | '_' | '~' | '('),
+                Some(c) => !c.is_ascii_alphabetic(),
             })?;
             Some((at, *p))
         })
@@ -39,9 +32,7 @@ pub(super) fn find_url(word: &str) -> Option<(usize, usize, bool)> {
     loop {
         let url = &word[at..end];
         match url.chars().last() {
-            Some(c @ ('?' | '!' | '.' | ',' | ':' | '*' | '_' | '~' | '\'' | '"' | ';')) => {
-                end -= c.len_utf8()
-            }
+            Some(c @ ('?' | '!' | '.' | ',' | ':' | '*' | '_' | '~' | '\'' | '"' | ';')) => end -= c.len_utf8(),
             Some(')') if url.matches(')').count() > url.matches('(').count() => end -= 1,
             _ => break,
         }
@@ -84,9 +75,7 @@ pub(super) fn escape_line_start(line: &str) -> Cow<'_, str> {
         Some(b'#' | b'+' | b'-' | b'=' | b'|') => Cow::Owned(format!("\\{line}")),
         Some(b'0'..=b'9') => {
             let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
-            if matches!(b.get(digits), Some(b'.' | b')'))
-                && matches!(b.get(digits + 1), None | Some(b' '))
-            {
+            if matches!(b.get(digits), Some(b'.' | b')')) && matches!(b.get(digits + 1), None | Some(b' ')) {
                 Cow::Owned(format!("{}\\{}", &line[..digits], &line[digits..]))
             } else {
                 Cow::Borrowed(line)
@@ -136,9 +125,7 @@ pub(super) fn math_spans(t: &str) -> Vec<(usize, usize)> {
         }
         let fence = if b.get(i + 1) == Some(&b'$') { 2 } else { 1 };
         let from = i + fence;
-        if b.get(from)
-            .is_none_or(|c| c.is_ascii_whitespace() || c.is_ascii_digit() || *c == b'$')
-        {
+        if b.get(from).is_none_or(|c| c.is_ascii_whitespace() || c.is_ascii_digit() || *c == b'$') {
             i += fence;
             continue;
         }
@@ -164,13 +151,7 @@ pub(super) fn math_spans(t: &str) -> Vec<(usize, usize)> {
 mod tests {
     #[test]
     fn formulas_are_dollar_spans_as_pandoc_reads_them_prices_are_not() {
-        assert_eq!(
-            super::math_spans("cost $5-$6, and $x$ or $ y$"),
-            vec![(16, 19)]
-        );
-        assert_eq!(
-            super::math_spans("$$a+b$$ then $c$"),
-            vec![(0, 7), (13, 16)]
-        );
+        assert_eq!(super::math_spans("cost $5-$6, and $x$ or $ y$"), vec![(16, 19)]);
+        assert_eq!(super::math_spans("$$a+b$$ then $c$"), vec![(0, 7), (13, 16)]);
     }
 }

@@ -5,6 +5,7 @@
 use super::*;
 
 impl Markdown<'_> {
+
     /// Open an inline span; one inside a span of its own kind (or a link without a URL)
     /// writes nothing, so at most one span of each kind is open.
     pub(super) fn mark(&mut self, m: Mark) -> Close {
@@ -44,9 +45,7 @@ impl Markdown<'_> {
     /// Give up the pending spans whose opener would touch the closer just written with the
     /// same character: `*a*` then `**b**` would make one run, `*a***b**`.
     pub(super) fn settle_openers(&mut self) {
-        let Some((last, _, _, after)) = &self.last_close else {
-            return;
-        };
+        let Some((last, _, _, after)) = &self.last_close else { return };
         if self.space || self.brk || *after != self.buf.len() {
             return;
         }
@@ -87,18 +86,9 @@ impl Markdown<'_> {
     /// `a*"b"*` does not open (an opener before punctuation must follow space or punctuation):
     /// write the word's leading punctuation before the opener, `a"*b"*`. Returns the rest.
     pub(super) fn flank_opener<'w>(&mut self, word: &'w str, table: bool) -> &'w str {
-        let mut pending = self
-            .marks
-            .iter()
-            .filter(|(_, opened)| opened.is_none())
-            .peekable();
-        let emphasis_only =
-            pending.peek().is_some() && pending.all(|(m, _)| !matches!(m, Mark::Link(_)));
-        let after_word = self
-            .buf
-            .chars()
-            .last()
-            .is_some_and(|c| !c.is_whitespace() && !is_punct(c));
+        let mut pending = self.marks.iter().filter(|(_, opened)| opened.is_none()).peekable();
+        let emphasis_only = pending.peek().is_some() && pending.all(|(m, _)| !matches!(m, Mark::Link(_)));
+        let after_word = self.buf.chars().last().is_some_and(|c| !c.is_whitespace() && !is_punct(c));
         if !emphasis_only || self.space || self.brk || !after_word {
             return word;
         }
@@ -115,9 +105,7 @@ impl Markdown<'_> {
     /// punctuation): move the punctuation after the closer, `**a**:b`, or, when that cannot
     /// be done, drop the span's markers.
     pub(super) fn flank_closer(&mut self, next: char) {
-        let Some((ref m, at, before, after)) = self.last_close else {
-            return;
-        };
+        let Some((ref m, at, before, after)) = self.last_close else { return };
         if self.space || self.brk || after != self.buf.len() || is_punct(next) {
             return;
         }
@@ -154,8 +142,7 @@ impl Markdown<'_> {
     }
 
     pub(super) fn image(&mut self, id: NodeId, e: &Element) {
-        let src =
-            super::super::image_source(self.doc, id, e).and_then(|s| resolve(self.base, s, false));
+        let src = super::super::image_source(self.doc, id, e).and_then(|s| resolve(self.base, s, false));
         let Some(src) = src else { return };
         let alt = collapse_ws(e.attr("alt").unwrap_or(""));
         let table = self.table.is_some();
@@ -191,8 +178,7 @@ impl Markdown<'_> {
                         last.padded = true;
                         push_fence(&mut self.buf, last.fence);
                         self.buf.push(' ');
-                        self.buf
-                            .push_str(&last.code[..last.code.len() - code.len()]);
+                        self.buf.push_str(&last.code[..last.code.len() - code.len()]);
                     }
                     self.buf.push_str(&code);
                     self.buf.push(' ');
@@ -209,13 +195,7 @@ impl Markdown<'_> {
                     self.buf.push_str(&code);
                     self.buf.push_str(pad);
                     push_fence(&mut self.buf, fence);
-                    self.last_code = Some(CodeSpan {
-                        start,
-                        end: self.buf.len(),
-                        fence,
-                        padded,
-                        code,
-                    });
+                    self.last_code = Some(CodeSpan { start, end: self.buf.len(), fence, padded, code });
                 }
             }
         }
@@ -232,9 +212,7 @@ impl Markdown<'_> {
         // changes what precedes the next); then the closers of the others, innermost first.
         let mut shift = 0;
         for (m, opened) in &mut self.marks {
-            let Some(at) = opened.map(|at| at - shift) else {
-                continue;
-            };
+            let Some(at) = opened.map(|at| at - shift) else { continue };
             let len = m.opener().len();
             *opened = Some(at);
             if !matches!(m, Mark::Link(_) | Mark::Plain) && !left_flanking(&self.buf, at, len) {
@@ -271,9 +249,7 @@ pub(super) fn left_flanking(buf: &str, at: usize, len: usize) -> bool {
 /// character): the character before it, where it starts, the character after it.
 pub(super) fn around_run(buf: &str, at: usize, len: usize) -> (Option<char>, usize, Option<char>) {
     let b = buf.as_bytes();
-    let Some(&d) = b.get(at) else {
-        return (None, at, None);
-    };
+    let Some(&d) = b.get(at) else { return (None, at, None) };
     let escaped = |i: usize| i > 0 && b[i - 1] == b'\\';
     let delim = |i: usize| b[i] == d && !escaped(i);
     let mut start = at;
@@ -289,11 +265,7 @@ pub(super) fn around_run(buf: &str, at: usize, len: usize) -> (Option<char>, usi
     while end < b.len() && delim(end) {
         end += 1;
     }
-    (
-        buf[..first].chars().last(),
-        start,
-        buf[end..].chars().next(),
-    )
+    (buf[..first].chars().last(), start, buf[end..].chars().next())
 }
 
 /// Is `c` punctuation for CommonMark's emphasis rules (Unicode `P*` or `S*`)?

@@ -13,43 +13,9 @@ use super::*;
 
 /// Elements whose content is a block of its own (paragraph separation before and after).
 const BLOCKS: &[&str] = &[
-    "p",
-    "div",
-    "section",
-    "article",
-    "header",
-    "footer",
-    "aside",
-    "nav",
-    "main",
-    "figure",
-    "figcaption",
-    "address",
-    "details",
-    "summary",
-    "form",
-    "fieldset",
-    "legend",
-    "center",
-    "dl",
-    "dt",
-    "dd",
-    "hgroup",
-    "caption",
-    "table",
-    "thead",
-    "tbody",
-    "tfoot",
-    "tr",
-    "td",
-    "th",
-    "body",
-    "html",
-    "search",
-    "dialog",
-    "noscript",
-    "video",
-    "audio",
+    "p", "div", "section", "article", "header", "footer", "aside", "nav", "main", "figure", "figcaption", "address",
+    "details", "summary", "form", "fieldset", "legend", "center", "dl", "dt", "dd", "hgroup", "caption", "table",
+    "thead", "tbody", "tfoot", "tr", "td", "th", "body", "html", "search", "dialog", "noscript", "video", "audio",
 ];
 
 /// List and quote elements (spaces inside a heading or table cell).
@@ -100,10 +66,7 @@ enum BoxKind {
     /// `> `.
     Quote,
     /// A list item: its marker on the first line (`None` once written), then `width` spaces.
-    Item {
-        width: usize,
-        marker: Option<String>,
-    },
+    Item { width: usize, marker: Option<String> },
 }
 
 #[derive(Debug)]
@@ -240,17 +203,12 @@ impl<'a> Markdown<'a> {
     /// the headline and no heading).
     pub(super) fn subtree(&mut self, root: NodeId, headline: bool) {
         let doc = self.doc;
-        let Some(node) = doc.nodes.get(root as usize) else {
-            return;
-        };
+        let Some(node) = doc.nodes.get(root as usize) else { return };
         if is_skipped(self.skip, root) {
             return;
         }
         self.block_break();
-        let wrap = headline
-            && doc
-                .element(root)
-                .is_none_or(|e| heading_level(&e.name).is_none());
+        let wrap = headline && doc.element(root).is_none_or(|e| heading_level(&e.name).is_none());
         let wrap = wrap.then(|| self.heading(1));
         // Elements still open: (end of subtree, what to do at the end).
         let mut open: Vec<(NodeId, Close)> = Vec::new();
@@ -261,9 +219,7 @@ impl<'a> Markdown<'a> {
                     self.close(c);
                 }
             }
-            let Some(n) = doc.nodes.get(i as usize) else {
-                break;
-            };
+            let Some(n) = doc.nodes.get(i as usize) else { break };
             if is_skipped(self.skip, i) {
                 i = n.end.max(i + 1);
                 continue;
@@ -350,9 +306,7 @@ impl<'a> Markdown<'a> {
             }
             "td" | "th" if in_table => {
                 self.take_inline();
-                let span = e
-                    .attr("colspan")
-                    .and_then(|s| s.trim().parse::<usize>().ok());
+                let span = e.attr("colspan").and_then(|s| s.trim().parse::<usize>().ok());
                 Close::Cell(span.unwrap_or(1).clamp(1, 100))
             }
             "caption" if in_table => {
@@ -375,17 +329,11 @@ impl<'a> Markdown<'a> {
             }
             "ul" | "ol" | "menu" => {
                 let ordered = name == "ol";
-                let start = e
-                    .attr("start")
-                    .filter(|_| ordered)
-                    .and_then(|s| s.trim().parse::<u64>().ok());
+                let start = e.attr("start").filter(|_| ordered).and_then(|s| s.trim().parse::<u64>().ok());
                 let start = start.unwrap_or(1).min(999_999_999);
                 // A list right inside an item follows its text on the next line; elsewhere,
                 // and when its first number may not interrupt a paragraph, after a blank one.
-                let nested = self
-                    .boxes
-                    .last()
-                    .is_some_and(|b| matches!(b.kind, BoxKind::Item { .. }));
+                let nested = self.boxes.last().is_some_and(|b| matches!(b.kind, BoxKind::Item { .. }));
                 self.flush();
                 if !nested || start != 1 {
                     self.want_blank();
@@ -393,12 +341,7 @@ impl<'a> Markdown<'a> {
                 let other = self.last_list.is_some_and(|(depth, len, other)| {
                     depth == self.boxes.len() && len == self.out.len() && !other
                 });
-                self.lists.push(List {
-                    next: ordered.then_some(start),
-                    other,
-                    opened: self.out.len(),
-                    item_end: None,
-                });
+                self.lists.push(List { next: ordered.then_some(start), other, opened: self.out.len(), item_end: None });
                 Close::List
             }
             "li" => {
@@ -410,34 +353,17 @@ impl<'a> Markdown<'a> {
                     self.want_blank();
                 }
                 let marker = match self.lists.last() {
-                    Some(List {
-                        next: Some(n),
-                        other,
-                        ..
-                    }) => format!("{n}{} ", if *other { ')' } else { '.' }),
-                    Some(List {
-                        next: None,
-                        other: true,
-                        ..
-                    }) => "* ".to_string(),
+                    Some(List { next: Some(n), other, .. }) => format!("{n}{} ", if *other { ')' } else { '.' }),
+                    Some(List { next: None, other: true, .. }) => "* ".to_string(),
                     _ => "- ".to_string(),
                 };
-                let kind = BoxKind::Item {
-                    width: marker.len(),
-                    marker: Some(marker),
-                };
-                self.boxes.push(Container {
-                    kind,
-                    start: self.out.len(),
-                });
+                let kind = BoxKind::Item { width: marker.len(), marker: Some(marker) };
+                self.boxes.push(Container { kind, start: self.out.len() });
                 Close::Item
             }
             "blockquote" => {
                 self.block_break();
-                self.boxes.push(Container {
-                    kind: BoxKind::Quote,
-                    start: self.out.len(),
-                });
+                self.boxes.push(Container { kind: BoxKind::Quote, start: self.out.len() });
                 Close::Quote
             }
             _ if BLOCKS.contains(&name) => {
@@ -473,10 +399,7 @@ impl<'a> Markdown<'a> {
             }
             Close::Item => {
                 self.flush();
-                let wrote = self
-                    .boxes
-                    .pop()
-                    .is_some_and(|b| matches!(b.kind, BoxKind::Item { marker: None, .. }));
+                let wrote = self.boxes.pop().is_some_and(|b| matches!(b.kind, BoxKind::Item { marker: None, .. }));
                 self.kept = self.kept.min(self.boxes.len());
                 self.want_blank();
                 let end = self.out.len();
@@ -595,15 +518,7 @@ impl<'a> Markdown<'a> {
         }
         self.block_break();
         // `- ---` would be one rule, not an item holding one.
-        let marker_due = self.boxes.iter().any(|b| {
-            matches!(
-                b.kind,
-                BoxKind::Item {
-                    marker: Some(_),
-                    ..
-                }
-            )
-        });
+        let marker_due = self.boxes.iter().any(|b| matches!(b.kind, BoxKind::Item { marker: Some(_), .. }));
         self.write_line(if marker_due { "___" } else { "---" });
         self.want_blank();
     }
@@ -659,11 +574,7 @@ impl<'a> Markdown<'a> {
             }
             self.before_content();
             let tex = &t[start..end];
-            self.buf.push_str(&if self.table.is_some() {
-                tex.replace('|', "\\|")
-            } else {
-                tex.to_string()
-            });
+            self.buf.push_str(&if self.table.is_some() { tex.replace('|', "\\|") } else { tex.to_string() });
             self.space = t[end..].starts_with(char::is_whitespace);
             at = end;
         }
@@ -692,11 +603,7 @@ impl<'a> Markdown<'a> {
                     } else {
                         self.buf.push('<');
                         let url = &word[start..end];
-                        self.buf.push_str(&if table {
-                            url.replace('|', "\\|")
-                        } else {
-                            url.to_string()
-                        });
+                        self.buf.push_str(&if table { url.replace('|', "\\|") } else { url.to_string() });
                         self.buf.push('>');
                     }
                     self.word(&word[end..], table);
@@ -728,11 +635,7 @@ impl<'a> Markdown<'a> {
         self.flush();
         let mut html = String::new();
         super::html_subtree(self.doc, id, self.skip, self.base, &mut html);
-        for line in html
-            .lines()
-            .map(str::trim_end)
-            .filter(|l| !l.trim().is_empty())
-        {
+        for line in html.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()) {
             self.write_line(line);
         }
         self.want_blank();
@@ -778,9 +681,7 @@ impl<'a> Markdown<'a> {
                 for b in &self.boxes[..self.kept.min(self.boxes.len())] {
                     match b.kind {
                         BoxKind::Quote => self.out.push_str("> "),
-                        BoxKind::Item { width, .. } => {
-                            self.out.extend(std::iter::repeat_n(' ', width))
-                        }
+                        BoxKind::Item { width, .. } => self.out.extend(std::iter::repeat_n(' ', width)),
                     }
                 }
                 trim_spaces_end(&mut self.out);
@@ -833,17 +734,11 @@ fn code_language(doc: &Doc, pre: NodeId) -> String {
         if i != pre && e.name != "code" {
             continue;
         }
-        let lang = e
-            .attr("class")
-            .into_iter()
-            .flat_map(str::split_whitespace)
-            .find_map(|c| {
-                let l = c
-                    .strip_prefix("language-")
-                    .or_else(|| c.strip_prefix("lang-"))?;
-                let l: String = l.chars().filter(|&ch| ch != '`').collect();
-                (!l.is_empty()).then_some(l)
-            });
+        let lang = e.attr("class").into_iter().flat_map(str::split_whitespace).find_map(|c| {
+            let l = c.strip_prefix("language-").or_else(|| c.strip_prefix("lang-"))?;
+            let l: String = l.chars().filter(|&ch| ch != '`').collect();
+            (!l.is_empty()).then_some(l)
+        });
         if let Some(l) = lang {
             return l;
         }

@@ -41,26 +41,12 @@ impl<'a> Markdown<'a> {
             return None;
         }
         let ids = self.notes.ids.get_or_insert_with(|| {
-            (0..doc.nodes.len() as NodeId)
-                .filter_map(|n| Some((doc.element(n)?.attr("id")?, n)))
-                .collect()
+            (0..doc.nodes.len() as NodeId).filter_map(|n| Some((doc.element(n)?.attr("id")?, n))).collect()
         });
         let target = *ids.get(fragment)?;
         // A note is a list item, a paragraph, a small block: not a heading or a section.
         let section = doc.element(target).is_some_and(|t| {
-            heading_level(&t.name).is_some()
-                || matches!(
-                    t.name.as_str(),
-                    "section"
-                        | "article"
-                        | "main"
-                        | "body"
-                        | "html"
-                        | "nav"
-                        | "header"
-                        | "footer"
-                        | "table"
-                )
+            heading_level(&t.name).is_some() || matches!(t.name.as_str(), "section" | "article" | "main" | "body" | "html" | "nav" | "header" | "footer" | "table")
         });
         if section || doc.contains(target, id) {
             return None;
@@ -72,15 +58,8 @@ impl<'a> Markdown<'a> {
         if text.is_empty() {
             return None;
         }
-        let base: String = marker
-            .chars()
-            .filter(|c| c.is_alphanumeric() || *c == '-')
-            .collect();
-        let base = if base.is_empty() {
-            (self.notes.list.len() + 1).to_string()
-        } else {
-            base
-        };
+        let base: String = marker.chars().filter(|c| c.is_alphanumeric() || *c == '-').collect();
+        let base = if base.is_empty() { (self.notes.list.len() + 1).to_string() } else { base };
         let mut label = base.clone();
         let mut n = 2;
         while self.notes.list.iter().any(|(l, _, _)| *l == label) {
@@ -95,10 +74,7 @@ impl<'a> Markdown<'a> {
     pub(super) fn footnotes(&self) -> String {
         let mut out = String::new();
         for (label, _, text) in &self.notes.list {
-            out.push_str(&format!(
-                "[^{label}]: {}\n",
-                crate::render::text_markdown(text).trim_end()
-            ));
+            out.push_str(&format!("[^{label}]: {}\n", crate::render::text_markdown(text).trim_end()));
         }
         out
     }
@@ -130,28 +106,18 @@ fn note_text(doc: &Doc, target: NodeId) -> String {
     let mut i = target;
     while i < end && out.len() <= MAX_NOTE {
         match &doc.nodes[i as usize].data {
-            NodeData::Element(e)
-                if e.name == "a"
-                    && e.attr("href")
-                        .is_some_and(|h| h.trim_start().starts_with('#')) =>
-            {
+            NodeData::Element(e) if e.name == "a" && e.attr("href").is_some_and(|h| h.trim_start().starts_with('#')) => {
                 i = doc.end(i).max(i + 1);
                 continue;
             }
-            NodeData::Element(e)
-                if matches!(e.name.as_str(), "p" | "div" | "li" | "br" | "dd" | "dt") =>
-            {
-                out.push(' ')
-            }
+            NodeData::Element(e) if matches!(e.name.as_str(), "p" | "div" | "li" | "br" | "dd" | "dt") => out.push(' '),
             NodeData::Element(_) => {}
             NodeData::Text(t) => out.push_str(t),
         }
         i += 1;
     }
     let text = collapse_ws(&out);
-    let text = text.trim_matches(|c: char| {
-        c.is_whitespace() || matches!(c, '^' | '↑' | '↩' | '\u{fe0e}' | '\u{fe0f}')
-    });
+    let text = text.trim_matches(|c: char| c.is_whitespace() || matches!(c, '^' | '↑' | '↩' | '\u{fe0e}' | '\u{fe0f}'));
     if text.len() > MAX_NOTE {
         return String::new();
     }

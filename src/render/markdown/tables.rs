@@ -6,14 +6,8 @@ use super::*;
 /// `role=presentation`? The scan stops at the first inner table, so nested tables cost one
 /// look each.
 pub(super) fn layout_table(doc: &Doc, id: NodeId) -> bool {
-    let Some(node) = doc.nodes.get(id as usize) else {
-        return true;
-    };
-    if doc
-        .element(id)
-        .and_then(|e| e.attr("role"))
-        .is_some_and(|r| r.eq_ignore_ascii_case("presentation"))
-    {
+    let Some(node) = doc.nodes.get(id as usize) else { return true };
+    if doc.element(id).and_then(|e| e.attr("role")).is_some_and(|r| r.eq_ignore_ascii_case("presentation")) {
         return true;
     }
     let mut columns = 0usize;
@@ -21,10 +15,7 @@ pub(super) fn layout_table(doc: &Doc, id: NodeId) -> bool {
         match doc.element(i).map(|e| e.name.as_str()) {
             Some("table") => return true,
             Some("tr") => {
-                let cell = |c: NodeId| {
-                    doc.element(c)
-                        .is_some_and(|e| e.name == "td" || e.name == "th")
-                };
+                let cell = |c: NodeId| doc.element(c).is_some_and(|e| e.name == "td" || e.name == "th");
                 let cells = doc.children(i).filter(|&c| cell(c)).count();
                 columns = columns.max(cells);
             }
@@ -37,9 +28,7 @@ pub(super) fn layout_table(doc: &Doc, id: NodeId) -> bool {
 /// Does the data table at `id` fit a GFM table: no cell spanning rows or columns, and no
 /// cell holding blocks (a list, a quote, code, a heading, several paragraphs)?
 pub(super) fn fits_gfm(doc: &Doc, id: NodeId) -> bool {
-    let Some(node) = doc.nodes.get(id as usize) else {
-        return true;
-    };
+    let Some(node) = doc.nodes.get(id as usize) else { return true };
     let mut i = id + 1;
     while i < node.end {
         let Some(e) = doc.element(i) else {
@@ -47,17 +36,10 @@ pub(super) fn fits_gfm(doc: &Doc, id: NodeId) -> bool {
             continue;
         };
         if e.name == "td" || e.name == "th" {
-            let spans = ["colspan", "rowspan"].iter().any(|k| {
-                e.attr(k)
-                    .and_then(|v| v.trim().parse::<usize>().ok())
-                    .is_some_and(|n| n > 1)
-            });
+            let spans = ["colspan", "rowspan"].iter().any(|k| e.attr(k).and_then(|v| v.trim().parse::<usize>().ok()).is_some_and(|n| n > 1));
             let end = doc.nodes[i as usize].end;
             let blocks = (i + 1..end).filter_map(|c| doc.element(c)).filter(|c| {
-                matches!(
-                    c.name.as_str(),
-                    "ul" | "ol" | "blockquote" | "pre" | "dl" | "table" | "p"
-                ) || heading_level(&c.name).is_some()
+                matches!(c.name.as_str(), "ul" | "ol" | "blockquote" | "pre" | "dl" | "table" | "p") || heading_level(&c.name).is_some()
             });
             let mut paragraphs = 0;
             for b in blocks {

@@ -13,8 +13,8 @@
 //!   (the bench's 2-gram rule against that output).
 
 use super::{text_blocks, TextBlock};
-use crate::bench::method::Labelled;
 use crate::bench::method::{Forest, Method};
+use crate::bench::method::Labelled;
 use crate::bench::train::GoldGrams;
 use crate::clean::Doc;
 use crate::text::overlap::tokens;
@@ -29,10 +29,7 @@ const MAX_DESCRIPTION_WORDS: usize = 100;
 
 /// A page's blocks and labels from its meta description, or `None` (see the module doc).
 pub fn description_labels(doc: &Doc) -> Option<(Vec<TextBlock>, Vec<bool>)> {
-    let description = doc
-        .head
-        .meta("description")
-        .or_else(|| doc.head.meta("og:description"))?;
+    let description = doc.head.meta("description").or_else(|| doc.head.meta("og:description"))?;
     let mut tok = Tokenizer::default();
     let mut want = tokens(&mut tok, description);
     want.truncate(MAX_DESCRIPTION_WORDS);
@@ -42,14 +39,7 @@ pub fn description_labels(doc: &Doc) -> Option<(Vec<TextBlock>, Vec<bool>)> {
     let blocks = text_blocks(doc);
     let points: Vec<[f64; 4]> = blocks
         .iter()
-        .map(|b| {
-            [
-                b.text_density,
-                b.link_density,
-                f64::from(b.words).ln_1p(),
-                f64::from(b.level),
-            ]
-        })
+        .map(|b| [b.text_density, b.link_density, f64::from(b.words).ln_1p(), f64::from(b.level)])
         .collect();
     let cluster = dbscan(&standardize(&points), EPS, MIN_POINTS);
     let clusters = cluster.iter().flatten().max().map_or(0, |m| m + 1);
@@ -73,27 +63,16 @@ pub fn description_labels(doc: &Doc) -> Option<(Vec<TextBlock>, Vec<bool>)> {
 
 /// Labels from forest's wrapper, learned per training site on that site's pages.
 pub fn wrapper_labels(pages: &[Labelled]) -> Vec<(Vec<TextBlock>, Vec<bool>)> {
-    let forest = Forest {
-        name: "forest-tfidf".into(),
-        config: crate::Config::default(),
-    };
+    let forest = Forest { name: "forest-tfidf".into(), config: crate::Config::default() };
     let mut sites: Vec<&str> = pages.iter().map(|p| p.site).collect();
     sites.sort_unstable();
     sites.dedup();
     let mut out = Vec::new();
     for site in sites {
-        let site_pages: Vec<&crate::Page> = pages
-            .iter()
-            .filter(|p| p.site == site)
-            .map(|p| p.page)
-            .collect();
-        let Ok(extractor) = forest.fit(&site_pages) else {
-            continue;
-        };
+        let site_pages: Vec<&crate::Page> = pages.iter().filter(|p| p.site == site).map(|p| p.page).collect();
+        let Ok(extractor) = forest.fit(&site_pages) else { continue };
         for page in site_pages {
-            let Ok(x) = extractor.extract(page) else {
-                continue;
-            };
+            let Ok(x) = extractor.extract(page) else { continue };
             let mut said = GoldGrams::new(&x.text);
             let blocks = text_blocks(&page.doc);
             let labels = blocks.iter().map(|b| said.is_content(&b.text)).collect();
@@ -122,14 +101,7 @@ fn standardize(points: &[[f64; 4]]) -> Vec<[f64; 4]> {
 fn dbscan(points: &[[f64; 4]], eps: f64, min_points: usize) -> Vec<Option<usize>> {
     let near = |i: usize| -> Vec<usize> {
         (0..points.len())
-            .filter(|&j| {
-                points[i]
-                    .iter()
-                    .zip(&points[j])
-                    .map(|(a, b)| (a - b) * (a - b))
-                    .sum::<f64>()
-                    <= eps * eps
-            })
+            .filter(|&j| points[i].iter().zip(&points[j]).map(|(a, b)| (a - b) * (a - b)).sum::<f64>() <= eps * eps)
             .collect()
     };
     let mut cluster: Vec<Option<usize>> = vec![None; points.len()];
@@ -170,11 +142,7 @@ fn lcs(a: &[String], b: &[String]) -> usize {
     let mut row = vec![0usize; b.len() + 1];
     for x in a {
         for (j, y) in b.iter().enumerate() {
-            row[j + 1] = if x == y {
-                prev[j] + 1
-            } else {
-                row[j].max(prev[j + 1])
-            };
+            row[j + 1] = if x == y { prev[j] + 1 } else { row[j].max(prev[j + 1]) };
         }
         std::mem::swap(&mut prev, &mut row);
     }
@@ -196,15 +164,8 @@ mod tests {
     #[test]
     fn dbscan_finds_two_groups_and_noise() {
         let p = |x: f64| [x, 0.0, 0.0, 0.0];
-        let c = dbscan(
-            &[p(0.0), p(0.1), p(0.2), p(5.0), p(5.1), p(5.2), p(9.0)],
-            0.5,
-            3,
-        );
-        assert_eq!(
-            c,
-            vec![Some(0), Some(0), Some(0), Some(1), Some(1), Some(1), None]
-        );
+        let c = dbscan(&[p(0.0), p(0.1), p(0.2), p(5.0), p(5.1), p(5.2), p(9.0)], 0.5, 3);
+        assert_eq!(c, vec![Some(0), Some(0), Some(0), Some(1), Some(1), Some(1), None]);
     }
 
     /// The story's paragraphs are alike (long, unlinked, one level) and cluster together; the
@@ -214,13 +175,7 @@ mod tests {
     fn the_cluster_quoting_the_description_is_positive() {
         let page = template_page(3);
         let (blocks, labels) = description_labels(&page.doc).expect("labels");
-        let label = |needle: &str| {
-            blocks
-                .iter()
-                .zip(&labels)
-                .find(|(b, _)| b.text.contains(needle))
-                .map(|(_, l)| *l)
-        };
+        let label = |needle: &str| blocks.iter().zip(&labels).find(|(b, _)| b.text.contains(needle)).map(|(_, l)| *l);
         assert_eq!(label("paragraph 0"), Some(true));
         assert_eq!(label("paragraph 3"), Some(true));
         assert_eq!(label("Menu item 2"), Some(false));

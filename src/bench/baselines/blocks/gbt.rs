@@ -67,18 +67,10 @@ fn page_features(blocks: &[TextBlock], title: &str) -> Vec<Vec<f32>> {
         .iter()
         .map(|b| {
             let t = tokens(&mut tok, &b.text);
-            (
-                t.iter().filter(|w| title_words.contains(*w)).count(),
-                t.len(),
-            )
+            (t.iter().filter(|w| title_words.contains(*w)).count(), t.len())
         })
         .collect();
-    let title_block = in_title
-        .iter()
-        .enumerate()
-        .filter(|(_, (hits, _))| *hits > 0)
-        .max_by_key(|(j, (hits, _))| (*hits, std::cmp::Reverse(*j)))
-        .map(|(j, _)| j);
+    let title_block = in_title.iter().enumerate().filter(|(_, (hits, _))| *hits > 0).max_by_key(|(j, (hits, _))| (*hits, std::cmp::Reverse(*j))).map(|(j, _)| j);
     let base: Vec<[f64; SHALLOW]> = blocks.iter().map(shallow).collect();
     let n = blocks.len().max(1) as f64;
     (0..blocks.len())
@@ -86,20 +78,12 @@ fn page_features(blocks: &[TextBlock], title: &str) -> Vec<Vec<f32>> {
             let mut f = Vec::with_capacity(FEATURES);
             for d in 0..=2 * CONTEXT {
                 let j = (i + d).checked_sub(CONTEXT);
-                f.extend(
-                    j.and_then(|j| base.get(j))
-                        .copied()
-                        .unwrap_or([0.0; SHALLOW]),
-                );
+                f.extend(j.and_then(|j| base.get(j)).copied().unwrap_or([0.0; SHALLOW]));
             }
             f.push(i as f64 / n);
             f.push(title_block.map_or(1.0, |t| (t as f64 - i as f64) / n));
             let (hits, len) = in_title[i];
-            f.push(if len > 0 {
-                hits as f64 / len as f64
-            } else {
-                0.0
-            });
+            f.push(if len > 0 { hits as f64 / len as f64 } else { 0.0 });
             f.into_iter().map(|x| x as f32).collect()
         })
         .collect()
@@ -122,30 +106,21 @@ impl Learner for GbtMethod {
         let mut rows = Vec::new();
         for p in pages {
             let (blocks, labels) = gold_labelled(p);
-            rows.extend(
-                page_features(&blocks, &p.page.doc.title)
-                    .into_iter()
-                    .zip(labels),
-            );
+            rows.extend(page_features(&blocks, &p.page.doc.title).into_iter().zip(labels));
         }
         let rows = sample(rows, MAX_TRAINING_BLOCKS);
         if !rows.iter().any(|r| r.1) || rows.iter().all(|r| r.1) {
-            return Err(Error::Invalid(
-                "gbt: the training pages give no content block, or nothing else".into(),
-            ));
+            return Err(Error::Invalid("gbt: the training pages give no content block, or nothing else".into()));
         }
-        let mut data: DataVec = rows
-            .into_iter()
-            .map(|(f, l)| Data::new_training_data(f, 1.0, if l { 1.0 } else { -1.0 }, None))
-            .collect();
+        let mut data: DataVec =
+            rows.into_iter().map(|(f, l)| Data::new_training_data(f, 1.0, if l { 1.0 } else { -1.0 }, None)).collect();
         let mut trees = GBDT::new(&config());
         trees.fit(&mut data);
         Ok(Box::new(GbtModel { trees }))
     }
 
     fn load(&self, json: &serde_json::Value) -> Result<Box<dyn Model>> {
-        let trees: GBDT = serde_json::from_value(json.clone())
-            .map_err(|e| Error::Invalid(format!("not a gbt model: {e}")))?;
+        let trees: GBDT = serde_json::from_value(json.clone()).map_err(|e| Error::Invalid(format!("not a gbt model: {e}")))?;
         Ok(Box::new(GbtModel { trees }))
     }
 }
@@ -161,15 +136,8 @@ impl Extractor for GbtModel {
     }
     fn extract(&self, page: &Page) -> Result<Extraction> {
         let blocks = super::text_blocks(&page.doc);
-        let data: DataVec = page_features(&blocks, &page.doc.title)
-            .into_iter()
-            .map(|f| Data::new_test_data(f, None))
-            .collect();
-        let p = if data.is_empty() {
-            Vec::new()
-        } else {
-            self.trees.predict(&data)
-        };
+        let data: DataVec = page_features(&blocks, &page.doc.title).into_iter().map(|f| Data::new_test_data(f, None)).collect();
+        let p = if data.is_empty() { Vec::new() } else { self.trees.predict(&data) };
         let text = article(&page.doc, |_, i| p.get(i).is_some_and(|&p| p >= 0.5));
         Ok(Extraction::new(Vec::new(), text, Rule::SinglePage))
     }
@@ -197,8 +165,6 @@ mod tests {
     fn feature_width() {
         let page = template_page(1);
         let blocks = crate::bench::baselines::boilerpipe::text_blocks(&page.doc);
-        assert!(page_features(&blocks, "Story 1")
-            .iter()
-            .all(|f| f.len() == FEATURES));
+        assert!(page_features(&blocks, "Story 1").iter().all(|f| f.len() == FEATURES));
     }
 }

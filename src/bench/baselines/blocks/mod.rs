@@ -36,10 +36,7 @@ pub fn gold_labelled(page: &Labelled) -> (Vec<TextBlock>, Vec<bool>) {
 /// The article: the text of the blocks `keep` says are content, joined by blank lines.
 pub fn article(doc: &Doc, keep: impl Fn(&[TextBlock], usize) -> bool) -> String {
     let blocks = text_blocks(doc);
-    let kept: Vec<&str> = (0..blocks.len())
-        .filter(|&i| keep(&blocks, i))
-        .map(|i| blocks[i].text.as_str())
-        .collect();
+    let kept: Vec<&str> = (0..blocks.len()).filter(|&i| keep(&blocks, i)).map(|i| blocks[i].text.as_str()).collect();
     kept.join("\n\n")
 }
 
@@ -74,9 +71,7 @@ impl Scaler {
     pub fn fit(rows: &[Vec<f64>]) -> Scaler {
         let width = rows.first().map_or(0, Vec::len);
         let n = rows.len().max(1) as f64;
-        let mean: Vec<f64> = (0..width)
-            .map(|j| rows.iter().map(|r| r[j]).sum::<f64>() / n)
-            .collect();
+        let mean: Vec<f64> = (0..width).map(|j| rows.iter().map(|r| r[j]).sum::<f64>() / n).collect();
         let std = (0..width)
             .map(|j| {
                 let var = rows.iter().map(|r| (r[j] - mean[j]).powi(2)).sum::<f64>() / n;
@@ -104,10 +99,7 @@ impl Scaler {
 
 /// Sentences in a block: runs ended by `.`, `!` or `?` (at least one).
 pub fn sentences(text: &str) -> usize {
-    let ends = text
-        .split(['.', '!', '?'])
-        .filter(|s| s.chars().any(char::is_alphanumeric))
-        .count();
+    let ends = text.split(['.', '!', '?']).filter(|s| s.chars().any(char::is_alphanumeric)).count();
     ends.max(1)
 }
 
@@ -125,12 +117,8 @@ pub(crate) mod tests {
                  needs repairs before winter comes to the town of Elm {i}. Residents asked for a ferry meanwhile."
             )
         };
-        let menu: String = (0..6)
-            .map(|k| format!("<li><a href=/m{k}>Menu item {k}</a></li>"))
-            .collect();
-        let foot: String = (0..5)
-            .map(|k| format!("<a href=/f{k}>Footer link {k}</a> | "))
-            .collect();
+        let menu: String = (0..6).map(|k| format!("<li><a href=/m{k}>Menu item {k}</a></li>")).collect();
+        let foot: String = (0..5).map(|k| format!("<a href=/f{k}>Footer link {k}</a> | ")).collect();
         let story: String = (0..4).map(|k| format!("<p>{}</p>", para(k))).collect();
         let html = format!(
             "<html><head><title>Story {i}</title><meta name=description content=\"{}\"></head><body>\
@@ -145,15 +133,7 @@ pub(crate) mod tests {
     /// its menu and footer links; its model reads back from JSON and says the same.
     pub(crate) fn learns_the_template(learner: &dyn crate::bench::method::Learner) {
         let (pages, golds) = training_pages();
-        let labelled: Vec<Labelled> = pages
-            .iter()
-            .zip(&golds)
-            .map(|(page, gold)| Labelled {
-                site: "s",
-                page,
-                gold,
-            })
-            .collect();
+        let labelled: Vec<Labelled> = pages.iter().zip(&golds).map(|(page, gold)| Labelled { site: "s", page, gold }).collect();
         let model = learner.train(&labelled).expect("train");
         let test = template_page(99);
         let text = model.extract(&test).expect("extract").text;
@@ -171,12 +151,7 @@ pub(crate) mod tests {
             .iter()
             .map(|p| {
                 let blocks = text_blocks(&p.doc);
-                blocks
-                    .iter()
-                    .filter(|b| b.text.starts_with("Story"))
-                    .map(|b| b.text.as_str())
-                    .collect::<Vec<_>>()
-                    .join("\n")
+                blocks.iter().filter(|b| b.text.starts_with("Story")).map(|b| b.text.as_str()).collect::<Vec<_>>().join("\n")
             })
             .collect();
         (pages, golds)

@@ -83,11 +83,7 @@ fn features(blocks: &[TextBlock], i: usize, tokens: &[String]) -> Vec<f64> {
     ];
     let bucket = (i * POSITIONS / blocks.len().max(1)).min(POSITIONS - 1);
     f.extend((0..POSITIONS).map(|k| if k == bucket { 1.0 } else { 0.0 }));
-    f.extend(
-        tokens
-            .iter()
-            .map(|t| if b.names.contains(t) { 1.0 } else { 0.0 }),
-    );
+    f.extend(tokens.iter().map(|t| if b.names.contains(t) { 1.0 } else { 0.0 }));
     f
 }
 
@@ -114,60 +110,43 @@ fn choose_tokens(pages: &[(Vec<TextBlock>, Vec<bool>)]) -> Vec<String> {
         })
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
-    scored
-        .into_iter()
-        .take(TOKENS)
-        .map(|(_, t)| t.to_string())
-        .collect()
+    scored.into_iter().take(TOKENS).map(|(_, t)| t.to_string()).collect()
 }
 
 impl Learner for SvmMethod {
     fn train(&self, pages: &[Labelled]) -> Result<Box<dyn Model>> {
         let labelled: Vec<(Vec<TextBlock>, Vec<bool>)> = match self.labels {
             Labels::Gold => pages.iter().map(gold_labelled).collect(),
-            Labels::Description => pages
-                .iter()
-                .filter_map(|p| super::auto::description_labels(&p.page.doc))
-                .collect(),
+            Labels::Description => pages.iter().filter_map(|p| super::auto::description_labels(&p.page.doc)).collect(),
             Labels::Wrapper => super::auto::wrapper_labels(pages),
         };
         let tokens = choose_tokens(&labelled);
         let rows: Vec<(Vec<f64>, bool)> = labelled
             .iter()
-            .flat_map(|(blocks, labels)| {
-                (0..blocks.len()).map(|i| (features(blocks, i, &tokens), labels[i]))
-            })
+            .flat_map(|(blocks, labels)| (0..blocks.len()).map(|i| (features(blocks, i, &tokens), labels[i])))
             .collect();
         let rows = sample(rows, MAX_TRAINING_BLOCKS);
         let name = self.method_name().to_string();
         if !rows.iter().any(|r| r.1) || rows.iter().all(|r| r.1) {
-            return Err(Error::Invalid(format!(
-                "{name}: the training pages give no content block, or nothing else"
-            )));
+            return Err(Error::Invalid(format!("{name}: the training pages give no content block, or nothing else")));
         }
         let x: Vec<Vec<f64>> = rows.iter().map(|r| r.0.clone()).collect();
         let scaler = Scaler::fit(&x);
         let width = x[0].len();
         let flat: Vec<f64> = x.iter().flat_map(|r| scaler.apply(r)).collect();
-        let records = Array2::from_shape_vec((x.len(), width), flat)
-            .map_err(|e| Error::Internal(e.to_string()))?;
+        let records = Array2::from_shape_vec((x.len(), width), flat).map_err(|e| Error::Internal(e.to_string()))?;
         let targets: Array1<bool> = rows.iter().map(|r| r.1).collect();
         let svm = Svm::<f64, bool>::params()
             .gaussian_kernel(width as f64)
             .pos_neg_weights(C, C)
             .fit(&Dataset::new(records, targets))
             .map_err(|e| Error::Internal(format!("{name}: the SVM did not train: {e}")))?;
-        Ok(Box::new(SvmModel {
-            name,
-            tokens,
-            scaler,
-            svm,
-        }))
+        Ok(Box::new(SvmModel { name, tokens, scaler, svm }))
     }
 
     fn load(&self, json: &serde_json::Value) -> Result<Box<dyn Model>> {
-        let mut model: SvmModel = serde_json::from_value(json.clone())
-            .map_err(|e| Error::Invalid(format!("not an svm model: {e}")))?;
+        let mut model: SvmModel =
+            serde_json::from_value(json.clone()).map_err(|e| Error::Invalid(format!("not an svm model: {e}")))?;
         model.name = self.method_name().to_string();
         Ok(Box::new(model))
     }
@@ -196,11 +175,7 @@ impl Extractor for SvmModel {
         &self.name
     }
     fn extract(&self, page: &Page) -> Result<Extraction> {
-        Ok(Extraction::new(
-            Vec::new(),
-            article(&page.doc, |b, i| self.is_content(b, i)),
-            Rule::SinglePage,
-        ))
+        Ok(Extraction::new(Vec::new(), article(&page.doc, |b, i| self.is_content(b, i)), Rule::SinglePage))
     }
 }
 
@@ -219,8 +194,6 @@ mod tests {
     /// inside `story`; link-only blocks of the menu and footer are dropped.
     #[test]
     fn keeps_long_unlinked_blocks() {
-        crate::bench::baselines::blocks::tests::learns_the_template(&SvmMethod {
-            labels: Labels::Gold,
-        });
+        crate::bench::baselines::blocks::tests::learns_the_template(&SvmMethod { labels: Labels::Gold });
     }
 }

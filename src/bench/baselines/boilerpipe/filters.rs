@@ -137,11 +137,7 @@ impl TitleMatch {
 
 /// Split `s` at each separator character with the spaces around it (at least one space on
 /// each side when `spaced`), as Java's `String.split` does: trailing empty parts dropped.
-pub(super) fn split_at_separators(
-    s: &str,
-    is_sep: impl Fn(char) -> bool,
-    spaced: bool,
-) -> Vec<String> {
+pub(super) fn split_at_separators(s: &str, is_sep: impl Fn(char) -> bool, spaced: bool) -> Vec<String> {
     let chars: Vec<char> = s.chars().collect();
     let mut parts = Vec::new();
     let mut part_start = 0;

@@ -381,9 +381,7 @@ pub(super) fn segment(doc: &Doc) -> Vec<Block> {
                 };
                 let names = seg.names.len();
                 for value in [e.attr("id"), e.attr("class")].into_iter().flatten() {
-                    let words = value
-                        .split(|c: char| !c.is_alphanumeric())
-                        .filter(|w| !w.is_empty());
+                    let words = value.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
                     seg.names.extend(words.map(str::to_lowercase));
                 }
                 seg.start(action);

@@ -3,7 +3,8 @@
 use super::*;
 use crate::clean::page;
 
-const SENTENCE: &str = "The council voted on Tuesday to rebuild the old bridge over the river, \
+const SENTENCE: &str =
+    "The council voted on Tuesday to rebuild the old bridge over the river, \
     a project that residents have demanded for more than a decade. ";
 
 fn para(n: usize) -> String {
