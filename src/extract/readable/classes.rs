@@ -46,10 +46,10 @@ fn word(w: &[u8]) -> Word {
         | b"footer" | b"footnotes" | b"gallery" | b"login" | b"masthead" | b"menu" | b"meta" | b"modal"
         | b"more" | b"nav" | b"navbar" | b"navigation" | b"newsletter" | b"outbrain" | b"overlay" | b"pager"
         | b"pagination" | b"player" | b"playlist" | b"popover" | b"popular" | b"popup" | b"print" | b"privacy"
-        | b"promo" | b"promoted" | b"promotion" | b"rail" | b"recirc" | b"recommended" | b"related" | b"share"
-        | b"sharebar" | b"shares" | b"sharing" | b"sidebar" | b"signup" | b"skip" | b"social" | b"sponsor"
-        | b"sponsored" | b"subscribe" | b"subscription" | b"taboola" | b"tags" | b"teaser" | b"terms"
-        | b"timestamp" | b"toolbar" | b"tools" | b"topbar" | b"trending" | b"twitter" => Word::Boilerplate,
+        | b"promo" | b"promoted" | b"promotion" | b"rail" | b"recirc" | b"recommended" | b"related" | b"reviews"
+        | b"share" | b"sharebar" | b"shares" | b"sharing" | b"sidebar" | b"signup" | b"skip" | b"social"
+        | b"sponsor" | b"sponsored" | b"subscribe" | b"subscription" | b"taboola" | b"tags" | b"teaser"
+        | b"terms" | b"timestamp" | b"toolbar" | b"tools" | b"topbar" | b"trending" | b"twitter" => Word::Boilerplate,
         b"article" | b"articlebody" | b"blog" | b"body" | b"content" | b"entry" | b"hentry" | b"main" | b"post"
         | b"prose" | b"story" | b"text" => Word::Article,
         _ => Word::None,
@@ -405,6 +405,8 @@ mod tests {
     #[test]
     fn words_have_meanings() {
         assert!(word(b"related") == Word::Boilerplate && word(b"content") == Word::Article && word(b"x") == Word::None);
+        // Readers' words: comments and customer reviews.
+        assert!(word(b"comments") == Word::Boilerplate && word(b"reviews") == Word::Boilerplate);
     }
 
     #[test]

@@ -636,6 +636,24 @@ mod tests {
     }
 
     #[test]
+    fn customer_reviews_are_not_the_product() {
+        // A product page with customer reviews beside its description: the reviews are the
+        // readers' words, as comments are, not the page's.
+        let review = |i: usize| format!("<div class=customer-review><p>Played it for {i} months on stage and it still stays in tune.</p></div>");
+        let reviews: String = (0..3).map(review).collect();
+        let html = format!(
+            "<html><head><title>Player Strat</title></head><body><main><h1>Player Strat</h1>\
+             <div class=product-text><p>An alder body with a maple neck and a rosewood fingerboard with white dot inlays.</p>\
+             <p>Three single coil pickups with one volume and two tone controls, wired for classic tones.</p>\
+             <p>A two point tremolo with bent steel saddles and vintage style tuners keeps it stable.</p></div>\
+             <div class=product-reviews><h2>Reviews</h2>{reviews}</div>\
+             <div class=shipping><p>Orders ship within two days from our warehouse, with free returns.</p></div></main></body></html>"
+        );
+        let text = extract(&crate::clean::page(&html)).text;
+        assert!(text.contains("white dot inlays") && !text.contains("stays in tune"), "{text}");
+    }
+
+    #[test]
     fn a_hidden_panel_the_reader_opens_is_content_a_hidden_copy_is_not() {
         let para = |w: &str| format!("<p>{}</p>", format!("{w} plans cover every team and every project we run. ").repeat(4));
         let html = format!(
