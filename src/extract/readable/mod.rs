@@ -28,7 +28,7 @@
 //!   accordion's region labelled by its trigger or named so by its class, a segment a
 //!   streaming renderer moves into place) is content, not a hidden duplicate.
 //! - **siblings**: a sibling of the root that scores at least a fifth of it, or is a clean
-//!   paragraph, joins the selection.
+//!   paragraph, joins the selection, and so do the lists and tables between two that join.
 //! - **prune**: boilerplate regions inside the selection are cut, unless they hold most of its
 //!   paragraphs.
 //! - **link-blocks**: blocks of the selection that are mostly link text are cut, unless they
@@ -415,23 +415,31 @@ fn one_of_several_articles(doc: &Doc, f: &Facts, nodes: &[NodeId], h: NodeId) ->
     found.into_iter().find(|&a| doc.contains(a, h))
 }
 
-/// The root and the siblings that join it, in document order.
+/// The root and the siblings that join it, in document order: those that score near it or are
+/// clean paragraphs, and the lists and tables between two of them (a reading list among the
+/// article's paragraphs is part of it).
 fn siblings(doc: &Doc, f: &Facts, opts: &Options, root: usize) -> Vec<NodeId> {
     let Some(parent) = doc.nodes[root].parent else { return vec![root as NodeId] };
     let top = f.score(root, opts);
-    let mut out = Vec::new();
-    for s in doc.children(parent) {
-        let i = s as usize;
-        let joins = i == root
-            || (!f.junk[i]
-                && !f.text[i]
-                && f.good[i] > 0.0
-                && (f.score(i, opts) >= SIBLING_SHARE * top || clean_paragraph(f, i)));
-        if joins {
-            out.push(s);
-        }
-    }
-    out
+    let children: Vec<NodeId> = doc.children(parent).collect();
+    let joins: Vec<bool> = children
+        .iter()
+        .map(|&s| {
+            let i = s as usize;
+            i == root
+                || (!f.junk[i]
+                    && !f.text[i]
+                    && f.good[i] > 0.0
+                    && (f.score(i, opts) >= SIBLING_SHARE * top || clean_paragraph(f, i)))
+        })
+        .collect();
+    let list = |i: usize| {
+        !f.junk[i] && doc.element(i as NodeId).is_some_and(|e| matches!(e.name.as_str(), "ul" | "ol" | "dl" | "table"))
+    };
+    let (Some(first), Some(last)) = (joins.iter().position(|&j| j), joins.iter().rposition(|&j| j)) else {
+        return vec![root as NodeId];
+    };
+    (first..=last).filter(|&k| joins[k] || list(children[k] as usize)).map(|k| children[k]).collect()
 }
 
 /// A paragraph with almost no links: at least 80 columns, under a quarter link text.
@@ -611,6 +619,26 @@ mod tests {
         assert_eq!(found(&text), 4, "{text}");
         let one = extract_with(&doc, &Options::default().without("sections").unwrap()).text;
         assert_eq!(found(&one), 1, "{one}");
+    }
+
+    #[test]
+    fn a_list_between_the_paragraphs_of_an_article_is_part_of_it() {
+        // A wiki page: a long introduction, then reading lists under headings with a short
+        // paragraph between them. The introduction is the best block; the lists score low
+        // (mostly links) but sit between paragraphs that join it.
+        let items = |k: usize| (0..8).map(|i| format!("<li><a href=/g{k}{i}>Tuning the server for heavy loads, part {k}{i}</a> by Ann Lee</li>")).collect::<String>();
+        let html = format!(
+            "<html><head><title>Performance</title></head><body><nav><a href=/>Home</a></nav><div class=page><h1>Performance</h1>\
+             <p>{}</p><h2>Guides</h2><ul>{}</ul><h2>Courses</h2><p>Courses on tuning are given by a number of companies each year, in many cities and online.</p>\
+             <h2>Maintenance</h2><ul>{}</ul><p>Vacuum and analyze keep the statistics of the planner fresh, and the tables of the database small.</p></div>\
+             <footer><p>Wiki footer</p></footer></body></html>",
+            "Read the slow query log first, and read the plan of each query before you change a setting. ".repeat(5),
+            items(1),
+            items(2)
+        );
+        let doc = crate::clean::page(&html);
+        let text = extract(&doc).text;
+        assert!(text.contains("heavy loads, part 17") && text.contains("heavy loads, part 27"), "{text}");
     }
 
     #[test]
