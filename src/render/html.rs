@@ -15,8 +15,20 @@ fn blank_image(doc: &Doc, id: NodeId, e: &Element) -> bool {
     e.name == "img" && placeholder(image_source(doc, id, e))
 }
 
-/// Append the HTML of the subtree at `root`, minus `skip` and empty wrappers.
-pub(super) fn html_subtree(doc: &Doc, root: NodeId, skip: &[bool], base: Option<&Url>, out: &mut String) {
+/// The attributes a bare fragment keeps ([`html_subtree`]'s `bare`): those a reader of a
+/// table or list needs (links, images, cell spans, numbering, language). The others (classes,
+/// ids, styles, data) are the page's styling and scripts.
+const BARE_ATTRS: &[&str] = &[
+    "href", "src", "srcset", "alt", "title", "colspan", "rowspan", "scope", "headers", "abbr", "start", "reversed", "type",
+    "value", "lang", "dir", "datetime", "cite",
+];
+
+/// Styling wrappers a bare fragment writes without their tags (their content stays).
+const BARE_UNWRAPPED: &[&str] = &["span", "font"];
+
+/// Append the HTML of the subtree at `root`, minus `skip` and empty wrappers; `bare` (an HTML
+/// block of the Markdown) keeps only [`BARE_ATTRS`] and drops [`BARE_UNWRAPPED`] tags.
+pub(super) fn html_subtree(doc: &Doc, root: NodeId, skip: &[bool], base: Option<&Url>, bare: bool, out: &mut String) {
     let Some(node) = doc.nodes.get(root as usize) else { return };
     let end = node.end.min(doc.nodes.len() as NodeId);
     if root >= end {
@@ -99,7 +111,7 @@ pub(super) fn html_subtree(doc: &Doc, root: NodeId, skip: &[bool], base: Option<
         }
         // A page read without scripts shows its `noscript` content: written without the tag,
         // which a reader with scripts would hide.
-        if name == "html" || name == "body" || name == "noscript" {
+        if name == "html" || name == "body" || name == "noscript" || (bare && BARE_UNWRAPPED.contains(&name)) {
             i += 1;
             continue;
         }
@@ -126,7 +138,7 @@ pub(super) fn html_subtree(doc: &Doc, root: NodeId, skip: &[bool], base: Option<
         for (k, v) in &e.attrs {
             let k_ = k.as_str();
             let written = (own_src && (k_ == "src" || LAZY_SRC.contains(&k_))) || (own_srcset && (k_ == "srcset" || LAZY_SRCSET.contains(&k_)));
-            if k.starts_with("on") || written {
+            if k.starts_with("on") || written || (bare && !BARE_ATTRS.contains(&k_)) {
                 continue;
             }
             let value = match k.as_str() {

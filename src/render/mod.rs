@@ -138,10 +138,10 @@ pub fn html(doc: &Doc, x: &Extraction, base: Option<&Url>) -> String {
         let mut inner = String::new();
         // A headline that is no heading (a `p`, an `li`) is written as an `h1` of its content.
         if heading {
-            html_subtree(doc, h, &cuts, base, &mut inner);
+            html_subtree(doc, h, &cuts, base, false, &mut inner);
         } else {
             for c in doc.children(h) {
-                html_subtree(doc, c, &cuts, base, &mut inner);
+                html_subtree(doc, c, &cuts, base, false, &mut inner);
             }
         }
         if !inner.is_empty() {
@@ -154,7 +154,7 @@ pub fn html(doc: &Doc, x: &Extraction, base: Option<&Url>) -> String {
     }
     for &n in &x.nodes {
         let before = out.len();
-        html_subtree(doc, n, &cuts, base, &mut out);
+        html_subtree(doc, n, &cuts, base, false, &mut out);
         if out.len() > before {
             out.push('\n');
         }
@@ -390,6 +390,13 @@ mod tests {
     fn tables_gfm_cannot_hold_are_html_blocks_in_markdown() {
         let spans = md("<table><tr><th>Year</th><th colspan=2>Traffic</th></tr><tr><td>2023</td><td>cars</td><td>bikes</td></tr></table>");
         assert_eq!(spans, "<table><tbody><tr><th>Year</th><th colspan=\"2\">Traffic</th></tr><tr><td>2023</td><td>cars</td><td>bikes</td></tr></tbody></table>\n");
+        // Only what a reader needs: no classes, ids, styles or data, no styling wrappers.
+        let styled = md("<table class=wikitable><tr><th scope=col style='width:9%'>Year</th><th colspan=2>Winners</th></tr>\
+                         <tr><td data-sort-value=1901>1901</td><td><span class=vcard><a href=/wiki/Roentgen title=R\u{f6}ntgen>R\u{f6}ntgen</a></span></td><td>none</td></tr></table>");
+        assert_eq!(
+            styled,
+            "<table><tbody><tr><th scope=\"col\">Year</th><th colspan=\"2\">Winners</th></tr><tr><td>1901</td><td><a href=\"/wiki/Roentgen\" title=\"R\u{f6}ntgen\">R\u{f6}ntgen</a></td><td>none</td></tr></tbody></table>\n"
+        );
         let list = md("<ul><li>Routes:<table><tr><th>Route</th><th>Stops</th></tr><tr><td>Ferry</td><td><ul><li>Mill</li><li>Market</li></ul></td></tr></table></li></ul>");
         assert!(list.starts_with("- Routes:\n\n  <table>") && !list.contains("\n\n  </"), "{list}");
         assert_eq!(md("<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>"), "| A | B |\n| --- | --- |\n| 1 | 2 |\n");

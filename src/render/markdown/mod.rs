@@ -628,13 +628,13 @@ impl<'a> Markdown<'a> {
     }
 
     /// An element Markdown cannot hold (a table GFM cannot, a definition list), as the HTML
-    /// block GFM allows: its HTML, each line written inside the open containers, with no blank
-    /// line (which would end the block).
+    /// block GFM allows: its bare HTML (no styling attributes or wrappers), each line written
+    /// inside the open containers, with no blank line (which would end the block).
     fn html_block(&mut self, id: NodeId) {
         self.block_break();
         self.flush();
         let mut html = String::new();
-        super::html_subtree(self.doc, id, self.skip, self.base, &mut html);
+        super::html_subtree(self.doc, id, self.skip, self.base, true, &mut html);
         for line in html.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()) {
             self.write_line(line);
         }
