@@ -227,15 +227,7 @@ fn shown_if_all_hidden(doc: &Doc, opts: &Options, out: Draft) -> Draft {
     if words == 0 {
         return read;
     }
-    let in_landmark = |mut i: NodeId| {
-        while i != score::NONE {
-            if facts.verdict[i as usize].landmark {
-                return true;
-            }
-            i = facts.parent[i as usize];
-        }
-        false
-    };
+    let in_landmark = |i: NodeId| std::iter::once(i).chain(doc.ancestors(i)).any(|a| facts.verdict[a as usize].landmark);
     let landmark = !read.nodes.is_empty() && read.nodes.iter().all(|&i| in_landmark(i));
     if landmark && read.words(doc) >= SHOWN_RATIO * words { read } else { out }
 }
