@@ -305,7 +305,7 @@ pub(crate) struct BenchArgs {
     /// gbt, single-page, fulltext (mss, svm* and gbt are learned: see --train); for ablation
     /// forest-tfidf-no-M
     /// with M one of template, link-text, link-blocks, split, headline, alternatives, anchored,
-    /// cross-check, in-block, templates, and the cross-check's signals site-cuts, containment, template-share; forest-paper (all off); single-page-no-M with M one of classes, panels,
+    /// cross-check, in-block, templates, and the cross-check's signals site-cuts, containment, template-share, sentences; forest-paper (all off); single-page-no-M with M one of classes, panels,
     /// teasers, landmarks, hidden, siblings, prune, link-blocks, header, tail, headline,
     /// stories, listing, sections.
     #[arg(long = "method", value_delimiter = ',')]

@@ -169,7 +169,7 @@ impl Extractor for Applier {
         let evidence = (!x.nodes.is_empty()).then(|| {
             let wrapper = Chosen { nodes: &x.nodes, skip: &x.skip, headline: x.headline };
             let single = Chosen { nodes: &sp.nodes, skip: &sp.skip, headline: sp.headline };
-            Evidence::measure(doc, wrapper, single, &self.template)
+            Evidence::measure(doc, wrapper, single, &self.template, self.signals.sentences)
         });
         if evidence.is_some_and(|e| e.verdict(self.signals) == Verdict::Wrapper) {
             return Ok(Extraction { evidence, ..x });
@@ -205,7 +205,7 @@ impl Applier {
         if self.template.is_empty() {
             return false;
         }
-        let mask = self.template.mask_within(doc, &[node]);
+        let mask = self.template.mask_within(doc, &[node], false);
         let mut texts = (node as usize..doc.end(node) as usize)
             .filter(|&i| matches!(&doc.nodes[i].data, crate::clean::NodeData::Text(t) if !t.trim().is_empty()))
             .peekable();
@@ -222,7 +222,7 @@ impl Applier {
         if article.headline.is_some_and(|h| self.is_template(doc, h)) {
             article.headline = None;
         }
-        let mask = self.template.mask_within(doc, &article.nodes);
+        let mask = self.template.mask_within(doc, &article.nodes, false);
         if !mask.iter().any(|&m| m) {
             return;
         }
@@ -248,7 +248,7 @@ impl Applier {
         let doc = &page.doc;
         let wrapper = &part.wrapper;
         let done = |nodes: Vec<NodeId>, rule| {
-            let mut mask = self.template.mask_within(doc, &nodes);
+            let mut mask = self.template.mask_within(doc, &nodes, false);
             if wrapper.prune_link_blocks {
                 for (m, l) in mask.iter_mut().zip(link_blocks(doc, &nodes)) {
                     *m |= l;

@@ -16,7 +16,11 @@
 //!   outside the template (the story before a gallery the wrapper took).
 //! - **template-share**: of two articles that share little, the one with a larger share of
 //!   its text on the site's template lines (by a quarter of its text or more) is not the
-//!   article.
+//!   article, unless its text off those lines is still more than the other's whole text (a
+//!   longer article with some furniture in it).
+//! - **sentences**: a short sentence with links that recurs whole at one place on the site's
+//!   pages (a comment policy, a sign-off) counts as template here, though the wrapper cuts
+//!   only whole template texts ([`Template::mask_within`]).
 //!
 //! With every signal off, the rule is the cross-check's: the single-page article on any
 //! disagreement (fewer than [`AGREEMENT`] of their characters shared).
@@ -49,16 +53,18 @@ pub struct Signals {
     pub containment: bool,
     /// Of two articles that share little, the one more of whose text is template loses.
     pub template_share: bool,
+    /// Short sentences with links that recur whole count as template.
+    pub sentences: bool,
 }
 
 impl Default for Signals {
     fn default() -> Self {
-        Signals { site_cuts: true, containment: true, template_share: true }
+        Signals { site_cuts: true, containment: true, template_share: true, sentences: true }
     }
 }
 
 /// The signals `forest-tfidf-no-<name>` turns off.
-pub const SIGNALS: &[&str] = &["site-cuts", "containment", "template-share"];
+pub const SIGNALS: &[&str] = &["site-cuts", "containment", "template-share", "sentences"];
 
 impl Signals {
     /// These signals with `name` (one of [`SIGNALS`]) turned off; `None` for another name.
@@ -67,6 +73,7 @@ impl Signals {
             "site-cuts" => self.site_cuts = false,
             "containment" => self.containment = false,
             "template-share" => self.template_share = false,
+            "sentences" => self.sentences = false,
             _ => return None,
         }
         Some(self)
@@ -129,12 +136,13 @@ pub struct Evidence {
 }
 
 impl Evidence {
-    /// Measure the two selections of `doc`, with the site's `template`.
-    pub(crate) fn measure(doc: &Doc, wrapper: Chosen, single: Chosen, template: &Template) -> Evidence {
+    /// Measure the two selections of `doc`, with the site's `template` (its short sentences
+    /// too, with `sentences`).
+    pub(crate) fn measure(doc: &Doc, wrapper: Chosen, single: Chosen, template: &Template, sentences: bool) -> Evidence {
         let (w, s) = (wrapper.mask(doc), single.mask(doc));
         // Template text is found by its path from the root: one pass over the body serves the
         // page and both articles.
-        let tpl = template.mask_within(doc, &[doc.body]);
+        let tpl = template.mask_within(doc, &[doc.body], sentences);
         let mut e = Evidence::default();
         let body = doc.body as usize..doc.end(doc.body) as usize;
         for (i, node) in doc.nodes.iter().enumerate() {
@@ -215,6 +223,7 @@ impl Evidence {
         }
         if signals.template_share
             && share(self.single_template, self.single) >= share(self.wrapper_template, self.wrapper) + MORE_TEMPLATE
+            && self.single - self.single_template <= self.wrapper
         {
             return Verdict::Wrapper;
         }
@@ -283,5 +292,9 @@ mod tests {
         assert_eq!(sidebar.verdict(Signals::default()), Verdict::Wrapper);
         assert_eq!(sidebar.verdict(Signals::default().without("template-share").unwrap()), Verdict::SinglePage);
         assert_eq!(e(90, 130, 0).verdict(Signals::default()), Verdict::SinglePage);
+        // A longer article with some of the site's furniture in it: its text off the template
+        // is more than the other's whole text, so it is not the site's template block.
+        let longer = Evidence { single_template: 160, ..e(198, 585, 144) };
+        assert_eq!(longer.verdict(Signals::default()), Verdict::SinglePage);
     }
 }

@@ -161,45 +161,92 @@ fn text_key(t: &str) -> Option<u64> {
     (len > 0).then(|| text_hash(&buf[..len]))
 }
 
-/// Per node: is it a text that is a piece of a sentence? That is text that is not the whole
-/// text of its block (its nearest ancestor that is not an inline tag): `, and` between two
-/// links, `fetch()` in `<code>` within a paragraph, a keyword in highlighted code. Such text
-/// recurs on pages of one site as words do, and is never furniture; furniture (a menu item,
-/// a "Related" heading, a share button) is a block of its own.
-fn in_sentence(doc: &Doc) -> Vec<bool> {
-    let n = doc.nodes.len();
-    let mut block = vec![0u32; n];
-    let mut texts = vec![0u8; n];
-    for (i, node) in doc.nodes.iter().enumerate() {
-        let parent = node.parent.unwrap_or(0) as usize;
+/// The blocks of the nodes in `range` (`range.start` an element): per node, its block (the
+/// nearest ancestor-or-self in the range that is not an inline tag; the range's first node
+/// is one), and, per block made of two or more non-blank text nodes (a sentence with links:
+/// `, and` between two links, a comment policy with its links), its whole text, the pieces
+/// joined and white space collapsed, when it is short enough to be a line ([`MAX_TEXT`]).
+/// Such a block's pieces recur on a site's pages as words do, and are never furniture alone;
+/// the block's whole text, recurring at its path, is.
+fn sentence_blocks(doc: &Doc, range: std::ops::Range<usize>) -> (Vec<u32>, HashMap<u32, Option<String>, FxBuildHasher>) {
+    let start = range.start;
+    let mut block = vec![0u32; range.len()];
+    let mut pieces = vec![0u8; range.len()];
+    for (k, node) in doc.nodes[range.clone()].iter().enumerate() {
+        let i = start + k;
+        let parent = node.parent.map(|p| p as usize).filter(|&p| p >= start && p < i);
+        let up = parent.map_or(i as u32, |p| block[p - start]);
         match &node.data {
-            NodeData::Element(e) => block[i] = if node.parent.is_some() && is_inline(&e.name) { block[parent] } else { i as u32 },
+            NodeData::Element(e) => block[k] = if parent.is_some() && is_inline(&e.name) { up } else { i as u32 },
             NodeData::Text(t) => {
-                block[i] = block[parent];
+                block[k] = up;
                 if !t.trim().is_empty() {
-                    let b = block[i] as usize;
-                    texts[b] = texts[b].saturating_add(1);
+                    let b = up as usize - start;
+                    pieces[b] = pieces[b].saturating_add(1);
                 }
             }
         }
     }
-    (0..n).map(|i| matches!(doc.nodes[i].data, NodeData::Text(_)) && texts[block[i] as usize] > 1).collect()
+    let mut joined: HashMap<u32, Option<String>, FxBuildHasher> = HashMap::default();
+    for (k, node) in doc.nodes[range].iter().enumerate() {
+        let NodeData::Text(t) = &node.data else { continue };
+        let b = block[k];
+        if pieces[b as usize - start] < 2 {
+            continue;
+        }
+        let text = joined.entry(b).or_insert_with(|| Some(String::new()));
+        if let Some(s) = text {
+            if s.len() + t.len() > 4 * MAX_TEXT {
+                *text = None;
+            } else {
+                s.push_str(t);
+            }
+        }
+    }
+    for text in joined.values_mut() {
+        *text = text.take().map(|s| crate::clean::collapse_ws(&s)).filter(|s| !s.is_empty() && s.len() <= MAX_TEXT);
+    }
+    (block, joined)
 }
 
-/// Each text node worth keying (not blank, not too long), in document order: its node, its
-/// key, and whether it counts when a template is learned (it is not a piece of a sentence,
-/// [`in_sentence`]; the mask looks at every keyed text).
-pub(crate) fn keyed_texts(doc: &Doc) -> Vec<(u32, u64, bool)> {
+/// One text node worth keying ([`keyed_texts`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Keyed {
+    /// The text node.
+    pub node: u32,
+    /// Its key: the hash of its parent's path and its text.
+    pub key: u64,
+    /// Does that key count when a template is learned? (Not for a piece of a sentence.)
+    pub learn: bool,
+    /// For a piece of a short sentence ([`sentence_blocks`]), the sentence's block and key:
+    /// the hash of the block's path and the sentence's whole text.
+    pub sentence: Option<(u32, u64)>,
+}
+
+/// Each text node worth keying (not blank, not too long), in document order, and the whole
+/// texts of the short sentences some of them are pieces of ([`sentence_blocks`]). A text is
+/// keyed by its own text at its parent's path; one that is a piece of a sentence does not
+/// count when a template is learned (the mask looks at every keyed text), but a piece of a
+/// short sentence also carries the sentence's key, which does.
+pub(crate) fn keyed_texts(doc: &Doc) -> (Vec<Keyed>, HashMap<u32, Option<String>, FxBuildHasher>) {
     let paths = path_hashes(doc);
-    let sentence = in_sentence(doc);
-    doc.nodes
+    let (block, joined) = sentence_blocks(doc, 0..doc.nodes.len());
+    let keyed = doc
+        .nodes
         .iter()
         .enumerate()
-        .filter_map(|(i, n)| match &n.data {
-            NodeData::Text(t) => text_key(t).map(|k| (i as u32, mix(paths[i], k), !sentence[i])),
-            NodeData::Element(_) => None,
+        .filter_map(|(i, n)| {
+            let NodeData::Text(t) = &n.data else { return None };
+            let b = block[i];
+            let (learn, sentence) = match joined.get(&b) {
+                Some(Some(whole)) => (false, Some((b, mix(paths[b as usize], text_hash(whole.as_bytes()))))),
+                Some(None) => (false, None),
+                None => (true, None),
+            };
+            text_key(t).map(|k| Keyed { node: i as u32, key: mix(paths[i], k), learn, sentence })
         })
-        .collect()
+        .collect();
+    (keyed, joined)
 }
 
 /// Paths as a trie: per path, the path it extends ([`NO_PATH`] for a first step) and its
@@ -268,7 +315,7 @@ pub(crate) struct PageKeys {
 impl PageKeys {
     /// The keys of `doc` that count, of its `keyed` texts ([`keyed_texts`]); none when the
     /// template is off (`min_pages` 0).
-    pub(crate) fn of(doc: &Doc, keyed: &[(u32, u64, bool)], min_pages: usize) -> PageKeys {
+    pub(crate) fn of(doc: &Doc, keyed: &[Keyed], joined: &HashMap<u32, Option<String>, FxBuildHasher>, min_pages: usize) -> PageKeys {
         let mut page = PageKeys::default();
         if min_pages == 0 {
             return page;
@@ -277,32 +324,36 @@ impl PageKeys {
         // Each element's path, by node: one step added to its parent's, once.
         let mut path_of: HashMap<u32, u32, FxBuildHasher> = HashMap::default();
         let mut chain = Vec::new();
-        for &(node, key, learn) in keyed {
-            if !learn || !seen.insert(key) {
-                continue;
-            }
-            // The ancestors whose paths are not made yet, nearest first.
-            chain.clear();
-            let mut path = NO_PATH;
-            for a in doc.ancestors(node) {
-                if let Some(&p) = path_of.get(&a) {
-                    path = p;
-                    break;
+        for k in keyed {
+            // The text's own line, and the line of the short sentence it is a piece of.
+            let own = (k.learn && seen.insert(k.key)).then(|| (k.key, doc.nodes[k.node as usize].parent.unwrap_or(0), None));
+            let sentence = k.sentence.filter(|&(_, key)| seen.insert(key)).map(|(b, key)| (key, b, joined.get(&b).and_then(Option::as_deref)));
+            for (key, at, whole) in own.into_iter().chain(sentence) {
+                // The ancestors whose paths are not made yet, nearest first.
+                chain.clear();
+                let mut path = NO_PATH;
+                for a in std::iter::once(at).chain(doc.ancestors(at)) {
+                    if let Some(&p) = path_of.get(&a) {
+                        path = p;
+                        break;
+                    }
+                    chain.push(a);
                 }
-                chain.push(a);
+                for &a in chain.iter().rev() {
+                    // A path past a 4 G table ends there: no page holds that many elements.
+                    let Some(p) = page.paths.push(path, &step(doc, a)) else { break };
+                    path = p;
+                    path_of.insert(a, p);
+                }
+                match (whole, &doc.nodes[k.node as usize].data) {
+                    (Some(whole), _) => page.texts.push_str(whole),
+                    (None, NodeData::Text(t)) => collapse_ws_into(&mut page.texts, t),
+                    _ => {}
+                }
+                // Texts past 4 GiB are left out: no page holds that much.
+                let Ok(end) = u32::try_from(page.texts.len()) else { return page };
+                page.keys.push((key, path, end));
             }
-            for &a in chain.iter().rev() {
-                // A path past a 4 G table ends there: no page holds that many elements.
-                let Some(p) = page.paths.push(path, &step(doc, a)) else { break };
-                path = p;
-                path_of.insert(a, p);
-            }
-            if let NodeData::Text(t) = &doc.nodes[node as usize].data {
-                collapse_ws_into(&mut page.texts, t);
-            }
-            // Texts past 4 GiB are left out: no page holds that much.
-            let Ok(end) = u32::try_from(page.texts.len()) else { break };
-            page.keys.push((key, path, end));
         }
         page
     }
@@ -457,7 +508,8 @@ impl Template {
     pub fn learn(pages: &[&Page], min_pages: usize) -> Template {
         let mut learner = Learner::new(min_pages);
         for page in pages {
-            learner.add(&PageKeys::of(&page.doc, &keyed_texts(&page.doc), min_pages));
+            let (keyed, joined) = keyed_texts(&page.doc);
+            learner.add(&PageKeys::of(&page.doc, &keyed, &joined, min_pages));
         }
         learner.finish().template()
     }
@@ -498,7 +550,9 @@ impl Template {
 
     /// Per node of `doc`: is it a template text node? Only the subtrees at `roots` are looked
     /// at (the rest is `false`): what apply needs, at a fraction of the cost.
-    pub fn mask_within(&self, doc: &Doc, roots: &[u32]) -> Vec<bool> {
+    /// With `sentences`, a piece of a short sentence is template too when the whole sentence
+    /// is a template line ([`sentence_blocks`]: a comment policy, a sign-off with its links).
+    pub fn mask_within(&self, doc: &Doc, roots: &[u32], sentences: bool) -> Vec<bool> {
         let mut mask = vec![false; doc.nodes.len()];
         if self.keys.is_empty() {
             return mask;
@@ -511,6 +565,7 @@ impl Template {
             let mut chain: Vec<u32> = doc.ancestors(root).collect();
             chain.reverse();
             let parent_hash = chain.iter().fold(0u64, |acc, &a| mix(acc, step_hash(doc, a)));
+            let (block, joined) = if sentences { sentence_blocks(doc, r..end) } else { Default::default() };
             for i in r..end {
                 let parent = match doc.nodes[i].parent {
                     Some(p) if p as usize >= r && i != r => h[p as usize],
@@ -519,7 +574,12 @@ impl Template {
                 h[i] = match &doc.nodes[i].data {
                     NodeData::Element(_) => mix(parent, step_hash(doc, i as u32)),
                     NodeData::Text(t) => {
-                        mask[i] = text_key(t).is_some_and(|k| self.keys.contains(&mix(parent, k)));
+                        let own = text_key(t).is_some_and(|k| self.keys.contains(&mix(parent, k)));
+                        let sentence = || {
+                            let b = block.get(i - r).copied().unwrap_or(0);
+                            matches!(joined.get(&b), Some(Some(whole)) if self.keys.contains(&mix(h[b as usize], text_hash(whole.as_bytes()))))
+                        };
+                        mask[i] = own || (sentences && sentence());
                         parent
                     }
                 };
@@ -531,7 +591,7 @@ impl Template {
     /// Per node of `doc`: is it a template text node?
     pub fn mask(&self, doc: &Doc) -> Vec<bool> {
         // The whole page is the subtree at the root element.
-        self.mask_within(doc, &[0])
+        self.mask_within(doc, &[0], false)
     }
 }
 
@@ -581,10 +641,36 @@ mod tests {
         assert_eq!(again.mask(&b.doc), t.mask(&b.doc));
         // The mask within a subtree agrees with the whole-page mask there.
         let story = (0..a.doc.nodes.len() as u32).find(|&n| a.doc.element(n).is_some_and(|e| e.attr("class") == Some("story"))).unwrap();
-        let within = t.mask_within(&a.doc, &[story]);
+        let within = t.mask_within(&a.doc, &[story], false);
         let end = a.doc.nodes[story as usize].end as usize;
         assert_eq!(&within[story as usize..end], &mask[story as usize..end]);
         assert!(!within[..story as usize].iter().any(|&m| m));
+    }
+
+    /// A short sentence with links that recurs whole at one place (a comment policy) is a line
+    /// of its block's path and whole text; its pieces are template only to a mask that asks
+    /// for sentences. A piece alone (the policy's link) is no line, nor is a long sentence.
+    #[test]
+    fn a_short_sentence_recurring_whole_is_a_line_of_its_block() {
+        let policy = "<p class='policy'>Comments are filtered. Read the <a href='/terms'>full terms</a> before posting.</p>";
+        let long = format!("<p class='long'>{} <a href='/x'>a link</a> and more.</p>", "Words that recur on every page. ".repeat(15));
+        let page = |story: &str| Page::from_html("p", &format!("<body><div class='story'><p>{story}</p>{policy}{long}</div></body>")).unwrap();
+        let (a, b) = (page("One story of the day."), page("Another story, told."));
+        let t = Template::learn(&[&a, &b], 2);
+        let texts: Vec<&str> = t.lines.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(texts, ["Comments are filtered. Read the full terms before posting."], "{:?}", t.lines);
+        assert!(t.lines[0].path.ends_with("div.story p.policy"), "{}", t.lines[0].path);
+        let masked = |sentences: bool| -> Vec<String> {
+            let m = t.mask_within(&a.doc, &[a.doc.body], sentences);
+            a.doc.nodes.iter().zip(&m).filter(|(_, &m)| m).filter_map(|(n, _)| match &n.data {
+                NodeData::Text(x) => Some(x.trim().to_string()),
+                _ => None,
+            }).collect()
+        };
+        assert_eq!(masked(true), ["Comments are filtered. Read the", "full terms", "before posting."]);
+        assert!(masked(false).is_empty());
+        // Stored lines rebuild the same keys.
+        assert_eq!(Template::from_lines(t.lines.clone()).mask_within(&b.doc, &[b.doc.body], true), t.mask_within(&b.doc, &[b.doc.body], true));
     }
 
     /// Keys rebuilt from stored lines, reusing the previous line's path prefix, are the keys
@@ -622,7 +708,8 @@ mod tests {
             Page::from_html("p", &format!("<body><h1>page {n}</h1>{open}{leaves}</body>")).unwrap()
         };
         let (a, b) = (page(1), page(2));
-        let keys = PageKeys::of(&a.doc, &keyed_texts(&a.doc), 2);
+        let (keyed, joined) = keyed_texts(&a.doc);
+        let keys = PageKeys::of(&a.doc, &keyed, &joined, 2);
         assert!(keys.paths.trie.len() <= a.doc.element_count(), "{} entries", keys.paths.trie.len());
         let t = Template::learn(&[&a, &b], 2);
         assert_eq!(t.lines.len(), 50);

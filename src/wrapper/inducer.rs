@@ -175,7 +175,7 @@ impl Summary {
     /// What induction configured as `cfg` reads of `page`.
     pub fn of(page: &Page, cfg: &Config) -> Summary {
         let doc = &page.doc;
-        let keyed = template::keyed_texts(doc);
+        let (keyed, joined) = template::keyed_texts(doc);
         let language = if cfg.language.is_some() {
             None
         } else {
@@ -189,7 +189,7 @@ impl Summary {
             hosts: crate::host::sources(page),
             language,
             shape: Shape::of(doc),
-            keys: PageKeys::of(doc, &keyed, cfg.template_min_pages),
+            keys: PageKeys::of(doc, &keyed, &joined, cfg.template_min_pages),
             words: words(doc, &keyed, &mut tokens),
             tokens,
         }
@@ -394,7 +394,7 @@ impl Inducer {
 
 /// The text nodes of the body of `doc` with their tokens, numbered in `table`; `keyed` gives
 /// their template keys ([`template::keyed_texts`]).
-fn words(doc: &Doc, keyed: &[(u32, u64, bool)], table: &mut Strings) -> Words {
+fn words(doc: &Doc, keyed: &[template::Keyed], table: &mut Strings) -> Words {
     let in_link = doc.in_link();
     let mut keys = keyed.iter().peekable();
     let mut words = Words::default();
@@ -403,8 +403,8 @@ fn words(doc: &Doc, keyed: &[(u32, u64, bool)], table: &mut Strings) -> Words {
     let end = doc.nodes.get(body).map_or(0, |n| n.end as usize);
     for (i, node) in doc.nodes.iter().enumerate().take(end).skip(body) {
         let NodeData::Text(t) = &node.data else { continue };
-        while keys.next_if(|k| (k.0 as usize) < i).is_some() {}
-        let key = keys.next_if(|k| k.0 as usize == i).map(|k| k.1);
+        while keys.next_if(|k| (k.node as usize) < i).is_some() {}
+        let key = keys.next_if(|k| k.node as usize == i).map(|k| k.key);
         let start = words.tokens.len();
         // A token past a 4 GiB table is left out: no page set holds that many words.
         tokenizer.each(t, |tok| table.id(tok).into_iter().for_each(|id| words.push_token(id)));
