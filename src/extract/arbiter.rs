@@ -16,8 +16,7 @@
 //!   outside the template (the story before a gallery the wrapper took).
 //! - **template-share**: of two articles that share little, the one with a larger share of
 //!   its text on the site's template lines (by a quarter of its text or more) is not the
-//!   article, unless its text off those lines is still more than the other's whole text (a
-//!   longer article with some furniture in it).
+//!   article, unless it holds most of the other (the same article with more around it).
 //! - **sentences**: a short sentence with links that recurs whole at one place on the site's
 //!   pages (a comment policy, a sign-off) counts as template here, though the wrapper cuts
 //!   only whole template texts ([`Template::mask_within`]).
@@ -43,6 +42,10 @@ pub const ARTICLE_WORTH: usize = 500;
 /// Of two articles that share little, the one with this much more of its text on template
 /// lines (as a share of each one's text) loses: a quarter.
 pub const MORE_TEMPLATE: f64 = 0.25;
+
+/// An article holding more than this share of the other's text is that article with more
+/// around it: template-share does not reject it. Half.
+pub const HOLDS_MOST: f64 = 0.5;
 
 /// The signals the arbiter weighs (all on by default).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -223,7 +226,7 @@ impl Evidence {
         }
         if signals.template_share
             && share(self.single_template, self.single) >= share(self.wrapper_template, self.wrapper) + MORE_TEMPLATE
-            && self.single - self.single_template <= self.wrapper
+            && self.wrapper_held() <= HOLDS_MOST
         {
             return Verdict::Wrapper;
         }
@@ -292,9 +295,12 @@ mod tests {
         assert_eq!(sidebar.verdict(Signals::default()), Verdict::Wrapper);
         assert_eq!(sidebar.verdict(Signals::default().without("template-share").unwrap()), Verdict::SinglePage);
         assert_eq!(e(90, 130, 0).verdict(Signals::default()), Verdict::SinglePage);
-        // A longer article with some of the site's furniture in it: its text off the template
-        // is more than the other's whole text, so it is not the site's template block.
+        // A longer article with some of the site's furniture in it, holding most of the
+        // wrapper's: the same article with more around it, not the site's template block.
         let longer = Evidence { single_template: 160, ..e(198, 585, 144) };
         assert_eq!(longer.verdict(Signals::default()), Verdict::SinglePage);
+        // A sidebar beside a short post, holding little of it, loses.
+        let sidebar = Evidence { single_template: 57, ..e(57, 185, 22) };
+        assert_eq!(sidebar.verdict(Signals::default()), Verdict::Wrapper);
     }
 }
