@@ -307,6 +307,24 @@ fn a_site_is_crawled_whole_politely_and_its_articles_written_once_after_kills() 
     assert!(!again.is_empty() && again.iter().all(|s| s.header("if-none-match").is_some() && (s.status == 304 || (300..400).contains(&s.status))), "{:?}", again.iter().find(|s| s.status != 304));
     assert_eq!(articles(&out).len(), written.len());
 
+    // Without a cache, the pages' bytes wait in a spill folder until they are read again: the
+    // same articles, and the folder is gone when the crawl ends.
+    let spill = tmp.path().join("tmpdir");
+    std::fs::create_dir(&spill).unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_forest"))
+        .args(["crawl", &format!("{base}/"), "--no-cache", "--quiet"])
+        .env("FOREST_STORE", tmp.path().join("store-no-cache"))
+        .env("TMPDIR", &spill)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let streamed: HashSet<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| url_of(&serde_json::from_str(l).unwrap()))
+        .collect();
+    assert_eq!(streamed, unique.iter().map(|u| u.to_string()).collect::<HashSet<_>>());
+    assert_eq!(std::fs::read_dir(&spill).unwrap().count(), 0, "the spill folder is left behind");
+
     // Killed at any moment, then run again: every article once, the same ones.
     for kill_after in [KillAt::Requests(60), KillAt::Articles, KillAt::Requests(300)] {
         let out2 = tmp.path().join(format!("out-{kill_after:?}"));

@@ -16,8 +16,9 @@
 //! 3. **Learn**: the articles, grouped by URL shape ([`crate::sitemap::shape`]), give the
 //!    sample pages of an induction (up to [`Options::samples`] per shape, the largest shapes
 //!    first), which finds a template per layout; the wrapper is added to the [`Store`].
-//! 4. **Extract**: every article, read again from the fetcher's cache (or from memory when it
-//!    has none), by the store's rules, handed over in the order the pages were found.
+//! 4. **Extract**: every article, read again from the fetcher's cache (or, when it has none,
+//!    from the crawl's temporary spill folder: no page's bytes stay in memory past its
+//!    reading), by the store's rules, handed over in the order the pages were found.
 //!
 //! What happens is told to the caller's `on` as [`Event`]s (every response for a WARC file,
 //! progress, pages passed over and why, what was learned, the articles), and summed up in a
@@ -174,8 +175,9 @@ struct Kept {
     asked: Url,
     /// Where it ended after redirects.
     url: Url,
-    /// Its bytes, when the fetcher has no cache to read them from again.
-    kept: Option<Fetched>,
+    /// Where its bytes wait, when the fetcher has no cache to read them from again: a file of
+    /// the crawl's spill folder, and the response without its bytes.
+    kept: Option<(std::path::PathBuf, Fetched)>,
     /// Its text's runs ([`kind::shingles`]).
     runs: Vec<u64>,
     /// The canonical URL it declares.
@@ -221,12 +223,18 @@ impl<'a> Crawler<'a> {
     ) -> std::result::Result<Summary, E> {
         let site = crate::host::of_url(start.as_str()).ok_or_else(|| Error::Invalid(format!("{start} is not an http(s) URL")))?;
         let mut summary = Summary::default();
-        let (pages, feed_pages) = self.fetch_site(start, &site, &mut summary, &mut on)?;
+        // Without a cache, the pages' bytes wait on disk, not in memory, until they are read
+        // again (the folder goes when the crawl ends, however it ends).
+        let spill = match self.fetcher.options().cache {
+            Some(_) => None,
+            None => Some(tempfile::Builder::new().prefix("forest-crawl-").tempdir().map_err(|source| Error::Io { path: std::env::temp_dir(), source })?),
+        };
+        let (pages, feed_pages) = self.fetch_site(start, &site, spill.as_ref().map(tempfile::TempDir::path), &mut summary, &mut on)?;
         let articles = choose(&pages, &feed_pages, done, &mut summary, &mut on)?;
         on(Event::Learned(self.learn(&site, &articles)))?;
         // Every article, by the store's rules.
         let rules = Rules::Store(self.store.clone(), Missing::SinglePage);
-        let sources = articles.iter().map(|p| match p.kept.clone().or_else(|| self.fetcher.cached(&p.asked)) {
+        let sources = articles.iter().map(|p| match self.bytes(p) {
             Some(f) => Source::Fetched(Location::Url(p.url.clone()), f),
             None => Source::Read(Location::Url(p.asked.clone()), None),
         });
@@ -251,6 +259,7 @@ impl<'a> Crawler<'a> {
         &self,
         start: &Url,
         site: &str,
+        spill: Option<&std::path::Path>,
         summary: &mut Summary,
         on: &mut dyn FnMut(Event<'_>) -> std::result::Result<(), E>,
     ) -> std::result::Result<(Vec<Kept>, HashSet<String>), E> {
@@ -264,7 +273,6 @@ impl<'a> Crawler<'a> {
         }
         let (mut seeded, mut start_page) = (false, None);
         let mut fetched = 0usize;
-        let keep_bytes = self.fetcher.options().cache.is_none();
         while !frontier.queue.is_empty() {
             let room = self.opts.max_pages.saturating_sub(fetched);
             if room == 0 {
@@ -310,7 +318,14 @@ impl<'a> Crawler<'a> {
                         if !seeded {
                             start_page = Some(f.clone());
                         }
-                        pages.push(Kept { asked, url, kept: keep_bytes.then_some(f), runs, canonical });
+                        let kept = match spill.map(|dir| put_aside(dir, pages.len(), f)).transpose() {
+                            Ok(kept) => kept,
+                            Err(e) => {
+                                skip(summary, on, asked.as_str(), Skip::Failed, Some(e.to_string()))?;
+                                continue;
+                            }
+                        };
+                        pages.push(Kept { asked, url, kept, runs, canonical });
                     }
                 }
                 if !seeded {
@@ -381,7 +396,7 @@ impl<'a> Crawler<'a> {
         let mut inducer = crate::wrapper::Inducer::new(site, self.opts.config.clone());
         let mut used = 0usize;
         for p in chosen {
-            let Some(f) = p.kept.clone().or_else(|| self.fetcher.cached(&p.asked)) else { continue };
+            let Some(f) = self.bytes(p) else { continue };
             if let Ok(page) = Page::from_fetched(&Location::Url(p.url.clone()), f, &self.opts.budget) {
                 inducer.add(&page);
                 used += 1;
@@ -392,6 +407,26 @@ impl<'a> Crawler<'a> {
         let (path, _) = self.store.add(site, &wrapper).map_err(|e| e.to_string())?;
         Ok((path, used))
     }
+}
+
+impl Crawler<'_> {
+    /// A fetched page's response, read again from where it waits (the spill folder or the
+    /// fetcher's cache); `None` when it is gone.
+    fn bytes(&self, p: &Kept) -> Option<Fetched> {
+        match &p.kept {
+            Some((path, meta)) => std::fs::read(path).ok().map(|bytes| Fetched { bytes, ..meta.clone() }),
+            None => self.fetcher.cached(&p.asked),
+        }
+    }
+}
+
+/// Put the bytes of the `n`th page fetched aside in the spill folder `dir`: its file, and the
+/// response without its bytes.
+fn put_aside(dir: &std::path::Path, n: usize, mut f: Fetched) -> Result<(std::path::PathBuf, Fetched)> {
+    let path = dir.join(format!("{n}.html"));
+    std::fs::write(&path, &f.bytes).map_err(|source| Error::Io { path: path.clone(), source })?;
+    f.bytes = Vec::new();
+    Ok((path, f))
 }
 
 /// Count `url` as passed over for `why`, and say so.
