@@ -5,7 +5,11 @@
 //! at least two sample pages is site furniture — menus, share bars, "related" headers,
 //! copyright lines — not article text, whatever block it sits in. Such text is left out of the
 //! counts that rank patterns (so a block does not win for holding furniture) and cut from the
-//! text a wrapper outputs.
+//! text a wrapper outputs. A piece of a sentence (`, and` between two links) is never a line
+//! alone; a short sentence with links that recurs whole (a comment policy, a sign-off) is a
+//! line of its block's path and whole text, which only a mask that asks for sentences reads
+//! (the arbiter's: the wrapper does not cut them, as two sample pages of one story share whole
+//! paragraphs).
 //!
 //! Keys are hashes of (path, text). Hashes are made by this binary only: a wrapper file keeps
 //! the template as readable `(path, text)` strings, hashed again when loaded.
