@@ -555,7 +555,7 @@ impl Template {
     /// Per node of `doc`: is it a template text node? Only the subtrees at `roots` are looked
     /// at (the rest is `false`): what apply needs, at a fraction of the cost.
     /// With `sentences`, a piece of a short sentence is template too when the whole sentence
-    /// is a template line ([`sentence_blocks`]: a comment policy, a sign-off with its links).
+    /// is a template line (a comment policy, a sign-off with its links: see the module).
     pub fn mask_within(&self, doc: &Doc, roots: &[u32], sentences: bool) -> Vec<bool> {
         let mut mask = vec![false; doc.nodes.len()];
         if self.keys.is_empty() {
