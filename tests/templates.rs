@@ -128,3 +128,27 @@ fn the_store_keeps_the_rules_of_a_design_the_new_pages_do_not_show() {
     assert_eq!(kept, 1);
     assert_eq!(Wrapper::load(&path).unwrap().others.len(), 1);
 }
+
+/// A page whose `<title>` is only the site's name: the wrapper finds no headline by the title
+/// before its block, so the kept article takes the single-page extractor's (the nearest `h1`
+/// before the article), which stands before the block and is no template line.
+#[test]
+fn a_kept_article_without_a_headline_takes_the_pages_headline() {
+    let page = |i: usize| {
+        let html = format!(
+            "<html><head><title>Riverside shop</title></head><body>{HEAD}<div class='top'><h1>Story {i} of the {} market</h1></div>\
+             <div class='wrap'><div class='copy'>{}</div></div>{FOOT}</body></html>",
+            WORDS[(i * 7) % WORDS.len()],
+            prose(i + 20, 8)
+        );
+        Page::from_html(format!("https://shop.example/news/item-{i}"), &html).unwrap()
+    };
+    let pages: Vec<Page> = (1..=4).map(page).collect();
+    let w = Wrapper::induce("shop", &pages, &Config::default()).unwrap().wrapper;
+    assert!(w.xpath.contains("copy") || w.xpath.contains("wrap"), "{}", w.xpath);
+    let rules = Rules::wrapper(w).unwrap();
+    let a = rules.resolver().unwrap().article(page(6)).unwrap();
+    let first = a.text.lines().next().unwrap_or_default();
+    assert!(first.starts_with("Story 6 of the"), "{:?}: {}", a.rule, a.text);
+    assert_eq!(a.rule, Rule::Exact, "the wrapper's article is kept");
+}

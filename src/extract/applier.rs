@@ -149,7 +149,8 @@ impl Extractor for Applier {
     fn extract(&self, page: &Page) -> Result<Extraction> {
         // One analysis of the page serves the in-block cuts and the cross-check.
         let analysis = (self.in_block || self.cross_check).then(|| Analysis::new(&page.doc, &Default::default()));
-        let x = match self.part_for(page) {
+        let part = self.part_for(page);
+        let x = match part {
             Some(part) => self.by_wrapper(part, page, analysis.as_ref())?,
             None => single_page_fallback(page, analysis.as_ref()),
         };
@@ -172,6 +173,16 @@ impl Extractor for Applier {
             Evidence::measure(doc, wrapper, single, &self.template, self.signals.sentences)
         });
         if evidence.is_some_and(|e| e.verdict(self.signals) == Verdict::Wrapper) {
+            let mut x = x;
+            // A kept article without a headline of its own takes the single-page extractor's
+            // (the element best matching the page's title), when it stands before the block,
+            // outside it, and is no template line (the site's name).
+            if let (true, None, Some(h), Some(&first)) = (part.is_some_and(|p| p.wrapper.headline), x.headline, sp.headline, x.nodes.first()) {
+                if h < first && !x.nodes.iter().any(|&n| doc.contains(n, h)) && !self.is_template(doc, h) {
+                    x.text = format!("{}\n\n{}", doc.text(h), x.text);
+                    x.headline = Some(h);
+                }
+            }
             return Ok(Extraction { evidence, ..x });
         }
         if self.signals.site_cuts {

@@ -51,7 +51,9 @@ pub struct Config {
     pub prune_link_blocks: bool,
     /// Take all same-type siblings when the site splits its article across them. Default: on.
     pub split_articles: bool,
-    /// Output the page's headline first when the article block does not hold it. Default: on.
+    /// Output the page's headline first when the article block does not hold it (the element
+    /// best matching `<title>` before the block, else, for an article the arbiter keeps, the
+    /// single-page extractor's headline). Default: on.
     pub headline: bool,
     /// Induce alternative patterns for sample pages the winner misses. Default: on.
     pub alternatives: bool,
