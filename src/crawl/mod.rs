@@ -373,6 +373,15 @@ impl<'a> Crawler<'a> {
         out
     }
 
+    /// A fetched page's response, read again from where it waits (the spill folder or the
+    /// fetcher's cache); `None` when it is gone.
+    fn bytes(&self, p: &Kept) -> Option<Fetched> {
+        match &p.kept {
+            Some((path, meta)) => std::fs::read(path).ok().map(|bytes| Fetched { bytes, ..meta.clone() }),
+            None => self.fetcher.cached(&p.asked),
+        }
+    }
+
     /// Learn the site's wrapper from its articles: up to [`Options::samples`] of each URL shape
     /// that has two or more, the largest shapes first (at most four shapes' worth), read again
     /// from the cache; added to the store.
@@ -406,17 +415,6 @@ impl<'a> Crawler<'a> {
         wrapper.host = Some(site.to_string());
         let (path, _) = self.store.add(site, &wrapper).map_err(|e| e.to_string())?;
         Ok((path, used))
-    }
-}
-
-impl Crawler<'_> {
-    /// A fetched page's response, read again from where it waits (the spill folder or the
-    /// fetcher's cache); `None` when it is gone.
-    fn bytes(&self, p: &Kept) -> Option<Fetched> {
-        match &p.kept {
-            Some((path, meta)) => std::fs::read(path).ok().map(|bytes| Fetched { bytes, ..meta.clone() }),
-            None => self.fetcher.cached(&p.asked),
-        }
     }
 }
 

@@ -177,10 +177,10 @@ impl Extractor for Applier {
             // A kept article without a headline of its own takes the single-page extractor's
             // (the element best matching the page's title), when it stands before the block,
             // outside it, and is no template line (the site's name).
-            if let (true, None, Some(h), Some(&first)) = (part.is_some_and(|p| p.wrapper.headline), x.headline, sp.headline, x.nodes.first()) {
-                if h < first && !x.nodes.iter().any(|&n| doc.contains(n, h)) && !self.is_template(doc, h) {
+            if part.is_some_and(|p| p.wrapper.headline) && x.headline.is_none() {
+                x.headline = sp.headline.filter(|&h| stands_before(doc, &x.nodes, h) && !self.is_template(doc, h));
+                if let Some(h) = x.headline {
                     x.text = format!("{}\n\n{}", doc.text(h), x.text);
-                    x.headline = Some(h);
                 }
             }
             return Ok(Extraction { evidence, ..x });
@@ -287,13 +287,10 @@ impl Applier {
                 mask.clear();
             }
             // The headline goes first when it stands before the block, outside it.
-            let headline = match (title, first) {
-                (Some(h), Some(first)) if h < first && !nodes.iter().any(|&n| doc.contains(n, h)) => {
-                    text = format!("{}\n\n{text}", doc.text(h));
-                    Some(h)
-                }
-                _ => None,
-            };
+            let headline = title.filter(|&h| stands_before(doc, &nodes, h));
+            if let Some(h) = headline {
+                text = format!("{}\n\n{text}", doc.text(h));
+            }
             let xpath = (self.parts.len() > 1).then(|| wrapper.xpath.clone());
             Extraction { text, nodes, rule, skip: mask, headline, xpath, evidence: None }
         };
@@ -333,6 +330,11 @@ impl Applier {
         }
         Ok(x)
     }
+}
+
+/// Does the headline `h` stand before the block `nodes`, outside it (so that it goes first)?
+fn stands_before(doc: &Doc, nodes: &[NodeId], h: NodeId) -> bool {
+    nodes.first().is_some_and(|&first| h < first) && !nodes.iter().any(|&n| doc.contains(n, h))
 }
 
 /// The single-page extractor's article, when the site's rules have none for the page (from the

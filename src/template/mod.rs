@@ -172,7 +172,7 @@ fn text_key(t: &str) -> Option<u64> {
 /// joined and white space collapsed, when it is short enough to be a line ([`MAX_TEXT`]).
 /// Such a block's pieces recur on a site's pages as words do, and are never furniture alone;
 /// the block's whole text, recurring at its path, is.
-fn sentence_blocks(doc: &Doc, range: std::ops::Range<usize>) -> (Vec<u32>, HashMap<u32, Option<String>, FxBuildHasher>) {
+fn sentence_blocks(doc: &Doc, range: std::ops::Range<usize>) -> (Vec<u32>, Sentences) {
     let start = range.start;
     let mut block = vec![0u32; range.len()];
     let mut pieces = vec![0u8; range.len()];
@@ -191,7 +191,7 @@ fn sentence_blocks(doc: &Doc, range: std::ops::Range<usize>) -> (Vec<u32>, HashM
             }
         }
     }
-    let mut joined: HashMap<u32, Option<String>, FxBuildHasher> = HashMap::default();
+    let mut joined = Sentences::default();
     for (k, node) in doc.nodes[range].iter().enumerate() {
         let NodeData::Text(t) = &node.data else { continue };
         let b = block[k];
@@ -213,6 +213,20 @@ fn sentence_blocks(doc: &Doc, range: std::ops::Range<usize>) -> (Vec<u32>, HashM
     (block, joined)
 }
 
+/// Per block of two or more text nodes, its whole text when it is a short sentence, `None`
+/// when it is longer ([`sentence_blocks`]).
+type Sentences = HashMap<u32, Option<String>, FxBuildHasher>;
+
+/// The texts of a page worth keying, and the short sentences some are pieces of
+/// ([`keyed_texts`]).
+#[derive(Debug, Default)]
+pub(crate) struct Keys {
+    /// Each text node worth keying, in document order.
+    pub texts: Vec<Keyed>,
+    /// The whole texts of the sentences, by block.
+    sentences: Sentences,
+}
+
 /// One text node worth keying ([`keyed_texts`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Keyed {
@@ -232,10 +246,10 @@ pub(crate) struct Keyed {
 /// keyed by its own text at its parent's path; one that is a piece of a sentence does not
 /// count when a template is learned (the mask looks at every keyed text), but a piece of a
 /// short sentence also carries the sentence's key, which does.
-pub(crate) fn keyed_texts(doc: &Doc) -> (Vec<Keyed>, HashMap<u32, Option<String>, FxBuildHasher>) {
+pub(crate) fn keyed_texts(doc: &Doc) -> Keys {
     let paths = path_hashes(doc);
     let (block, joined) = sentence_blocks(doc, 0..doc.nodes.len());
-    let keyed = doc
+    let texts = doc
         .nodes
         .iter()
         .enumerate()
@@ -250,7 +264,7 @@ pub(crate) fn keyed_texts(doc: &Doc) -> (Vec<Keyed>, HashMap<u32, Option<String>
             text_key(t).map(|k| Keyed { node: i as u32, key: mix(paths[i], k), learn, sentence })
         })
         .collect();
-    (keyed, joined)
+    Keys { texts, sentences: joined }
 }
 
 /// Paths as a trie: per path, the path it extends ([`NO_PATH`] for a first step) and its
@@ -319,7 +333,7 @@ pub(crate) struct PageKeys {
 impl PageKeys {
     /// The keys of `doc` that count, of its `keyed` texts ([`keyed_texts`]); none when the
     /// template is off (`min_pages` 0).
-    pub(crate) fn of(doc: &Doc, keyed: &[Keyed], joined: &HashMap<u32, Option<String>, FxBuildHasher>, min_pages: usize) -> PageKeys {
+    pub(crate) fn of(doc: &Doc, keys: &Keys, min_pages: usize) -> PageKeys {
         let mut page = PageKeys::default();
         if min_pages == 0 {
             return page;
@@ -328,10 +342,10 @@ impl PageKeys {
         // Each element's path, by node: one step added to its parent's, once.
         let mut path_of: HashMap<u32, u32, FxBuildHasher> = HashMap::default();
         let mut chain = Vec::new();
-        for k in keyed {
+        for k in &keys.texts {
             // The text's own line, and the line of the short sentence it is a piece of.
             let own = (k.learn && seen.insert(k.key)).then(|| (k.key, doc.nodes[k.node as usize].parent.unwrap_or(0), None));
-            let sentence = k.sentence.filter(|&(_, key)| seen.insert(key)).map(|(b, key)| (key, b, joined.get(&b).and_then(Option::as_deref)));
+            let sentence = k.sentence.filter(|&(_, key)| seen.insert(key)).map(|(b, key)| (key, b, keys.sentences.get(&b).and_then(Option::as_deref)));
             for (key, at, whole) in own.into_iter().chain(sentence) {
                 // The ancestors whose paths are not made yet, nearest first.
                 chain.clear();
@@ -512,8 +526,7 @@ impl Template {
     pub fn learn(pages: &[&Page], min_pages: usize) -> Template {
         let mut learner = Learner::new(min_pages);
         for page in pages {
-            let (keyed, joined) = keyed_texts(&page.doc);
-            learner.add(&PageKeys::of(&page.doc, &keyed, &joined, min_pages));
+            learner.add(&PageKeys::of(&page.doc, &keyed_texts(&page.doc), min_pages));
         }
         learner.finish().template()
     }
@@ -712,8 +725,7 @@ mod tests {
             Page::from_html("p", &format!("<body><h1>page {n}</h1>{open}{leaves}</body>")).unwrap()
         };
         let (a, b) = (page(1), page(2));
-        let (keyed, joined) = keyed_texts(&a.doc);
-        let keys = PageKeys::of(&a.doc, &keyed, &joined, 2);
+        let keys = PageKeys::of(&a.doc, &keyed_texts(&a.doc), 2);
         assert!(keys.paths.trie.len() <= a.doc.element_count(), "{} entries", keys.paths.trie.len());
         let t = Template::learn(&[&a, &b], 2);
         assert_eq!(t.lines.len(), 50);

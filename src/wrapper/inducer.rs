@@ -175,7 +175,7 @@ impl Summary {
     /// What induction configured as `cfg` reads of `page`.
     pub fn of(page: &Page, cfg: &Config) -> Summary {
         let doc = &page.doc;
-        let (keyed, joined) = template::keyed_texts(doc);
+        let keys = template::keyed_texts(doc);
         let language = if cfg.language.is_some() {
             None
         } else {
@@ -189,8 +189,8 @@ impl Summary {
             hosts: crate::host::sources(page),
             language,
             shape: Shape::of(doc),
-            keys: PageKeys::of(doc, &keyed, &joined, cfg.template_min_pages),
-            words: words(doc, &keyed, &mut tokens),
+            keys: PageKeys::of(doc, &keys, cfg.template_min_pages),
+            words: words(doc, &keys.texts, &mut tokens),
             tokens,
         }
     }
