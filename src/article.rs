@@ -149,8 +149,16 @@ impl Article {
         let page_type = crate::metadata::page_type(&meta, url.as_deref());
         // What the page shows, where it declares no byline or date (read for every field only).
         let all = fields != Fields::Text;
-        let shown = if all && (meta.byline.is_none() || meta.published.is_none()) { crate::metadata::shown(doc) } else { (None, None) };
-        let byline = if declared.authors.is_empty() { meta.byline.clone().or(shown.0) } else { Some(declared.authors.join(", ")) };
+        // A byline that is the site's own name is its publisher's: a person's name the page
+        // shows is preferred.
+        let publisher = meta.byline.as_deref().zip(meta.site_name.as_deref()).is_some_and(|(b, s)| crate::metadata::byline::names_site(b, s));
+        let shown = if all && (meta.byline.is_none() || publisher || meta.published.is_none()) { crate::metadata::shown(doc) } else { (None, None) };
+        let person = if publisher { shown.0.clone().filter(|p| meta.site_name.as_deref().is_some_and(|s| !crate::metadata::byline::holds_site(p, s))) } else { None };
+        let byline = if declared.authors.is_empty() {
+            person.clone().or_else(|| meta.byline.clone()).or(shown.0)
+        } else {
+            Some(declared.authors.join(", "))
+        };
         let published = declared
             .date
             .as_deref()
@@ -166,7 +174,7 @@ impl Article {
         let extra = Meta {
             authors: match (&declared.authors, &byline) {
                 (d, _) if !d.is_empty() => d.clone(),
-                (_, Some(b)) if meta.authors.is_empty() => vec![b.clone()],
+                (_, Some(b)) if meta.authors.is_empty() || person.is_some() => vec![b.clone()],
                 _ => meta.authors.clone(),
             },
             modified: meta.modified.as_deref().and_then(crate::metadata::normalized_date),

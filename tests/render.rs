@@ -73,6 +73,31 @@ fn json_gives_what_the_page_declares_with_dates_in_iso_8601_and_urls_made_absolu
     assert_eq!((json["authors"][0].as_str(), json["tags"][0].as_str(), json["byline"].as_str()), (Some("Ada Byron"), Some("roads"), Some("Ada Byron")));
 }
 
+#[test]
+fn the_byline_is_a_persons_name_not_the_sites_or_its_buttons() {
+    let article = |head: &str, body: &str| {
+        let html = format!(
+            "<html><head><title>Bridge closes</title>{head}</head><body><article><h1>Bridge closes</h1>{body}\
+             <p>The old bridge over the river closes for repairs on Monday, the council said today.</p>\
+             <p>Drivers should use the ferry until the end of June, when the work is due to end.</p></article></body></html>"
+        );
+        let page = Page::from_bytes(html.as_bytes(), "https://news.example/a").unwrap();
+        let a = forest::rules::Rules::SinglePage.resolver().unwrap().article(page).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&a.to_json(false)).unwrap();
+        (json["byline"].as_str().map(str::to_string), json["authors"][0].as_str().map(str::to_string))
+    };
+    let site = r#"<meta property="og:site_name" content="The Gazette"><meta name="author" content="The Gazette">"#;
+    // The site's own name as the author is its publisher's: the reporter the page shows wins.
+    let shown = article(site, "<p class=byline>By Ann Lee, May 1, 2024</p>");
+    assert_eq!(shown, (Some("Ann Lee".into()), Some("Ann Lee".into())));
+    // With no person shown, the publisher stays.
+    assert_eq!(article(site, "").0.as_deref(), Some("The Gazette"));
+    // A linked author's page; buttons and contact details beside a name are no part of it.
+    assert_eq!(article("", r#"<p>Posted by <a rel="author" href="/people/ann">Ann Lee</a> on May 1</p>"#).0.as_deref(), Some("Ann Lee"));
+    let buttons = r#"<meta name="author" content="Print Email Ann Lee ann@news.example Follow Ann on Twitter">"#;
+    assert_eq!(article(buttons, "").0.as_deref(), Some("Ann Lee"));
+}
+
 /// Real pages of `../shared/modern` with figures: every caption of a shown image is in the
 /// `html` and the Markdown (the text leaves captions out, as gold texts do).
 #[test]

@@ -8,7 +8,7 @@
 //! | field | JSON-LD (`Article`, `NewsArticle`, `BlogPosting`, …) | meta tags and markup |
 //! |---|---|---|
 //! | url | `url`, `mainEntityOfPage` | `<link rel=canonical>`, `og:url` |
-//! | byline | `author` (name, or names joined with `, `) | `author`, `article:author` (not a URL), `byl`, `dc.creator`, `parsely-author`, `sailthru.author`, `itemprop=author` |
+//! | byline | `author` (name, or names joined with `, `) | `author`, `article:author` (not a URL), `byl`, `dc.creator`, `parsely-author`, `sailthru.author`, `itemprop=author`, `<a rel=author>` whose whole text is a name |
 //! | published | `datePublished`, else `dateCreated` | `article:published_time`, `datePublished`, `pubdate`, `publishdate`, `date`, `dc.date`, `dcterms.created`, `parsely-pub-date`, `sailthru.date`, `<time pubdate>` / `itemprop=datePublished` |
 //! | lang | `inLanguage` | `<html lang>`, `content-language`, `og:locale` |
 //! | authors | `author` names, in order | the byline's sources, each author tag, `<a rel=author>` |
@@ -19,10 +19,12 @@
 //! | tags | `keywords` (a list, or words between commas) | every `article:tag`, `parsely-tags`, `news_keywords`, `keywords` |
 //! | categories | `articleSection` | every `article:section`, `parsely-section` |
 //!
-//! Dates are given in ISO 8601 where they can be read as dates ([`iso_date`]).
+//! Dates are given in ISO 8601 where they can be read as dates ([`iso_date`]); bylines as the
+//! names they give ([`byline::name`]: no `By`, buttons, e-mail addresses or date around them).
 //!
 //! The `<html lang>` attribute wins over JSON-LD for the language: it is what the page renders.
 
+pub mod byline;
 mod date;
 
 pub use date::iso_date;
@@ -98,12 +100,10 @@ pub fn read(doc: &Doc) -> Metadata {
             ["author", "article:author", "byl", "dc.creator", "dcterms.creator", "parsely-author", "sailthru.author"]
                 .iter()
                 .filter_map(|k| head.meta(k))
-                .map(clean_value)
-                .find(|v| !v.starts_with("http://") && !v.starts_with("https://"))
+                .find_map(byline::name)
         })
-        .or_else(|| itemprop_text(doc, "author"))
-        .map(|b| b.strip_prefix("By ").or_else(|| b.strip_prefix("by ")).unwrap_or(&b).trim().to_string())
-        .filter(|b| !b.is_empty());
+        .or_else(|| itemprop_text(doc, "author").and_then(|b| byline::name(&b)))
+        .or_else(|| byline::linked(doc));
     let published = ld_str("datePublished")
         .or_else(|| ld_str("dateCreated"))
         .or_else(|| {
@@ -183,7 +183,7 @@ fn authors(doc: &Doc, ld: Option<&serde_json::Map<String, Value>>, byline: Optio
         return from_ld;
     }
     let from_meta = all_meta(&doc.head, &["author", "article:author", "dc.creator", "dcterms.creator", "parsely-author", "sailthru.author"]);
-    let from_meta: Vec<String> = from_meta.into_iter().filter(|v| !v.starts_with("http://") && !v.starts_with("https://")).collect();
+    let from_meta: Vec<String> = from_meta.iter().filter_map(|v| byline::name(v)).collect();
     if !from_meta.is_empty() {
         return distinct(from_meta);
     }
@@ -193,11 +193,10 @@ fn authors(doc: &Doc, ld: Option<&serde_json::Map<String, Value>>, byline: Optio
         .enumerate()
         .filter_map(|(i, n)| match &n.data {
             NodeData::Element(e) if e.name == "a" && e.attr("rel").is_some_and(|r| r.split_ascii_whitespace().any(|w| w == "author")) => {
-                Some(clean_value(&doc.text(i as u32)))
+                byline::name(&doc.text(i as u32))
             }
             _ => None,
         })
-        .filter(|t| !t.is_empty() && t.len() <= 100)
         .collect();
     if !linked.is_empty() {
         return distinct(linked);
@@ -289,7 +288,8 @@ fn names(v: &Value) -> Option<String> {
     (!out.is_empty()).then(|| out.join(", "))
 }
 
-/// Author names of a JSON-LD `author`, in order, without repeats; URLs left out.
+/// Author names of a JSON-LD `author`, in order, without repeats, each as [`byline::name`]
+/// reads it (URLs left out).
 fn name_list(v: &Value) -> Vec<String> {
     let list: Vec<&Value> = match v {
         Value::Array(a) => a.iter().collect(),
@@ -301,7 +301,7 @@ fn name_list(v: &Value) -> Vec<String> {
             Value::Object(o) => o.get("name").and_then(text_of),
             other => text_of(other),
         };
-        if let Some(n) = name.filter(|n| !n.starts_with("http://") && !n.starts_with("https://")) {
+        if let Some(n) = name.and_then(|n| byline::name(&n)) {
             if !out.contains(&n) {
                 out.push(n);
             }
@@ -506,8 +506,9 @@ fn first_time(doc: &Doc) -> Option<String> {
 
 /// Class or id words of bylines.
 const BYLINE_WORDS: &[&str] = &["byline", "author", "authors", "writer", "byl"];
-/// Class or id words of author boxes and pictures, not bylines.
-const NOT_BYLINE_WORDS: &[&str] = &["bio", "box", "avatar", "image", "img", "photo", "picture", "description", "about", "follow", "social", "more"];
+/// Class or id words of author boxes and pictures, and of the page's menus and footer: not bylines.
+const NOT_BYLINE_WORDS: &[&str] =
+    &["bio", "box", "avatar", "image", "img", "photo", "picture", "description", "about", "follow", "social", "more", "nav", "menu", "footer"];
 /// Class or id words of elements that show a page's date (a byline often carries it).
 const DATE_WORDS: &[&str] = &["date", "dateline", "published", "timestamp", "time", "pubdate", "posted", "datetime", "byline"];
 /// Most nodes in an element read as a byline or a date: a larger one is a container.
@@ -551,18 +552,14 @@ pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
     (byline, date)
 }
 
-/// The name a byline's text gives: without its `By`, cut at a `|` or a part holding a digit (a
-/// date); `None` unless a name's length.
+/// The name a byline's text gives ([`byline::name`]) before any date in it, when it is a
+/// name's length: at most 8 words and 80 characters, no digit.
 fn name_in(text: &str) -> Option<String> {
-    let mut line = text;
-    for prefix in ["Written by ", "written by ", "Posted by ", "posted by ", "By ", "by ", "BY "] {
-        line = line.strip_prefix(prefix).unwrap_or(line);
-    }
-    let line = line.split(['|', '•', '·', '\n']).next().unwrap_or("");
-    let name = line.split(", ").take_while(|part| !part.chars().any(|c| c.is_ascii_digit())).collect::<Vec<_>>().join(", ");
-    let name = name.trim().trim_end_matches([',', ':', '-', '–']).trim();
-    let ok = !name.is_empty() && name.len() <= 80 && name.split_whitespace().count() <= 8 && !name.chars().any(|c| c.is_ascii_digit());
-    ok.then(|| name.to_string())
+    // A date in the line ends the name at the comma before it (`By Ann Lee, May 1, 2024`);
+    // a line that begins with one is no byline.
+    let line = text.split(['|', '•', '·']).next().unwrap_or("");
+    let line = line.split(", ").take_while(|part| !part.chars().any(|c| c.is_ascii_digit())).collect::<Vec<_>>().join(", ");
+    byline::name(&line).filter(|n| n.len() <= 80 && n.split_whitespace().count() <= 8 && !n.chars().any(|c| c.is_ascii_digit()))
 }
 
 /// The words of `e`'s class and id, split on what is not a letter or digit.

@@ -1,0 +1,212 @@
+//! Bylines: a page's author line read as the names it gives, whatever its source wrote around
+//! them.
+//!
+//! A byline's source often holds more than names: a lead (`By`, `Posted by:`, `Text by`,
+//! `From`, `Posted in Travel By`), contact details (`jane@example.org`, `@jane`), the buttons
+//! beside it (`Follow`, `Email`, `View Profile`), a user card's reputation (`jane 1,234 gold
+//! badges`), a place or a date after it (`Jane Roe in Boston`, `Jane Roe, Gazette 7:02 a.m.`).
+//! [`name`] keeps the names. A byline that is the site's own name ([`names_site`]) is the
+//! publisher: a person's name the page shows is preferred to it.
+
+use crate::clean::{Doc, NodeData};
+
+/// Words of the buttons and links that sit beside a byline: never part of a name.
+const BUTTONS: &[&str] =
+    &["follow", "email", "e-mail", "print", "share", "view", "profile", "rss", "twitter", "facebook", "more", "subscribe", "contact", "archive", "get", "about", "home"];
+
+/// Words after which a byline goes on with something other than a name (a place, a time, a
+/// second byline), in any case.
+const ENDS: &[&str] = &["by", "posted", "updated", "published", "|", "•", "·", "»", "/"];
+
+/// Lower-case words that end a name the same way (`Ann Lee in Boston`; `In` may begin one).
+const ENDS_LOWER: &[&str] = &["on", "at", "in"];
+
+/// First words that label a byline rather than begin a name.
+const LEADS: &[&str] = &["from", "author", "authors"];
+
+/// Months, whole and short, that begin a date after a name.
+const MONTHS: &[&str] = &[
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan",
+    "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+];
+
+/// Longest name line kept (a paper's many authors fit).
+const MAX_CHARS: usize = 1000;
+
+/// The names a byline's text gives (see the module documentation); `None` when it gives none
+/// (only a lead or buttons, a URL).
+///
+/// # Example
+/// ```
+/// use forest::metadata::byline::name;
+/// assert_eq!(name("Posted by: Ann Lee on May 1, 2024").as_deref(), Some("Ann Lee"));
+/// assert_eq!(name("Posted in Travel By Ann").as_deref(), Some("Ann"));
+/// assert_eq!(name("Print Email Ann Lee ann@example.org Follow Ann on Twitter").as_deref(), Some("Ann Lee"));
+/// assert_eq!(name("Kelly Roe , Gazette 7:02 a.m. ET").as_deref(), Some("Kelly Roe, Gazette"));
+/// assert_eq!(name("Ann Lee, Tuesday, May 1, 2024").as_deref(), Some("Ann Lee"));
+/// assert_eq!(name("View Profile Email RSS"), None);
+/// assert_eq!(name("//example.org/staff/ann-lee/"), None);
+/// ```
+pub fn name(raw: &str) -> Option<String> {
+    let line = crate::clean::collapse_ws(raw);
+    if line.contains("://") || line.starts_with("//") {
+        return None;
+    }
+    let button = |w: &str| BUTTONS.iter().any(|b| w.trim_matches(|c: char| !c.is_alphanumeric()).eq_ignore_ascii_case(b));
+    let mut words: Vec<&str> = line.split(' ').filter(|w| !w.is_empty()).skip_while(|w| button(w)).collect();
+    // The lead: up to a `by` among the first words, else a leading `From` or label (`Author:`).
+    if let Some(i) = words.iter().take(4).position(|w| w.trim_end_matches(':').eq_ignore_ascii_case("by")) {
+        words.drain(..=i);
+    } else if words.first().is_some_and(|w| LEADS.iter().any(|l| w.eq_ignore_ascii_case(l)) || w.ends_with(':')) {
+        words.remove(0);
+    }
+    let digit = |w: &str| w.starts_with(|c: char| c.is_ascii_digit());
+    let mut out: Vec<&str> = Vec::new();
+    let mut aside = false;
+    for (i, &w) in words.iter().enumerate() {
+        // A part in parentheses after a name is a role or a source: `(Author)`, `(www.dw.com)`.
+        if aside || (w.starts_with('(') && !out.is_empty()) {
+            aside = !w.ends_with(')');
+            continue;
+        }
+        // A label after the name begins another field (`Ann Lee Location: Boston`).
+        let ends = ENDS.iter().any(|e| w.eq_ignore_ascii_case(e)) || ENDS_LOWER.contains(&w) || (w.ends_with(':') && !out.is_empty());
+        // A date: a month's name before a number, or a number.
+        let month = MONTHS.iter().any(|m| w.trim_end_matches('.').eq_ignore_ascii_case(m)) && words.get(i + 1).is_some_and(|n| digit(n));
+        if month || digit(w) {
+            // What the date began with goes too: a weekday, a label, a separator.
+            while out.last().is_some_and(|o| is_weekday(o) || o.ends_with(':') || !o.chars().any(char::is_alphanumeric)) {
+                out.pop();
+            }
+            break;
+        }
+        if button(w) || ends {
+            break;
+        }
+        // Contact details: an e-mail address or a handle is left out, a name before a handle kept.
+        let w = match w.split_once('@') {
+            Some((_, domain)) if domain.contains('.') => continue,
+            Some((before, _)) => before,
+            None => w,
+        };
+        let w = w.trim_matches(['(', ')']);
+        if !w.is_empty() {
+            out.push(w);
+        }
+    }
+    let joined = out.join(" ").replace(" ,", ",");
+    let name = joined.trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':' | '-' | '–' | '—' | '|' | '/'));
+    (name.chars().any(char::is_alphabetic) && name.len() <= MAX_CHARS).then(|| name.to_string())
+}
+
+/// Whether `w` names a day of the week (`Tue`, `Tuesday,`).
+fn is_weekday(w: &str) -> bool {
+    let w = w.trim_end_matches([',', '.']).to_ascii_lowercase();
+    ["mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"].contains(&w.as_str())
+        || ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].contains(&w.as_str())
+}
+
+/// Whether `byline` is the site's name `site` (compared on letters and digits, ignoring case
+/// and a domain ending: `FoxNews.com` is `Fox News`).
+pub fn names_site(byline: &str, site: &str) -> bool {
+    let k = key(byline);
+    !k.is_empty() && k == key(site)
+}
+
+/// Whether `byline` holds the site's name `site` (`Help Net Security Sponsored`), compared as
+/// [`names_site`] does.
+pub fn holds_site(byline: &str, site: &str) -> bool {
+    let k = key(site);
+    !k.is_empty() && key(byline).contains(&k)
+}
+
+/// A name's letters and digits, lower-case, without a domain ending when it is one word.
+fn key(s: &str) -> String {
+    let s = if s.contains(' ') { s } else { s.split('.').next().unwrap_or(s) };
+    s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+}
+
+/// The name of the first `<a rel=author>` link outside the page's comments whose whole text is
+/// a name.
+pub fn linked(doc: &Doc) -> Option<String> {
+    (0..doc.nodes.len() as u32).find_map(|i| {
+        let e = doc.element(i)?;
+        let rel_author = e.name == "a" && e.attr("rel").is_some_and(|r| r.split_ascii_whitespace().any(|w| w == "author"));
+        if !rel_author || in_comments(doc, i) {
+            return None;
+        }
+        // Only a link whose whole text is a name: not `Google profile`, `Author archive`.
+        let text = crate::clean::collapse_ws(&doc.text(i));
+        name(&text).filter(|n| *n == text.trim())
+    })
+}
+
+/// Whether element `n` stands among reader comments: it or an ancestor inside the body has a
+/// class or id word `comment` or `comments` (the body's own classes name the page's features).
+fn in_comments(doc: &Doc, n: u32) -> bool {
+    std::iter::once(n).chain(doc.ancestors(n)).take_while(|&a| a != doc.body).any(|a| marks_comments(doc, a))
+}
+
+/// Whether element `n` has a class or id word `comment` or `comments`.
+fn marks_comments(doc: &Doc, n: u32) -> bool {
+    let Some(NodeData::Element(e)) = doc.nodes.get(n as usize).map(|n| &n.data) else { return false };
+    let [id, class] = e.id_class();
+    [id, class]
+        .into_iter()
+        .flatten()
+        .flat_map(|v| v.split(|c: char| !c.is_ascii_alphanumeric()))
+        .any(|w| w.eq_ignore_ascii_case("comment") || w.eq_ignore_ascii_case("comments"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_lose_what_their_sources_write_around_them() {
+        for (raw, want) in [
+            ("By: Jada Yuan", Some("Jada Yuan")),
+            ("by: Liz Thomas", Some("Liz Thomas")),
+            ("Text by Hunter Dukes", Some("Hunter Dukes")),
+            ("From ASSOCIATED PRESS", Some("ASSOCIATED PRESS")),
+            ("Posted by", None),
+            ("Zachary Roth, @zackroth", Some("Zachary Roth")),
+            ("Matt Gerardi@Gerardi", Some("Matt Gerardi")),
+            ("newsfeedback@fool.com (Rich Smith)", Some("Rich Smith")),
+            ("user3080392 19311 silver badge66 bronze badges", Some("user3080392")),
+            ("JENNIFER BAIN in Boston", Some("JENNIFER BAIN")),
+            ("Tim Twentyman Senior Writer Follow Tim on Twitter", Some("Tim Twentyman Senior Writer")),
+            ("Malavika Velayanikal | Tech In Asia", Some("Malavika Velayanikal")),
+            (", USA TODAY", Some("USA TODAY")),
+            ("Shane Goldmacher and Patrick McGreevy", Some("Shane Goldmacher and Patrick McGreevy")),
+            ("Jan van der Berg", Some("Jan van der Berg")),
+            ("Ann Lee, The Gazette By Ann Lee, The Gazette", Some("Ann Lee, The Gazette")),
+            ("Ann Lee Member Location: Boston", Some("Ann Lee Member")),
+            ("Home » Services", None),
+            ("James Clear (Author)", Some("James Clear")),
+            ("More From", None),
+            ("Author: Ann Lee", Some("Ann Lee")),
+            ("changingtimes » Sat Jan 01, 2022", Some("changingtimes")),
+            ("Tuesday March 28, 2017 6:20 PM PDT by Juli Clover", None),
+        ] {
+            assert_eq!(name(raw).as_deref(), want, "{raw}");
+        }
+    }
+
+    #[test]
+    fn the_sites_own_name_is_told() {
+        assert!(names_site("ABC News", "ABC News") && names_site("FoxNews.com", "Fox News") && names_site("WRAL", "WRAL.com"));
+        assert!(!names_site("Ann Lee", "The Gazette") && !names_site("", ""));
+    }
+
+    #[test]
+    fn a_linked_author_outside_the_comments_is_read() {
+        let doc = crate::clean::page(
+            "<body class=has-comments><div class=comments><p>Posted by: <a rel=author href=/u/x>Commenter</a></p></div>\
+             <p>Posted by <a rel=author href=/p/ann>Ann Lee</a> on May 1</p>",
+        );
+        assert_eq!(linked(&doc).as_deref(), Some("Ann Lee"));
+        assert_eq!(linked(&crate::clean::page("<a rel=author href=/a>View Profile</a>")), None);
+        assert_eq!(linked(&crate::clean::page("<a rel=author href=//social.example/ann>Social profile</a>")), None);
+    }
+}
