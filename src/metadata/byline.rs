@@ -16,7 +16,7 @@ const BUTTONS: &[&str] =
 
 /// Words after which a byline goes on with something other than a name (a place, a time, a
 /// second byline), in any case.
-const ENDS: &[&str] = &["by", "posted", "updated", "published", "|", "•", "·", "»", "/"];
+const ENDS: &[&str] = &["by", "posted", "updated", "published", "|", "•", "·", "⋅", "»", "/"];
 
 /// Lower-case words that end a name the same way (`Ann Lee in Boston`; `In` may begin one).
 const ENDS_LOWER: &[&str] = &["on", "at", "in"];
@@ -70,6 +70,10 @@ pub fn name(raw: &str) -> Option<String> {
             continue;
         }
         // A label after the name begins another field (`Ann Lee Location: Boston`).
+        // Dashes before the name (`— Ann Lee`) are passed over (not a breadcrumb's `»`).
+        if out.is_empty() && w.chars().all(|c| matches!(c, '—' | '–' | '-' | '~' | '&')) {
+            continue;
+        }
         let ends = ENDS.iter().any(|e| w.eq_ignore_ascii_case(e)) || ENDS_LOWER.contains(&w) || (w.ends_with(':') && !out.is_empty());
         // A date: a month's name before a number, or a number.
         let month = MONTHS.iter().any(|m| w.trim_end_matches('.').eq_ignore_ascii_case(m)) && words.get(i + 1).is_some_and(|n| digit(n));
@@ -104,6 +108,16 @@ fn is_weekday(w: &str) -> bool {
     let w = w.trim_end_matches([',', '.']).to_ascii_lowercase();
     ["mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"].contains(&w.as_str())
         || ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].contains(&w.as_str())
+}
+
+/// Whether `text` begins as a byline does: `By`, `Posted by`, `Written by` (any case).
+pub fn leads(text: &str) -> bool {
+    let mut words = text.split_whitespace().map(|w| w.trim_end_matches(':').to_ascii_lowercase());
+    match words.next().as_deref() {
+        Some("by") => true,
+        Some("posted" | "written") => words.next().as_deref() == Some("by"),
+        _ => false,
+    }
 }
 
 /// Whether `byline` is the site's name `site` (compared on letters and digits, ignoring case
@@ -143,7 +157,7 @@ pub fn linked(doc: &Doc) -> Option<String> {
 
 /// Whether element `n` stands among reader comments: it or an ancestor inside the body has a
 /// class or id word `comment` or `comments` (the body's own classes name the page's features).
-fn in_comments(doc: &Doc, n: u32) -> bool {
+pub(super) fn in_comments(doc: &Doc, n: u32) -> bool {
     std::iter::once(n).chain(doc.ancestors(n)).take_while(|&a| a != doc.body).any(|a| marks_comments(doc, a))
 }
 
@@ -183,6 +197,8 @@ mod tests {
             ("Ann Lee, The Gazette By Ann Lee, The Gazette", Some("Ann Lee, The Gazette")),
             ("Ann Lee Member Location: Boston", Some("Ann Lee Member")),
             ("Home » Services", None),
+            ("— Ann Lee", Some("Ann Lee")),
+            ("Matthew Roe ⋅ Review Editor ⋅ Nov 18, 2025", Some("Matthew Roe")),
             ("James Clear (Author)", Some("James Clear")),
             ("More From", None),
             ("Author: Ann Lee", Some("Ann Lee")),

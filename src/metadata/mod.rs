@@ -518,10 +518,11 @@ const SHOWN_NODES: usize = 40;
 /// body: the text of the first element whose class or id names a byline or an author (not an
 /// author's box or picture) that is a name's length once its `By` and what follows a date or a
 /// `|` are cut (at most 8 words and 80 characters, no digits); and the first element whose class
-/// or id names a date whose text, at most 120 characters, reads as one ([`iso_date`]). Elements
-/// of more than a few nodes are containers, not read.
+/// or id names a date whose text, at most 120 characters, reads as one ([`iso_date`]); else
+/// what the first byline line gives, whatever its markup ([`byline_line`]). Elements of more
+/// than a few nodes are containers, not read.
 pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
-    let (mut byline, mut date) = (None, None);
+    let (mut byline, mut date, mut line) = (None, None, None);
     let body_end = doc.nodes.get(doc.body as usize).map_or(0, |n| n.end as usize);
     for i in doc.body as usize..body_end {
         if byline.is_some() && date.is_some() {
@@ -539,6 +540,9 @@ pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
             dated |= is(DATE_WORDS);
         }
         if !(by || dated) {
+            if line.is_none() {
+                line = byline_line(doc, i as u32);
+            }
             continue;
         }
         let text = clean_value(&doc.text(i as u32));
@@ -549,17 +553,50 @@ pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
             date = iso_date(&text);
         }
     }
-    (byline, date)
+    match line {
+        Some((name, day)) => (byline.or(name), date.or(Some(day))),
+        None => (byline, date),
+    }
+}
+
+/// Longest byline line read ([`byline_line`]).
+const LINE_CHARS: usize = 150;
+
+/// The name and the date of element `n` when it is a byline line: its text, at most
+/// [`LINE_CHARS`] long, begins with a byline's lead (`by`, `Posted by`) and holds a date
+/// (`by Ann Lee on May 1, 2024`), as blogs write it under or below a post whatever their markup;
+/// not among reader comments.
+fn byline_line(doc: &Doc, n: u32) -> Option<(Option<String>, String)> {
+    let end = doc.nodes.get(n as usize)?.end;
+    let first = (n + 1..end).find_map(|j| match &doc.nodes[j as usize].data {
+        NodeData::Text(t) if !t.trim().is_empty() => Some(t.as_str()),
+        _ => None,
+    })?;
+    // A reader's comment is signed the same way.
+    if !byline::leads(first) || byline::in_comments(doc, n) {
+        return None;
+    }
+    let text = clean_value(&doc.text(n));
+    if text.len() > LINE_CHARS {
+        return None;
+    }
+    let day = iso_date(&text)?;
+    Some((byline::name(&text).filter(|n| name_length(n)), day))
 }
 
 /// The name a byline's text gives ([`byline::name`]) before any date in it, when it is a
-/// name's length: at most 8 words and 80 characters, no digit.
+/// name's length ([`name_length`]).
 fn name_in(text: &str) -> Option<String> {
     // A date in the line ends the name at the comma before it (`By Ann Lee, May 1, 2024`);
     // a line that begins with one is no byline.
     let line = text.split(['|', '•', '·']).next().unwrap_or("");
     let line = line.split(", ").take_while(|part| !part.chars().any(|c| c.is_ascii_digit())).collect::<Vec<_>>().join(", ");
-    byline::name(&line).filter(|n| n.len() <= 80 && n.split_whitespace().count() <= 8 && !n.chars().any(|c| c.is_ascii_digit()))
+    byline::name(&line).filter(|n| name_length(n))
+}
+
+/// Whether `n` is a name's length: at most 8 words and 80 characters, no digit.
+fn name_length(n: &str) -> bool {
+    n.len() <= 80 && n.split_whitespace().count() <= 8 && !n.chars().any(|c| c.is_ascii_digit())
 }
 
 /// The words of `e`'s class and id, split on what is not a letter or digit.
@@ -665,6 +702,13 @@ mod tests {
         let m = read(&page("<time datetime='soon'>x</time><time datetime='2024-05-01T08:00:00Z'>May 1</time>"));
         assert_eq!(m.published.as_deref(), Some("2024-05-01T08:00:00Z"));
         assert_eq!(shown(&page("<span class=post-date>Updated 10:05 AM, Sun September 11, 2005</span>")).1.as_deref(), Some("2005-09-11"));
+        // A byline line in any markup gives a name and a date; a comment's signature does not;
+        // an element named as a byline comes first.
+        let line = "<h1>Bridge closes</h1><div>by <a href=/u/ann>Ann Lee</a> on Wednesday, May 1, 2024 at 1:31pm</div>";
+        let shows = shown(&page(&format!("<div class=comments><p>Posted by: Bob | May 2, 2024</p></div>{line}")));
+        assert_eq!((shows.0.as_deref(), shows.1.as_deref()), (Some("Ann Lee"), Some("2024-05-01")));
+        assert_eq!(shown(&page(&format!("{line}<span class=author>Ada Byron</span>"))).0.as_deref(), Some("Ada Byron"));
+        assert_eq!(shown(&page("<p>by continuing you agree to our terms</p>")), (None, None));
         assert_eq!(url_date("https://a.example/2024/05/01/bridge/").as_deref(), Some("2024-05-01"));
         assert_eq!(url_date("https://a.example/news/2024-05-01-bridge.html").as_deref(), Some("2024-05-01"));
         assert_eq!(url_date("https://a.example/2024/05/bridge/"), None);
