@@ -151,9 +151,10 @@ impl Article {
         let all = fields != Fields::Text;
         // A byline that is the site's own name is its publisher's: a person's name the page
         // shows is preferred.
-        let publisher = meta.byline.as_deref().zip(meta.site_name.as_deref()).is_some_and(|(b, s)| crate::metadata::byline::names_site(b, s));
+        let declared_site = meta.site_name.as_deref().map(|s| crate::metadata::site_name(s, host.as_deref()));
+        let publisher = meta.byline.as_deref().zip(declared_site.as_deref()).is_some_and(|(b, s)| crate::metadata::byline::names_site(b, s));
         let shown = if all && (meta.byline.is_none() || publisher || meta.published.is_none()) { crate::metadata::shown(doc) } else { (None, None) };
-        let person = if publisher { shown.0.clone().filter(|p| meta.site_name.as_deref().is_some_and(|s| !crate::metadata::byline::holds_site(p, s))) } else { None };
+        let person = if publisher { shown.0.clone().filter(|p| declared_site.as_deref().is_some_and(|s| !crate::metadata::byline::holds_site(p, s))) } else { None };
         let byline = if declared.authors.is_empty() {
             person.clone().or_else(|| meta.byline.clone()).or(shown.0)
         } else {
@@ -178,7 +179,7 @@ impl Article {
                 _ => meta.authors.clone(),
             },
             modified: meta.modified.as_deref().and_then(crate::metadata::normalized_date),
-            site_name: meta.site_name.clone().or_else(|| crate::metadata::site_from_title(&doc.title, &title)),
+            site_name: declared_site.or_else(|| crate::metadata::site_from_title(&doc.title, &title, host.as_deref())),
             description: meta.description.clone(),
             image: absolute(&meta.image),
             tags: meta.tags.clone(),

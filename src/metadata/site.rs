@@ -1,0 +1,130 @@
+//! The site's name: what a page declares (`og:site_name`, the publisher), else what its
+//! `<title>` gives beside the headline, each read against the page's host.
+//!
+//! A declared name often carries a tagline or a section (`Photos - ABC News`, `Seeker -
+//! Science. World. Exploration.`), and a `<title>`'s two sides are told apart by the headline,
+//! which is wrong when the headline found is the site's own name. The part that names the
+//! host ([`names_host`]: `ABC News` for `abcnews.go.com`) settles both.
+
+/// Separators between a title's or a name's parts.
+const SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " · "];
+
+/// The site's name as declared, read against the page's `host` (when known): a URL given as
+/// the name becomes its host; a name of several parts is cut to the one part that names the
+/// host, when exactly one does.
+///
+/// # Example
+/// ```
+/// use forest::metadata::site_name;
+/// assert_eq!(site_name("Photos - ABC News", Some("abcnews.go.com")), "ABC News");
+/// assert_eq!(site_name("http://www.example.org/", None), "example.org");
+/// assert_eq!(site_name("The Gazette", Some("gazette.example")), "The Gazette");
+/// ```
+pub fn site_name(declared: &str, host: Option<&str>) -> String {
+    let declared = crate::clean::collapse_ws(declared);
+    if let Ok(u) = url::Url::parse(&declared) {
+        if let Some(h) = u.host_str() {
+            return h.trim_start_matches("www.").to_string();
+        }
+    }
+    if let Some(h) = declared.strip_prefix("www.").filter(|h| !h.contains(' ')) {
+        return h.trim_end_matches('/').to_string();
+    }
+    let Some(host) = host else { return declared };
+    SEPARATORS
+        .iter()
+        .find_map(|sep| {
+            let parts: Vec<&str> = declared.split(sep).map(str::trim).filter(|p| !p.is_empty()).collect();
+            let naming: Vec<&&str> = parts.iter().filter(|p| names_host(p, host)).collect();
+            (parts.len() > 1 && naming.len() == 1).then(|| naming[0].to_string())
+        })
+        .unwrap_or(declared)
+}
+
+/// The site's name a `<title>` gives beside the headline (`Bridge closes | The Gazette`,
+/// `The Gazette - Bridge closes`): its first or last part, separated by a ` | `, ` - `, ` – `,
+/// ` — `, ` :: ` or ` · `. The part that names the page's `host` when exactly one of the two
+/// does; else the side that is not the `headline`, when the other is. At most 6 words.
+///
+/// # Example
+/// ```
+/// use forest::metadata::site_from_title;
+/// assert_eq!(site_from_title("Bridge closes | The Gazette", "Bridge closes", None).as_deref(), Some("The Gazette"));
+/// // The headline found was the blog's name: the host tells the sides apart.
+/// assert_eq!(site_from_title("Summer | Legal Nomads", "Legal Nomads", Some("legalnomads.com")).as_deref(), Some("Legal Nomads"));
+/// ```
+pub fn site_from_title(title: &str, headline: &str, host: Option<&str>) -> Option<String> {
+    let (title, headline) = (crate::clean::collapse_ws(title), crate::clean::collapse_ws(headline));
+    SEPARATORS.iter().find_map(|sep| {
+        let parts: Vec<&str> = title.split(sep).map(str::trim).collect();
+        if parts.len() < 2 {
+            return None;
+        }
+        let (first, last) = (parts[0], parts[parts.len() - 1]);
+        let named = host.map(|h| (names_host(first, h), names_host(last, h)));
+        // (the name, whether the host said it: then it may be the headline found too)
+        let (name, by_host) = match named {
+            Some((true, false)) => (first, true),
+            Some((false, true)) => (last, true),
+            _ if title.starts_with(&headline) && !headline.is_empty() => (last, false),
+            _ if title.ends_with(&headline) && !headline.is_empty() => (first, false),
+            _ => return None,
+        };
+        (!name.is_empty() && name.split_whitespace().count() <= 6 && (by_host || name != headline)).then(|| name.to_string())
+    })
+}
+
+/// Whether `name` names `host`: its letters share a run with a label of the host (not `www`,
+/// nor the last label, nor one of two letters) of at least 5 letters (the whole label when
+/// shorter) that makes at least half of the name (`Paulo Coelho's Blog` names
+/// `paulocoelhoblog.com`; `Monitor Arms by Humanscale` does not name `humanscale.com`).
+pub fn names_host(name: &str, host: &str) -> bool {
+    let key: Vec<char> = name.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+    let labels: Vec<&str> = host.split('.').collect();
+    let inner = &labels[..labels.len().saturating_sub(1)];
+    inner.iter().filter(|l| **l != "www" && l.len() > 2).any(|label| {
+        let label: Vec<char> = label.chars().filter(|c| c.is_alphanumeric()).collect();
+        let run = longest_common_run(&key, &label);
+        run >= label.len().min(5) && 2 * run >= key.len()
+    })
+}
+
+/// The length of the longest run of characters `a` and `b` share.
+fn longest_common_run(a: &[char], b: &[char]) -> usize {
+    let mut best = 0;
+    let mut prev = vec![0usize; b.len() + 1];
+    for &x in a {
+        let mut row = vec![0usize; b.len() + 1];
+        for (j, &y) in b.iter().enumerate() {
+            if x == y {
+                row[j + 1] = prev[j] + 1;
+                best = best.max(row[j + 1]);
+            }
+        }
+        prev = row;
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_part_that_names_the_host_is_the_sites_name() {
+        for (declared, host, want) in [
+            ("Photos - ABC News", "abcnews.go.com", "ABC News"),
+            ("US News - FOXNews.com", "www.foxnews.com", "FOXNews.com"),
+            ("Yahoo News - Latest News & Headlines", "news.yahoo.com", "Yahoo News"),
+            ("Seeker - Science. World. Exploration. Seek for yourself.", "www.seeker.com", "Seeker"),
+            ("Climate Home - climate change news", "www.climatechangenews.com", "Climate Home - climate change news"),
+            ("BBC News", "www.bbc.co.uk", "BBC News"),
+        ] {
+            assert_eq!(site_name(declared, Some(host)), want, "{declared}");
+        }
+        assert!(names_host("BBC News", "news.bbc.co.uk") && names_host("Blue Lily Photo", "bluelily.squarespace.com"));
+        assert!(!names_host("Humanscale M/Class Monitor Arms", "www.humanscale.com") && !names_host("Photos", "abcnews.go.com"));
+        assert_eq!(site_from_title("Joy the Baker – Papa Says", "Joy the Baker", Some("joythebaker.com")).as_deref(), Some("Joy the Baker"));
+        assert_eq!(site_from_title("Bridge closes", "Bridge closes", None), None);
+    }
+}
