@@ -83,7 +83,7 @@ pub struct Meta {
     pub modified: Option<String>,
     /// The site's name.
     pub site_name: Option<String>,
-    /// Its summary (the page's description).
+    /// Its summary: the page's description, else the article's first paragraph.
     pub description: Option<String>,
     /// Its lead image, as an absolute URL when the page's URL is known.
     pub image: Option<String>,
@@ -180,7 +180,7 @@ impl Article {
             },
             modified: meta.modified.as_deref().and_then(crate::metadata::normalized_date),
             site_name: declared_site.or_else(|| crate::metadata::site_from_title(&doc.title, &title, host.as_deref())),
-            description: meta.description.clone(),
+            description: meta.description.clone().or_else(|| first_paragraph(doc, &extraction)),
             image: absolute(&meta.image),
             tags: meta.tags.clone(),
             categories: meta.categories.clone(),
@@ -439,6 +439,28 @@ fn title_of(doc: &Doc, x: &Extraction, meta: &Metadata) -> String {
         .filter(|t| !t.is_empty())
         .or_else(|| meta.headline.clone())
         .unwrap_or_else(|| doc.title.clone())
+}
+
+/// Most characters of a first paragraph given as the article's description.
+const DESCRIPTION_CHARS: usize = 500;
+
+/// Fewest words of a paragraph given as the description: a sentence, not a dateline.
+const SENTENCE_WORDS: usize = 10;
+
+/// The text of the article's first paragraph (`<p>` of at least [`SENTENCE_WORDS`] words, not
+/// a byline, not cut from it), at most [`DESCRIPTION_CHARS`] characters: the summary of a page
+/// that declares none.
+fn first_paragraph(doc: &Doc, x: &Extraction) -> Option<String> {
+    let skipped = |i: usize| x.skip.get(i).copied().unwrap_or(false);
+    x.nodes.iter().find_map(|&root| {
+        let end = doc.nodes.get(root as usize)?.end;
+        (root..end).find_map(|i| {
+            doc.element(i).filter(|e| e.name == "p" && !skipped(i as usize))?;
+            let text = collapse_ws(&doc.text(i));
+            let sentence = text.split(' ').count() >= SENTENCE_WORDS && !crate::metadata::byline::leads(&text);
+            sentence.then(|| text.chars().take(DESCRIPTION_CHARS).collect())
+        })
+    })
 }
 
 /// The language of an article's text, when it is clear (a 639-1 code); the first 2,000

@@ -98,6 +98,19 @@ fn the_byline_is_a_persons_name_not_the_sites_or_its_buttons() {
     assert_eq!(article(buttons, "").0.as_deref(), Some("Ann Lee"));
 }
 
+#[test]
+fn a_page_without_a_description_is_summed_up_by_its_first_paragraph() {
+    let html = "<html><head><title>Bridge closes | The Gazette</title></head><body><article><h1>Bridge closes</h1>\
+        <p>By Ann Lee on May 1, 2024 in Roads and Bridges</p><p>WASHINGTON --</p>\
+        <p>The old bridge over the river closes for repairs on Monday, the council said today.</p>\
+        <p>Drivers should use the ferry until the end of June, when the work is due to end.</p></article></body></html>";
+    let page = Page::from_bytes(html.as_bytes(), "https://gazette.example/a").unwrap();
+    let article = forest::rules::Rules::SinglePage.resolver().unwrap().article(page).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&article.to_json(false)).unwrap();
+    assert_eq!(json["description"], "The old bridge over the river closes for repairs on Monday, the council said today.");
+    assert_eq!((json["site_name"].as_str(), json["byline"].as_str(), json["published"].as_str()), (Some("The Gazette"), Some("Ann Lee"), Some("2024-05-01")));
+}
+
 /// Real pages of `../shared/modern` with figures: every caption of a shown image is in the
 /// `html` and the Markdown (the text leaves captions out, as gold texts do).
 #[test]
