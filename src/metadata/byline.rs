@@ -8,7 +8,7 @@
 //! [`name`] keeps the names. A byline that is the site's own name ([`names_site`]) is the
 //! publisher: a person's name the page shows is preferred to it.
 
-use crate::clean::{Doc, NodeData};
+use crate::clean::{Doc, Element};
 
 /// Words of the buttons and links that sit beside a byline: never part of a name.
 const BUTTONS: &[&str] =
@@ -143,9 +143,7 @@ fn key(s: &str) -> String {
 /// a name.
 pub fn linked(doc: &Doc) -> Option<String> {
     (0..doc.nodes.len() as u32).find_map(|i| {
-        let e = doc.element(i)?;
-        let rel_author = e.name == "a" && e.attr("rel").is_some_and(|r| r.split_ascii_whitespace().any(|w| w == "author"));
-        if !rel_author || in_comments(doc, i) {
+        if !is_author_link(doc.element(i)?) || in_comments(doc, i) {
             return None;
         }
         // Only a link whose whole text is a name: not `Google profile`, `Author archive`.
@@ -154,21 +152,21 @@ pub fn linked(doc: &Doc) -> Option<String> {
     })
 }
 
-/// Whether element `n` stands among reader comments: it or an ancestor inside the body has a
-/// class or id word `comment` or `comments` (the body's own classes name the page's features).
+/// Whether element `n` stands among reader comments: it or an ancestor is a comment region
+/// ([`crate::clean::is_comment_region`], which passes over `body` and the other elements that
+/// carry such classes for the whole page).
 pub(super) fn in_comments(doc: &Doc, n: u32) -> bool {
-    std::iter::once(n).chain(doc.ancestors(n)).take_while(|&a| a != doc.body).any(|a| marks_comments(doc, a))
+    std::iter::once(n).chain(doc.ancestors(n)).any(|a| {
+        doc.element(a).is_some_and(|e| {
+            let [id, class] = e.id_class();
+            crate::clean::is_comment_region(&e.name, id, class)
+        })
+    })
 }
 
-/// Whether element `n` has a class or id word `comment` or `comments`.
-fn marks_comments(doc: &Doc, n: u32) -> bool {
-    let Some(NodeData::Element(e)) = doc.nodes.get(n as usize).map(|n| &n.data) else { return false };
-    let [id, class] = e.id_class();
-    [id, class]
-        .into_iter()
-        .flatten()
-        .flat_map(|v| v.split(|c: char| !c.is_ascii_alphanumeric()))
-        .any(|w| w.eq_ignore_ascii_case("comment") || w.eq_ignore_ascii_case("comments"))
+/// Whether `e` is a link to the page's author (`<a rel=author>`).
+pub(super) fn is_author_link(e: &Element) -> bool {
+    e.name == "a" && e.attr("rel").is_some_and(|r| r.split_ascii_whitespace().any(|w| w == "author"))
 }
 
 #[cfg(test)]

@@ -194,7 +194,7 @@ fn authors(doc: &Doc, ld: Option<&serde_json::Map<String, Value>>, byline: Optio
         .iter()
         .enumerate()
         .filter_map(|(i, n)| match &n.data {
-            NodeData::Element(e) if e.name == "a" && e.attr("rel").is_some_and(|r| r.split_ascii_whitespace().any(|w| w == "author")) => {
+            NodeData::Element(e) if byline::is_author_link(e) => {
                 byline::name(&doc.text(i as u32))
             }
             _ => None,
