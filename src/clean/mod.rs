@@ -417,7 +417,8 @@ pub fn is_inline(tag: &str) -> bool {
 }
 
 /// Is this element a reader-comment region (cut with its subtree)? True when a word of its
-/// `id` or `class` (split at anything not a letter or digit) is one of `COMMENT_WORDS`;
+/// `id` or `class` (split at anything not a letter or digit; a class's BEM modifier, after
+/// `--`, left out) is one of `COMMENT_WORDS`;
 /// never for `html`, `body`, `main` or `article`, which may carry such classes for the page.
 pub fn is_comment_region(tag: &str, id: Option<&str>, class: Option<&str>) -> bool {
     if matches!(tag, "html" | "body" | "main" | "article") {
@@ -432,10 +433,12 @@ pub fn is_comment_region(tag: &str, id: Option<&str>, class: Option<&str>) -> bo
                 && COMMENT_WORDS.iter().any(|k| b[i..].get(..k.len()).is_some_and(|w| w.eq_ignore_ascii_case(k.as_bytes())))
         })
     };
-    [id, class].into_iter().flatten().filter(|v| may_hold(v)).any(|v| {
-        v.split(|c: char| !c.is_alphanumeric())
-            .any(|w| COMMENT_WORDS.iter().any(|k| w.eq_ignore_ascii_case(k)))
-    })
+    // A class's BEM modifier (what follows `--` in `block__element--modifier`) names a variant
+    // of the element (`tonal__main--tone-comment`: an opinion piece's body), not what it holds.
+    let named = |v: &str| v.split_ascii_whitespace().map(|c| c.split("--").next().unwrap_or(c)).any(|c| {
+        c.split(|c: char| !c.is_alphanumeric()).any(|w| COMMENT_WORDS.iter().any(|k| w.eq_ignore_ascii_case(k)))
+    });
+    [id, class].into_iter().flatten().filter(|v| may_hold(v)).any(named)
 }
 
 /// Append text under `parent`, merging with a preceding text sibling.
@@ -625,6 +628,15 @@ mod tests {
             }
             assert!(!is_comment_region("article", Some(v), Some(v)));
         }
+    }
+
+    #[test]
+    fn a_class_modifier_names_a_variant_not_a_comment_region() {
+        // An opinion piece's body (a real theguardian.com class) is the article.
+        assert!(!is_comment_region("div", None, Some("content__main tonal__main tonal__main--tone-comment")));
+        // The block or element before the modifier still names the region.
+        assert!(is_comment_region("div", None, Some("comments comments--open")));
+        assert!(is_comment_region("section", None, Some("layout comment-list--flat")));
     }
 
     #[test]
