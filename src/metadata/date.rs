@@ -39,7 +39,7 @@ fn iso(s: &str) -> Option<String> {
         return Some(day);
     }
     let time = rest.strip_prefix('T').or_else(|| rest.strip_prefix(' '))?.trim();
-    let ok = time.len() >= 5 && time.as_bytes()[2] == b':' && num(&time[..2]).is_some() && num(&time[3..5]).is_some();
+    let ok = time.as_bytes().get(2) == Some(&b':') && time.get(..2).and_then(num).is_some() && time.get(3..5).and_then(num).is_some();
     let ok = ok && time.chars().all(|c| c.is_ascii_digit() || matches!(c, ':' | '.' | '+' | '-' | 'Z' | ' '));
     ok.then(|| format!("{day}T{}", time.replace(' ', "")))
 }
@@ -55,7 +55,7 @@ fn slashed(s: &str) -> Option<String> {
 /// `20240501`.
 fn compact(s: &str) -> Option<String> {
     (s.len() == 8).then_some(())?;
-    ymd(num(&s[..4])?, num(&s[4..6])?, num(&s[6..])?)
+    ymd(num(s.get(..4)?)?, num(s.get(4..6)?)?, num(s.get(6..)?)?)
 }
 
 const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
@@ -129,6 +129,14 @@ mod tests {
             ("Mayday 2024", None),
         ] {
             assert_eq!(iso_date(raw).as_deref(), iso, "{raw}");
+        }
+    }
+
+    #[test]
+    fn any_text_reads_without_panic() {
+        // Eight bytes that are not eight characters, a time whose digits are not ASCII.
+        for raw in ["ab€€", "2024年5月", "«»«»", "ab€cd", "2024-05-01Té:xé", "2024-05-01 1é:00", "１２３４５６７８"] {
+            assert_eq!(iso_date(raw), None, "{raw}");
         }
     }
 }
