@@ -589,11 +589,19 @@ fn byline_line(doc: &Doc, n: u32) -> Option<(Option<String>, String)> {
 /// The name a byline's text gives ([`byline::name`]) before any date in it, when it is a
 /// name's length ([`name_length`]).
 fn name_in(text: &str) -> Option<String> {
-    // A date in the line ends the name at the comma before it (`By Ann Lee, May 1, 2024`);
-    // a line that begins with one is no byline.
+    // A date in the line ends the name at the comma before it (`By Ann Lee, May 1, 2024`), or
+    // right after the name (`Ann Lee May 1, 2024`, `Ann Lee on 5/1/2024`, `Ann Lee 2 hours
+    // ago`); a line that begins with one is no byline.
     let line = text.split(['|', '•', '·']).next().unwrap_or("");
-    let line = line.split(", ").take_while(|part| !part.chars().any(|c| c.is_ascii_digit())).collect::<Vec<_>>().join(", ");
-    byline::name(&line).filter(|n| name_length(n))
+    let parts: Vec<&str> = line.split(", ").take_while(|part| !part.chars().any(|c| c.is_ascii_digit())).collect();
+    if parts.is_empty() {
+        let name = byline::name(line)?;
+        let rest = line.get(line.find(&name)? + name.len()..)?.trim_start();
+        let when = rest.strip_prefix("on ").or_else(|| rest.strip_prefix("at ")).unwrap_or(rest);
+        let dated = when.starts_with(|c: char| c.is_ascii_digit()) || (rest.starts_with(char::is_alphabetic) && iso_date(rest).is_some());
+        return dated.then_some(name).filter(|n| name_length(n));
+    }
+    byline::name(&parts.join(", ")).filter(|n| name_length(n))
 }
 
 /// Whether `n` is a name's length: at most 8 words and 80 characters, no digit.
@@ -689,6 +697,10 @@ mod tests {
         assert_eq!((shows.0.as_deref(), shows.1.as_deref()), (Some("Ann Lee"), Some("2024-05-01")));
         assert_eq!(shown(&page(&format!("{line}<span class=author>Ada Byron</span>"))).0.as_deref(), Some("Ada Byron"));
         assert_eq!(shown(&page("<p>by continuing you agree to our terms</p>")), (None, None));
+        // A date right after the name ends it; a section's name before a date is no byline.
+        for (line, name) in [("<cite class=byline>DUSAN STOJANOVIC June 30, 2013</cite>", Some("DUSAN STOJANOVIC")), ("<p class=byline>By Ann Lee on 11/12/2012</p>", Some("Ann Lee")), ("<p class=byline>Features / 1 day ago / by Luke Morton</p>", None)] {
+            assert_eq!(shown(&page(line)).0.as_deref(), name, "{line}");
+        }
         assert_eq!(url_date("https://a.example/2024/05/01/bridge/").as_deref(), Some("2024-05-01"));
         assert_eq!(url_date("https://a.example/news/2024-05-01-bridge.html").as_deref(), Some("2024-05-01"));
         assert_eq!(url_date("https://a.example/2024/05/bridge/"), None);
