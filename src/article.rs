@@ -105,13 +105,19 @@ pub struct Extracted {
 }
 
 /// What a site's rules declare of a page beyond the page's own metadata (a site config's
-/// `author:` and `date:`).
+/// `author:` and `date:`), and what they know of where it shows its byline and date (a
+/// wrapper's [`crate::wrapper::Shows`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Declared {
     /// The authors, when the rules name any.
     pub authors: Vec<String>,
     /// The date, when the rules give one.
     pub date: Option<String>,
+    /// The byline shown where the site shows it: taken where the page neither declares one
+    /// nor shows one where its markup names it.
+    pub shown_byline: Option<String>,
+    /// The date shown where the site shows it, as [`Declared::shown_byline`].
+    pub shown_date: Option<String>,
 }
 
 /// Which of an article's fields a caller reads: all, or the text only (with the URL, host
@@ -153,7 +159,12 @@ impl Article {
         // shows is preferred.
         let declared_site = meta.site_name.as_deref().map(|s| crate::metadata::site_name(s, host.as_deref()));
         let publisher = meta.byline.as_deref().zip(declared_site.as_deref()).is_some_and(|(b, s)| crate::metadata::byline::names_site(b, s));
-        let shown = if all && (meta.byline.is_none() || publisher || meta.published.is_none()) { crate::metadata::shown(doc) } else { (None, None) };
+        let shown = if all && (meta.byline.is_none() || publisher || meta.published.is_none()) {
+            let (byline, date) = crate::metadata::shown(doc);
+            (byline.or_else(|| declared.shown_byline.clone()), date.or_else(|| declared.shown_date.clone()))
+        } else {
+            (None, None)
+        };
         let person = if publisher { shown.0.clone().filter(|p| declared_site.as_deref().is_some_and(|s| !crate::metadata::byline::holds_site(p, s))) } else { None };
         let byline = if declared.authors.is_empty() {
             person.clone().or_else(|| meta.byline.clone()).or(shown.0)

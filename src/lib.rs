@@ -37,12 +37,12 @@
 //! | base | errors; budgets; words and languages | [`error`], [`budget`], [`text`] | [`Error`], [`budget::Budget`], [`text::Tokenizer`] |
 //! | stages | 1. a sample of pages sharing a template: feeds, sitemaps, folders, URLs | [`feed`], [`sitemap`], [`fetch`], [`warc`] | [`feed::read`], [`sitemap::parse`], [`fetch::Fetcher`], [`warc::Reader`] |
 //! | | 2. clean each page into a tree; `dfs` on every element | [`clean`], [`page`] | [`clean::page`], [`Page::new`] |
-//! | | which site a page belongs to; what it declares | [`host`], [`metadata`] | [`host::of_page`], [`metadata::read`] |
+//! | | which site a page belongs to; what it declares, and where it shows its byline and date | [`host`], [`metadata`] | [`host::of_page`], [`metadata::read`], [`metadata::shows`] |
 //! | | 3. signifiers: top-k tf-idf terms, or the feed item's terms | [`signifiers`] | [`signifiers::select`] |
 //! | | 4. significant nodes, terminal paths, structural patterns | [`patterns`] | [`patterns::collect`] |
 //! | | 4b. site template: text at the same path on several pages; pages grouped by layout | [`template`] | [`template::Template::learn`], [`template::layout::cluster`] |
 //! | | 5. relevance of each pattern: J, U, I = J·U, R = Σ I·p·level | [`rank`] | [`rank::Strategy`] |
-//! | rules | 6. the best pattern as an XPath wrapper; each page summarized where it is read ([`wrapper::Summary`]: its [`clean::Shape`], template keys, words), the summaries added in order | [`wrapper`] | [`Wrapper::induce`], [`wrapper::Inducer`] |
+//! | rules | 6. the best pattern as an XPath wrapper; each page summarized where it is read ([`wrapper::Summary`]: its [`clean::Shape`], template keys, words, where it shows its byline and date), the summaries added in order | [`wrapper`] | [`Wrapper::induce`], [`wrapper::Inducer`], [`wrapper::Shows`] |
 //! | | XPaths: parsed, checked, metered, compiled | [`xpath`] | [`xpath::Program`] |
 //! | extraction | 7. the article of a page: wrapper with fallbacks, single-page extractor | [`extract`] | [`extract::Applier`], [`extract::SinglePage`] |
 //! | | FiveFilters site configs, read, applied and written | [`ftr`] | [`ftr::SiteConfig`], [`ftr::ConfigApplier`] |

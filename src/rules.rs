@@ -86,12 +86,17 @@ impl Compiled {
         }
     }
 
-    /// What the rules declare of the page beyond its own metadata.
-    fn declared(&self, page: &Page) -> Declared {
+    /// What the rules declare of the page beyond its own metadata (where the site shows its
+    /// byline and date only when `fields` asks for them).
+    fn declared(&self, page: &Page, fields: Fields) -> Declared {
         match self {
             Compiled::SiteConfig(c, _) => {
                 let (date, authors) = c.declared(&page.doc);
-                Declared { authors, date }
+                Declared { authors, date, ..Declared::default() }
+            }
+            Compiled::Wrapper(a) if fields != Fields::Text => {
+                let (byline, date) = a.shown(&page.doc);
+                Declared { shown_byline: byline, shown_date: date, ..Declared::default() }
             }
             _ => Declared::default(),
         }
@@ -233,7 +238,7 @@ impl Resolver<'_> {
         let rules = self.rules_for(&mut page)?;
         let extraction = rules.extractor().extract(&page)?;
         page.check_deadline("extraction")?;
-        let declared = rules.declared(&page);
+        let declared = rules.declared(&page, fields);
         let xpath = extraction.xpath.clone();
         Ok(Article::from_extraction(page, extraction, source, xpath.as_deref().unwrap_or(rules.xpath()), declared, fields))
     }

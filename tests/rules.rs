@@ -111,3 +111,33 @@ fn a_wrapper_is_compiled_once_and_shared_by_threads() {
     bad.xpath = "//div[".to_string();
     assert!(matches!(Rules::wrapper(bad), Err(forest::Error::XPath { .. })));
 }
+
+/// A site page: a story whose byline sits in an element no class names as one (`span.pen`),
+/// declaring its author and date in meta tags when `declares`.
+fn site_page(i: u32, who: &str, day: &str, declares: bool) -> Page {
+    let meta = if declares { format!("<meta name=author content='{who}'><meta name=date content='{day}'>") } else { String::new() };
+    let html = format!(
+        "<html><head><title>Story {i}</title>{meta}</head><body><nav>Home News Sport</nav><div class=story>\
+         <h1>Story {i} of the river town</h1><p class=meta><span class=pen>{who}</span> <span class=stamp>{day}</span></p>\
+         <p>The council met on the {i}th to talk about the bridge, the ferry and the long summer of repairs.</p>\
+         <p>Residents asked for a second crossing before the works begin, and the mayor promised an answer.</p></div></body></html>"
+    );
+    Page::from_bytes(html.as_bytes(), &format!("https://river.example/story-{i}")).unwrap()
+}
+
+#[test]
+fn a_wrapper_reads_the_byline_and_date_where_its_site_shows_them() {
+    let pages = [site_page(1, "Ann Lee", "2024-05-01", true), site_page(2, "Bo Chen", "2024-05-02", true), site_page(3, "Cy Diaz", "2024-05-03", true)];
+    let wrapper = forest::Wrapper::induce("river", &pages, &forest::Config::default()).expect("induce").wrapper;
+    assert!(wrapper.shows.byline.as_deref().is_some_and(|x| x.contains("'pen'")), "{:?}", wrapper.shows);
+    // Kept in the wrapper file.
+    let back = forest::Wrapper::from_json(wrapper.to_json().unwrap().as_bytes()).unwrap();
+    assert_eq!(back.shows, wrapper.shows);
+    // A page of the site that declares nothing, and whose markup names no byline.
+    let unseen = || site_page(9, "Dee Eng", "2024-06-09", false);
+    let article = Rules::wrapper(back).unwrap().resolver().unwrap().article(unseen()).unwrap();
+    assert_eq!((article.byline.as_deref(), article.published.as_deref()), (Some("Dee Eng"), Some("2024-06-09")));
+    // Alone, the page says neither.
+    let single = Rules::SinglePage.resolver().unwrap().article(unseen()).unwrap();
+    assert_eq!((single.byline, single.published), (None, None));
+}

@@ -7,8 +7,7 @@ use crate::patterns::{ElementType, Typer};
 use crate::template::layout::{self, Layout};
 use crate::template::Template;
 use crate::wrapper::{Choice, Wrapper};
-use crate::xpath::sxd::{self, Evaluator};
-use crate::xpath::{CompiledPath, Meter, Program};
+use crate::xpath::{Meter, Selector};
 use super::arbiter::{Chosen, Evidence, Signals, Verdict, AGREEMENT};
 use super::readable::Analysis;
 use crate::text::overlap::agreement;
@@ -27,39 +26,29 @@ pub struct Applier {
     in_block: bool,
     /// What the cross-check weighs.
     signals: Signals,
+    /// Where the site shows its byline and date.
+    shows: crate::wrapper::shows::Readers,
 }
 
 
 /// One template's rules: its wrapper, layout and compiled XPath.
 struct Part {
     wrapper: Wrapper,
-    /// The XPath compiled to run on the tree directly, when it is of the induced subset.
-    compiled: Option<CompiledPath>,
+    selector: Selector,
 }
 
 impl Part {
     fn new(wrapper: Wrapper) -> Result<Part> {
-        let compiled = CompiledPath::parse(&wrapper.xpath);
-        // An XPath of the compiled subset is valid XPath 1.0; the others are checked now and
-        // compiled for the general evaluator when a page needs it (its program cannot be
-        // shared between threads, and such a page parses into its XML tree anyway).
-        if compiled.is_none() {
-            Program::compile(&wrapper.xpath)?;
-        }
-        Ok(Part { wrapper, compiled })
+        let selector = Selector::new(&wrapper.xpath)?;
+        Ok(Part { wrapper, selector })
     }
 
     fn select_metered(&self, doc: &Doc, meter: &Meter) -> Result<Vec<NodeId>> {
-        match &self.compiled {
-            Some(c) => Ok(doc.outermost(c.select(doc))),
-            None => self.sxd_metered(doc, meter),
-        }
+        self.selector.elements(doc, meter)
     }
 
     fn sxd_metered(&self, doc: &Doc, meter: &Meter) -> Result<Vec<NodeId>> {
-        let package = sxd::parse(doc)?;
-        let program = Program::compile(&self.wrapper.xpath)?;
-        Evaluator::within(doc, &package, meter).elements(&program)
+        self.selector.elements_with_sxd(doc, meter)
     }
 }
 
@@ -85,7 +74,14 @@ impl Applier {
     pub fn new(wrapper: Wrapper) -> Result<Applier> {
         let parts = wrapper.templates_with(false).into_iter().map(Part::new).collect::<Result<Vec<Part>>>()?;
         let template = Template::from_lines(wrapper.template.clone());
-        Ok(Applier { wrapper, parts, template, cross_check: true, in_block: true, signals: Signals::default() })
+        let shows = crate::wrapper::shows::Readers::new(&wrapper.shows)?;
+        Ok(Applier { wrapper, parts, template, cross_check: true, in_block: true, signals: Signals::default(), shows })
+    }
+
+    /// The byline and date `doc` shows where its site shows them, as the wrapper learned
+    /// ([`crate::wrapper::shows`]).
+    pub fn shown(&self, doc: &Doc) -> (Option<String>, Option<String>) {
+        self.shows.read(doc)
     }
 
     /// The rules of the template `page` fits: the site's only template, else the one whose

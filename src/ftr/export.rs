@@ -265,10 +265,7 @@ impl Exporter<'_> {
 
     /// The `date` line, if one fits (see the module docs).
     fn date(&mut self) -> Vec<String> {
-        let declared = |doc: &Doc| {
-            let published = crate::metadata::read(doc).published.as_deref().and_then(crate::metadata::normalized_date);
-            published.or(crate::metadata::shown(doc).1)?.get(..10).map(str::to_string)
-        };
+        let declared = |doc: &Doc| crate::metadata::shows::known(doc, None).1;
         self.fitting(declared, date_forms, |doc, n, day| shown_day(doc, n).as_deref() == Some(day))
     }
 

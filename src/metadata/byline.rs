@@ -134,7 +134,7 @@ pub fn holds_site(byline: &str, site: &str) -> bool {
 }
 
 /// A name's letters and digits, lower-case, without a domain ending when it is one word.
-fn key(s: &str) -> String {
+pub(super) fn key(s: &str) -> String {
     let s = if s.contains(' ') { s } else { s.split('.').next().unwrap_or(s) };
     s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }

@@ -26,6 +26,7 @@
 
 pub mod byline;
 mod date;
+pub mod shows;
 mod site;
 
 pub use date::iso_date;
@@ -521,7 +522,7 @@ const SHOWN_NODES: usize = 40;
 /// author's box or picture) that is a name's length once its `By` and what follows a date or a
 /// `|` are cut (at most 8 words and 80 characters, no digits); and the first element whose class
 /// or id names a date whose text, at most 120 characters, reads as one ([`iso_date`]); else
-/// what the first byline line gives, whatever its markup ([`byline_line`]). Elements of more
+/// what the first byline line gives, whatever its markup (`byline_line`). Elements of more
 /// than a few nodes are containers, not read.
 pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
     let (mut byline, mut date, mut line) = (None, None, None);

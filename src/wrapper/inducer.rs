@@ -169,6 +169,8 @@ pub struct Summary {
     words: Words,
     /// The tokens `words` numbers.
     tokens: Strings,
+    /// Where it shows its byline and date.
+    shows: super::shows::PageShows,
 }
 
 impl Summary {
@@ -192,6 +194,7 @@ impl Summary {
             keys: PageKeys::of(doc, &keys, cfg.template_min_pages),
             words: words(doc, &keys.texts, &mut tokens),
             tokens,
+            shows: super::shows::PageShows::of(page),
         }
     }
 }
@@ -210,6 +213,8 @@ struct Kept {
     hosts: [Option<String>; 4],
     /// Its body's words, until the template is known.
     words: Words,
+    /// Where it shows its byline and date.
+    shows: super::shows::PageShows,
 }
 
 /// A wrapper induced from pages added one at a time.
@@ -286,9 +291,9 @@ impl Inducer {
             words.end_text(t.node, t.flags, t.key, start);
         }
         let words = words.done();
-        let Summary { location, item, hosts, language, shape, .. } = page;
+        let Summary { location, item, hosts, language, shape, shows, .. } = page;
         let shape = shape.shared_in(&mut self.values);
-        self.kept.push(Kept { location, item, shape, language, hosts, words });
+        self.kept.push(Kept { location, item, shape, language, hosts, words, shows });
     }
 
     /// How many pages were added so far, copies included.
@@ -382,13 +387,16 @@ impl Inducer {
             .collect();
         analyzer.forget_tokens();
         let host = crate::host::of_sources(kept.iter().map(|k| k.hosts.clone()).collect());
+        let shows = super::shows::learn(&kept.iter_mut().map(|k| std::mem::take(&mut k.shows)).collect::<Vec<_>>());
         let (mut shapes, mut locations) = (Vec::with_capacity(kept.len()), Vec::with_capacity(kept.len()));
         let values = std::sync::Arc::new(values.freeze());
         for k in kept {
             shapes.push(k.shape.with_values(std::sync::Arc::clone(&values)));
             locations.push(k.location);
         }
-        super::induce_kept(&site, &shapes, &locations, terms, feed_terms, template, analyzer, host, &cfg)
+        let mut induction = super::induce_kept(&site, &shapes, &locations, terms, feed_terms, template, analyzer, host, &cfg)?;
+        induction.wrapper.shows = shows;
+        Ok(induction)
     }
 }
 

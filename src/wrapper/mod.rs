@@ -12,7 +12,9 @@
 
 
 mod inducer;
+pub mod shows;
 pub use inducer::{Inducer, ReadSample, Summary};
+pub use shows::Shows;
 
 use crate::patterns::{self, ElementType, PageCandidates, PageTerms, Pattern, Step, Tokens, Typer, Typing};
 use crate::rank::{self, Ranked};
@@ -192,6 +194,10 @@ pub struct Wrapper {
     /// group first).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub others: Vec<Variant>,
+    /// Where the site shows its byline and date ([`shows`]), read on pages that declare
+    /// neither.
+    #[serde(default, skip_serializing_if = "Shows::is_empty")]
+    pub shows: Shows,
 }
 
 /// One more template of a site: the parts of a wrapper learned from one group of pages.
@@ -372,6 +378,7 @@ impl Wrapper {
             typing: self.typing,
             layout: self.layout.clone(),
             others: Vec::new(),
+            shows: self.shows.clone(),
         }
     }
 
@@ -533,6 +540,7 @@ fn induce_kept(
         typing: cfg.typing,
         layout,
         others,
+        shows: Shows::default(),
     };
     let ranked = main.ranked;
     let signifiers = sigs

@@ -122,3 +122,56 @@ mod literal_tests {
         assert_eq!(literal("a'b\"c"), "concat('a', \"'\", 'b\"c')");
     }
 }
+
+/// An XPath made ready to select elements on any page: compiled to run on the cleaned tree
+/// directly when it is of the subset induction writes ([`CompiledPath`]), else checked now and
+/// evaluated by sxd-xpath on the page's XML within a [`Meter`] (its program cannot be shared
+/// between threads, so it is compiled again for the page that needs it).
+#[derive(Debug, Clone)]
+pub struct Selector {
+    xpath: String,
+    compiled: Option<CompiledPath>,
+}
+
+impl Selector {
+    /// Ready `xpath`.
+    ///
+    /// # Errors
+    /// [`Error::XPath`] when it is outside the compiled subset and does not parse or is
+    /// refused ([`Program::compile`]).
+    pub fn new(xpath: &str) -> Result<Selector> {
+        let compiled = CompiledPath::parse(xpath);
+        if compiled.is_none() {
+            Program::compile(xpath)?;
+        }
+        Ok(Selector { xpath: xpath.to_string(), compiled })
+    }
+
+    /// The XPath.
+    pub fn source(&self) -> &str {
+        &self.xpath
+    }
+
+    /// The elements selected on `doc`, nested ones merged into the outermost, in document order.
+    ///
+    /// # Errors
+    /// [`Error::XPath`] when evaluation fails, [`Error::OverBudget`] when `meter` runs out
+    /// (the general evaluator only).
+    pub fn elements(&self, doc: &crate::clean::Doc, meter: &Meter) -> Result<Vec<crate::clean::NodeId>> {
+        match &self.compiled {
+            Some(c) => Ok(doc.outermost(c.select(doc))),
+            None => self.elements_with_sxd(doc, meter),
+        }
+    }
+
+    /// As [`Selector::elements`], always by sxd-xpath (the oracle the compiled subset is
+    /// tested against).
+    ///
+    /// # Errors
+    /// As [`Selector::elements`].
+    pub fn elements_with_sxd(&self, doc: &crate::clean::Doc, meter: &Meter) -> Result<Vec<crate::clean::NodeId>> {
+        let package = sxd::parse(doc)?;
+        let program = Program::compile(&self.xpath)?;
+        sxd::Evaluator::within(doc, &package, meter).elements(&program)
+    }
+}
