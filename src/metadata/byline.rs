@@ -2,7 +2,7 @@
 //! them.
 //!
 //! A byline's source often holds more than names: a lead (`By`, `Posted by:`, `Text by`,
-//! `From`, `Posted in Travel By`), contact details (`jane@example.org`, `@jane`), the buttons
+//! `From`, `via`, `Posted in Travel By`), contact details (`jane@example.org`, `@jane`), the buttons
 //! beside it (`Follow`, `Email`, `View Profile`), a user card's reputation (`jane 1,234 gold
 //! badges`), a place or a date after it (`Jane Roe in Boston`, `Jane Roe, Gazette 7:02 a.m.`).
 //! [`name`] keeps the names. A byline that is the site's own name ([`names_site`]) is the
@@ -22,7 +22,7 @@ const ENDS: &[&str] = &["by", "posted", "updated", "published", "|", "•", "·"
 const ENDS_LOWER: &[&str] = &["on", "at", "in"];
 
 /// First words that label a byline rather than begin a name.
-const LEADS: &[&str] = &["from", "author", "authors"];
+const LEADS: &[&str] = &["from", "via", "author", "authors"];
 
 /// Months, whole and short, that begin a date after a name.
 const MONTHS: &[&str] = &[
@@ -180,6 +180,7 @@ mod tests {
             ("by: Liz Thomas", Some("Liz Thomas")),
             ("Text by Hunter Dukes", Some("Hunter Dukes")),
             ("From ASSOCIATED PRESS", Some("ASSOCIATED PRESS")),
+            ("via scvalex 1 year ago", Some("scvalex")),
             ("Posted by", None),
             ("Zachary Roth, @zackroth", Some("Zachary Roth")),
             ("Matt Gerardi@Gerardi", Some("Matt Gerardi")),
