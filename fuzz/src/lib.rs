@@ -66,7 +66,23 @@ fn assert_xml(xml: &str, what: &str) {
 pub fn check_page(html: &str) {
     let doc = forest::clean::page(html);
     assert_xml(&doc.to_xml(), "Doc::to_xml");
-    let _ = forest::metadata::read(&doc);
+    // What an article reads of the page's metadata: its dates as ISO 8601, the site's name
+    // against the host, what the page shows, and where it shows its byline and date.
+    let meta = forest::metadata::read(&doc);
+    for d in [&meta.published, &meta.modified].into_iter().flatten() {
+        let _ = forest::metadata::normalized_date(d);
+    }
+    if let Some(site) = &meta.site_name {
+        let _ = forest::metadata::site_name(site, Some("news.example"));
+    }
+    let _ = forest::metadata::site_from_title(&doc.title, meta.headline.as_deref().unwrap_or(""), Some("news.example"));
+    let (byline, day) = forest::metadata::shows::known(&doc, Some(BASE));
+    if let Some(b) = byline {
+        let _ = forest::metadata::shows::byline_holders(&doc, &b);
+    }
+    if let Some(d) = day {
+        let _ = forest::metadata::shows::date_holders(&doc, &d);
+    }
     let _ = forest::host::declared(&doc);
     let x = Extraction::new(vec![doc.body], doc.text(doc.body), Rule::Exact);
     let base = url::Url::parse(BASE).ok();
