@@ -154,14 +154,18 @@ pub fn wrapper(data: &[u8]) {
             let _ = w.to_json();
             if let Ok(applier) = Applier::new(w) {
                 let _ = applier.extract(page);
+                let _ = applier.shown(&page.doc);
             }
         }
         return;
     }
     let Ok(xpath) = std::str::from_utf8(data) else { return };
     metered_as_written(xpath);
-    let w = Wrapper { xpath: xpath.to_string(), ..demo_wrapper().clone() };
+    // The XPath as the article's and as where the site shows its byline and date.
+    let shows = forest::wrapper::Shows { byline: Some(xpath.to_string()), date: Some(xpath.to_string()) };
+    let w = Wrapper { xpath: xpath.to_string(), shows, ..demo_wrapper().clone() };
     let Ok(applier) = Applier::new(w) else { return };
+    let _ = applier.shown(&page.doc);
     if let Ok(x) = applier.extract(page) {
         let _ = forest::render::markdown(&page.doc, &x, None);
     }
