@@ -109,12 +109,15 @@ fn is_weekday(w: &str) -> bool {
         || ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].contains(&w.as_str())
 }
 
-/// Whether `text` begins as a byline does: `By`, `Posted by`, `Written by` (any case).
+/// Whether `text` begins as a byline or a post's dateline does: `By`, `Posted by`, `Written
+/// by`, `Posted on`, `Published on` (any case).
 pub fn leads(text: &str) -> bool {
     let mut words = text.split_whitespace().map(|w| w.trim_end_matches(':').to_ascii_lowercase());
     match words.next().as_deref() {
         Some("by") => true,
-        Some("posted" | "written") => words.next().as_deref() == Some("by"),
+        Some("written") => words.next().as_deref() == Some("by"),
+        Some("posted") => matches!(words.next().as_deref(), Some("by" | "on")),
+        Some("published") => words.next().as_deref() == Some("on"),
         _ => false,
     }
 }

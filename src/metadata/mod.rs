@@ -566,7 +566,7 @@ pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
 const LINE_CHARS: usize = 150;
 
 /// The name and the date of element `n` when it is a byline line: its text, at most
-/// [`LINE_CHARS`] long, begins with a byline's lead (`by`, `Posted by`) and holds a date
+/// [`LINE_CHARS`] long, begins with a byline's lead (`by`, `Posted by`, `Posted on`) and holds a date
 /// (`by Ann Lee on May 1, 2024`), as blogs write it under or below a post whatever their markup;
 /// not among reader comments.
 fn byline_line(doc: &Doc, n: u32) -> Option<(Option<String>, String)> {
@@ -698,6 +698,7 @@ mod tests {
         assert_eq!((shows.0.as_deref(), shows.1.as_deref()), (Some("Ann Lee"), Some("2024-05-01")));
         assert_eq!(shown(&page(&format!("{line}<span class=author>Ada Byron</span>"))).0.as_deref(), Some("Ada Byron"));
         assert_eq!(shown(&page("<p>by continuing you agree to our terms</p>")), (None, None));
+        assert_eq!(shown(&page("<p class=PostInfo>Posted on October 30, 2012 at 12:13 am as <em>News</em></p>")).1.as_deref(), Some("2012-10-30"));
         // A date right after the name ends it; a section's name before a date is no byline.
         for (line, name) in [("<cite class=byline>DUSAN STOJANOVIC June 30, 2013</cite>", Some("DUSAN STOJANOVIC")), ("<p class=byline>By Ann Lee on 11/12/2012</p>", Some("Ann Lee")), ("<p class=byline>Features / 1 day ago / by Luke Morton</p>", None)] {
             assert_eq!(shown(&page(line)).0.as_deref(), name, "{line}");
