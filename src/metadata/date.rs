@@ -1,7 +1,9 @@
 //! Dates as pages write them, read into ISO 8601: `2024-05-01T10:00:00+02:00` stays as it is,
 //! `2024-05-01 10:00`, `2024/05/01`, `20240501`, `Wed, 01 May 2024 10:00:00 GMT`, `May 1, 2024`
-//! and `1 May 2024` become `2024-05-01…`. Day-month order is never guessed: `01/05/2024`, which
-//! means one date in Europe and another in America, is not read.
+//! and `1 May 2024` become `2024-05-01…`; a date of numbers whose day is past 12 is read in the
+//! one order it can have (`10/29/2012`, `29.10.12`: two-digit years are 1969–2068, as POSIX
+//! reads them). Day-month order is never guessed: `01/05/2024`, which means one date in Europe
+//! and another in America, is not read.
 
 /// `s` as an ISO 8601 date or date-time; `None` when it is not a date forest can read.
 ///
@@ -15,7 +17,33 @@
 /// ```
 pub fn iso_date(s: &str) -> Option<String> {
     let s = s.trim();
-    iso(s).or_else(|| slashed(s)).or_else(|| compact(s)).or_else(|| worded(s))
+    iso(s).or_else(|| slashed(s)).or_else(|| compact(s)).or_else(|| worded(s)).or_else(|| numeric(s))
+}
+
+/// The first word of `s` that is a date of numbers in the one day-month order it can have:
+/// `10/29/2012`, `29.10.2012`, `10-29-12` (`05/05/2024` too: both orders are one day).
+fn numeric(s: &str) -> Option<String> {
+    s.split(|c: char| c.is_whitespace() || c == ',').find_map(|w| {
+        let w = w.trim_matches(|c: char| !c.is_ascii_digit());
+        let sep = w.chars().find(|c| matches!(c, '/' | '.' | '-'))?;
+        let mut parts = w.split(sep);
+        let (a, b, y) = (parts.next()?, parts.next()?, parts.next()?);
+        if parts.next().is_some() || a.len() > 2 || b.len() > 2 || !matches!(y.len(), 2 | 4) {
+            return None;
+        }
+        let (a, b, y) = (num(a)?, num(b)?, num(y)?);
+        let y = match y {
+            0..=68 => 2000 + y,
+            69..=99 => 1900 + y,
+            _ => y,
+        };
+        match (a <= 12, b <= 12) {
+            (true, false) => ymd(y, a, b),
+            (false, true) => ymd(y, b, a),
+            (true, true) if a == b => ymd(y, a, b),
+            _ => None,
+        }
+    })
 }
 
 /// A valid year, month and day.
@@ -125,6 +153,12 @@ mod tests {
             ("Updated March 3, 2021 at 5:00 p.m.", Some("2021-03-03")),
             ("2024-02-30", None),
             ("01/05/2024", None),
+            ("10/29/2012", Some("2012-10-29")),
+            ("Posted 29.10.12 by Ann", Some("2012-10-29")),
+            ("05/05/2024", Some("2024-05-05")),
+            ("11/5/12", None),
+            ("version 1.13.2", None),
+            ("12/31/99", Some("1999-12-31")),
             ("yesterday", None),
             ("Mayday 2024", None),
         ] {
