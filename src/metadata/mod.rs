@@ -30,6 +30,7 @@ pub mod shows;
 mod site;
 
 pub use date::iso_date;
+pub use shows::shown;
 pub use site::{site_from_title, site_name};
 
 use crate::clean::{Doc, NodeData};
@@ -505,115 +506,6 @@ fn first_time(doc: &Doc) -> Option<String> {
         let NodeData::Element(e) = &n.data else { return None };
         (e.name == "time").then(|| e.attr("datetime").map(clean_value).filter(|d| iso_date(d).is_some())).flatten()
     })
-}
-
-/// Class or id words of bylines.
-const BYLINE_WORDS: &[&str] = &["byline", "author", "authors", "writer", "byl"];
-/// Class or id words of author boxes and pictures, and of the page's menus and footer: not bylines.
-const NOT_BYLINE_WORDS: &[&str] =
-    &["bio", "box", "avatar", "image", "img", "photo", "picture", "description", "about", "follow", "social", "more", "nav", "menu", "footer"];
-/// Class or id words of elements that show a page's date (a byline often carries it).
-const DATE_WORDS: &[&str] = &["date", "dateline", "published", "timestamp", "time", "pubdate", "posted", "datetime", "byline"];
-/// Most nodes in an element read as a byline or a date: a larger one is a container.
-const SHOWN_NODES: usize = 40;
-
-/// What a page shows of its byline and date where it declares neither, in one pass over its
-/// body: the text of the first element whose class or id names a byline or an author (not an
-/// author's box or picture) that is a name's length once its `By` and what follows a date or a
-/// `|` are cut (at most 8 words and 80 characters, no digits); and the first element whose class
-/// or id names a date whose text, at most 120 characters, reads as one ([`iso_date`]); else
-/// what the first byline line gives, whatever its markup (`byline_line`). Elements of more
-/// than a few nodes are containers, not read.
-pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
-    let (mut byline, mut date, mut line) = (None, None, None);
-    let body_end = doc.nodes.get(doc.body as usize).map_or(0, |n| n.end as usize);
-    for i in doc.body as usize..body_end {
-        if byline.is_some() && date.is_some() {
-            break;
-        }
-        let Some(e) = doc.element(i as u32) else { continue };
-        if doc.nodes[i].end as usize - i > SHOWN_NODES {
-            continue;
-        }
-        let (mut by, mut not_by, mut dated) = (false, false, false);
-        for w in class_words(e) {
-            let is = |words: &[&str]| words.iter().any(|x| x.eq_ignore_ascii_case(w));
-            by |= is(BYLINE_WORDS);
-            not_by |= is(NOT_BYLINE_WORDS);
-            dated |= is(DATE_WORDS);
-        }
-        if !(by || dated) {
-            if line.is_none() {
-                line = byline_line(doc, i as u32);
-            }
-            continue;
-        }
-        let text = clean_value(&doc.text(i as u32));
-        if byline.is_none() && by && !not_by {
-            byline = name_in(&text);
-        }
-        if date.is_none() && dated && text.len() <= 120 {
-            date = iso_date(&text);
-        }
-    }
-    match line {
-        Some((name, day)) => (byline.or(name), date.or(Some(day))),
-        None => (byline, date),
-    }
-}
-
-/// Longest byline line read ([`byline_line`]).
-const LINE_CHARS: usize = 150;
-
-/// The name and the date of element `n` when it is a byline line: its text, at most
-/// [`LINE_CHARS`] long, begins with a byline's lead (`by`, `Posted by`, `Posted on`) and holds a date
-/// (`by Ann Lee on May 1, 2024`), as blogs write it under or below a post whatever their markup;
-/// not among reader comments.
-fn byline_line(doc: &Doc, n: u32) -> Option<(Option<String>, String)> {
-    let end = doc.nodes.get(n as usize)?.end;
-    let first = (n + 1..end).find_map(|j| match &doc.nodes[j as usize].data {
-        NodeData::Text(t) if !t.trim().is_empty() => Some(t.as_str()),
-        _ => None,
-    })?;
-    // A reader's comment is signed the same way.
-    if !byline::leads(first) || byline::in_comments(doc, n) {
-        return None;
-    }
-    let text = clean_value(&doc.text(n));
-    if text.len() > LINE_CHARS {
-        return None;
-    }
-    let day = iso_date(&text)?;
-    Some((byline::name(&text).filter(|n| name_length(n)), day))
-}
-
-/// The name a byline's text gives ([`byline::name`]) before any date in it, when it is a
-/// name's length ([`name_length`]).
-fn name_in(text: &str) -> Option<String> {
-    // A date in the line ends the name at the comma before it (`By Ann Lee, May 1, 2024`), or
-    // right after the name (`Ann Lee May 1, 2024`, `Ann Lee on 5/1/2024`, `Ann Lee 2 hours
-    // ago`); a line that begins with one is no byline.
-    let line = text.split(['|', '•', '·']).next().unwrap_or("");
-    let parts: Vec<&str> = line.split(", ").take_while(|part| !part.chars().any(|c| c.is_ascii_digit())).collect();
-    if parts.is_empty() {
-        let name = byline::name(line)?;
-        let rest = line.get(line.find(&name)? + name.len()..)?.trim_start();
-        let when = rest.strip_prefix("on ").or_else(|| rest.strip_prefix("at ")).unwrap_or(rest);
-        let dated = when.starts_with(|c: char| c.is_ascii_digit()) || (rest.starts_with(char::is_alphabetic) && iso_date(rest).is_some());
-        return dated.then_some(name).filter(|n| name_length(n));
-    }
-    byline::name(&parts.join(", ")).filter(|n| name_length(n))
-}
-
-/// Whether `n` is a name's length: at most 8 words and 80 characters, no digit.
-fn name_length(n: &str) -> bool {
-    n.len() <= 80 && n.split_whitespace().count() <= 8 && !n.chars().any(|c| c.is_ascii_digit())
-}
-
-/// The words of `e`'s class and id, split on what is not a letter or digit.
-fn class_words(e: &crate::clean::Element) -> impl Iterator<Item = &str> {
-    let [id, class] = e.id_class();
-    [id, class].into_iter().flatten().flat_map(|v| v.split(|c: char| !c.is_ascii_alphanumeric())).filter(|w| !w.is_empty())
 }
 
 /// A declared date as ISO 8601 ([`iso_date`]); as declared when it does not read as a date but

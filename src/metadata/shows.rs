@@ -3,12 +3,15 @@
 //! the site's sample pages ([`crate::wrapper::shows`]) and reads it on any page of the site
 //! that says neither itself. The FiveFilters export reads what sample pages give here too.
 //!
+//! What a page shows where it declares nothing ([`shown`]): the elements its markup names as a
+//! byline or a date (not a listed story's), and its byline lines.
+//!
 //! An element shows a value when it is the deepest element of the body, outside reader
 //! comments and of at most 40 nodes, whose text reads as it: as a byline's names
 //! ([`super::byline::name`], the same reading as the page's own byline) or as a date of the
 //! same day ([`iso_date`], or a `<time>`'s `datetime`).
 
-use super::{byline, clean_value, iso_date, name_in, SHOWN_NODES};
+use super::{byline, clean_value, iso_date};
 use crate::clean::{Doc, NodeData, NodeId};
 
 /// What a page gives of its byline and date on its own: declared, else shown where its markup
@@ -106,6 +109,132 @@ fn deepest(doc: &Doc, texts: impl Fn(&str) -> bool, elements: impl Fn(NodeId) ->
     found
 }
 
+/// Class or id words of bylines.
+const BYLINE_WORDS: &[&str] = &["byline", "author", "authors", "writer", "byl"];
+/// Class or id words of author boxes and pictures, and of the page's menus and footer: not bylines.
+const NOT_BYLINE_WORDS: &[&str] =
+    &["bio", "box", "avatar", "image", "img", "photo", "picture", "description", "about", "follow", "social", "more", "nav", "menu", "footer"];
+/// Class or id words of elements that show a page's date (a byline often carries it).
+const DATE_WORDS: &[&str] = &["date", "dateline", "published", "timestamp", "time", "pubdate", "posted", "datetime", "byline"];
+/// Most nodes in an element read as a byline or a date: a larger one is a container.
+const SHOWN_NODES: usize = 40;
+
+/// What a page shows of its byline and date where it declares neither, in one pass over its
+/// body: the text of the first element whose class or id names a byline or an author (not an
+/// author's box or picture) that is a name's length once its `By` and what follows a date or a
+/// `|` are cut (at most 8 words and 80 characters, no digits); and the first element whose class
+/// or id names a date whose text, at most 120 characters, reads as one ([`iso_date`]); else
+/// what the first byline line gives, whatever its markup (`byline_line`). Elements of more
+/// than a few nodes are containers, not read.
+pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
+    let (mut byline, mut date, mut line) = (None, None, None);
+    let body_end = doc.nodes.get(doc.body as usize).map_or(0, |n| n.end as usize);
+    for i in doc.body as usize..body_end {
+        if byline.is_some() && date.is_some() {
+            break;
+        }
+        let Some(e) = doc.element(i as u32) else { continue };
+        if doc.nodes[i].end as usize - i > SHOWN_NODES {
+            continue;
+        }
+        let (mut by, mut not_by, mut dated) = (false, false, false);
+        for w in class_words(e) {
+            let is = |words: &[&str]| words.iter().any(|x| x.eq_ignore_ascii_case(w));
+            by |= is(BYLINE_WORDS);
+            not_by |= is(NOT_BYLINE_WORDS);
+            dated |= is(DATE_WORDS);
+        }
+        if !(by || dated) {
+            if line.is_none() {
+                line = byline_line(doc, i as u32);
+            }
+            continue;
+        }
+        // A list's item's byline or date (each related story's) is not the page's.
+        if listed(doc, i as u32) {
+            continue;
+        }
+        let text = clean_value(&doc.text(i as u32));
+        if byline.is_none() && by && !not_by {
+            byline = name_in(&text);
+        }
+        if date.is_none() && dated && text.len() <= 120 {
+            date = iso_date(&text);
+        }
+    }
+    match line {
+        Some((name, day)) => (byline.or(name), date.or(Some(day))),
+        None => (byline, date),
+    }
+}
+
+/// Whether element `n` is a part of a list's item: the list item (`li`) it stands in, at most
+/// three levels up, has a sibling item that holds an element of its tag and class (each related
+/// story's date, each listed post's author). Only the first 50 sibling items and the first 400
+/// nodes of each are looked at.
+fn listed(doc: &Doc, n: NodeId) -> bool {
+    let Some(e) = doc.element(n) else { return false };
+    let Some(class) = e.attr("class") else { return false };
+    let item = std::iter::once(n).chain(doc.ancestors(n)).take(4).find(|&a| doc.element(a).is_some_and(|x| x.name == "li"));
+    let Some((item, parent)) = item.and_then(|i| Some((i, doc.nodes.get(i as usize)?.parent?))) else { return false };
+    let same = |d: NodeId| doc.element(d).is_some_and(|x| x.name == e.name && x.attr("class") == Some(class));
+    doc.children(parent).filter(|&s| s != item).take(50).any(|s| (s..doc.nodes[s as usize].end).take(400).any(same))
+}
+
+/// Longest byline line read ([`byline_line`]).
+const LINE_CHARS: usize = 150;
+
+/// The name and the date of element `n` when it is a byline line: its text, at most
+/// [`LINE_CHARS`] long, begins with a byline's lead (`by`, `Posted by`, `Posted on`) and holds a date
+/// (`by Ann Lee on May 1, 2024`), as blogs write it under or below a post whatever their markup;
+/// not among reader comments.
+fn byline_line(doc: &Doc, n: u32) -> Option<(Option<String>, String)> {
+    let end = doc.nodes.get(n as usize)?.end;
+    let first = (n + 1..end).find_map(|j| match &doc.nodes[j as usize].data {
+        NodeData::Text(t) if !t.trim().is_empty() => Some(t.as_str()),
+        _ => None,
+    })?;
+    // A reader's comment is signed the same way.
+    if !byline::leads(first) || byline::in_comments(doc, n) {
+        return None;
+    }
+    let text = clean_value(&doc.text(n));
+    if text.len() > LINE_CHARS {
+        return None;
+    }
+    let day = iso_date(&text)?;
+    Some((byline::name(&text).filter(|n| name_length(n)), day))
+}
+
+/// The name a byline's text gives ([`byline::name`]) before any date in it, when it is a
+/// name's length ([`name_length`]).
+fn name_in(text: &str) -> Option<String> {
+    // A date in the line ends the name at the comma before it (`By Ann Lee, May 1, 2024`), or
+    // right after the name (`Ann Lee May 1, 2024`, `Ann Lee on 5/1/2024`, `Ann Lee 2 hours
+    // ago`); a line that begins with one is no byline.
+    let line = text.split(['|', '•', '·']).next().unwrap_or("");
+    let parts: Vec<&str> = line.split(", ").take_while(|part| !part.chars().any(|c| c.is_ascii_digit())).collect();
+    if parts.is_empty() {
+        let name = byline::name(line)?;
+        let rest = line.get(line.find(&name)? + name.len()..)?.trim_start();
+        let when = rest.strip_prefix("on ").or_else(|| rest.strip_prefix("at ")).unwrap_or(rest);
+        let dated = when.starts_with(|c: char| c.is_ascii_digit()) || (rest.starts_with(char::is_alphabetic) && iso_date(rest).is_some());
+        return dated.then_some(name).filter(|n| name_length(n));
+    }
+    byline::name(&parts.join(", ")).filter(|n| name_length(n))
+}
+
+/// Whether `n` is a name's length: at most 8 words and 80 characters, no digit.
+fn name_length(n: &str) -> bool {
+    n.len() <= 80 && n.split_whitespace().count() <= 8 && !n.chars().any(|c| c.is_ascii_digit())
+}
+
+/// The words of `e`'s class and id, split on what is not a letter or digit.
+fn class_words(e: &crate::clean::Element) -> impl Iterator<Item = &str> {
+    let [id, class] = e.id_class();
+    [id, class].into_iter().flatten().flat_map(|v| v.split(|c: char| !c.is_ascii_alphanumeric())).filter(|w| !w.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +257,19 @@ mod tests {
         assert_eq!(doc.element(day[0]).map(|e| e.attr("class")), Some(Some("when")));
         assert_eq!(date_of(&doc, day[0]).as_deref(), Some("2024-05-01"));
         assert!(date_holders(&doc, "2024-05-02").is_empty());
+    }
+
+    #[test]
+    fn a_listed_storys_byline_and_date_are_not_the_pages() {
+        let related = "<ul><li><a href=/a>Dems</a> <span class=date>(2/21/2000)</span> <p class=byline>by Bo Chen</p></li>\
+             <li><a href=/b>Call In Powell</a> <span class=date>(8/14/2000)</span> <p class=byline>by Cy Diaz</p></li></ul>";
+        let page = |own: &str| crate::clean::page(&format!("<body><h1>Bridge</h1>{own}<p>Text.</p>{related}</body>"));
+        assert_eq!(shown(&page("")), (None, None));
+        let own = "<p class=byline>by Ann Lee</p><span class=date>May 1, 2024</span>";
+        assert_eq!(shown(&page(own)), (Some("Ann Lee".into()), Some("2024-05-01".into())));
+        // A list of one item is no list.
+        let one = crate::clean::page("<body><ul><li><span class=date>May 1, 2024</span></li></ul></body>");
+        assert_eq!(shown(&one).1.as_deref(), Some("2024-05-01"));
     }
 
     #[test]
