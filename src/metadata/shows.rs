@@ -19,16 +19,12 @@ use crate::clean::{Doc, NodeData, NodeId};
 /// the site's declared name is the publisher's, not shown as a person's: none.
 pub fn known(doc: &Doc, url: Option<&str>) -> (Option<String>, Option<String>) {
     let meta = super::read(doc);
-    let (shown_byline, shown_date) = super::shown(doc);
+    let published = meta.published.as_deref().and_then(iso_date).or_else(|| url.and_then(super::url_date));
+    // What the page shows is read only for what it does not declare.
+    let (shown_byline, shown_date) = if meta.byline.is_none() || published.is_none() { shown(doc) } else { (None, None) };
     let site = meta.site_name.as_deref();
     let name = meta.byline.or(shown_byline).filter(|b| !site.is_some_and(|s| byline::names_site(b, s)));
-    let day = meta
-        .published
-        .as_deref()
-        .and_then(iso_date)
-        .or_else(|| url.and_then(super::url_date))
-        .or(shown_date)
-        .and_then(|d| d.get(..10).map(str::to_string));
+    let day = published.or(shown_date).and_then(|d| d.get(..10).map(str::to_string));
     (name, day)
 }
 
@@ -57,14 +53,14 @@ pub fn byline_of(doc: &Doc, n: NodeId) -> Option<String> {
 }
 
 /// The date element `n` shows, as ISO 8601: a `<time>`'s `datetime`, else its text when it is
-/// at most 120 characters and reads as a date.
+/// at most [`DATE_CHARS`] long and reads as a date.
 pub fn date_of(doc: &Doc, n: NodeId) -> Option<String> {
     let e = doc.element(n)?;
     if let Some(d) = e.attr("datetime").filter(|_| e.name == "time").and_then(|d| iso_date(&clean_value(d))) {
         return Some(d);
     }
     let text = clean_value(&doc.text(n));
-    (text.len() <= 120).then(|| iso_date(&text)).flatten()
+    (text.len() <= DATE_CHARS).then(|| iso_date(&text)).flatten()
 }
 
 /// The first of `nodes` (in document order) outside reader comments: the one a site's
@@ -118,12 +114,14 @@ const NOT_BYLINE_WORDS: &[&str] =
 const DATE_WORDS: &[&str] = &["date", "dateline", "published", "timestamp", "time", "pubdate", "posted", "datetime", "byline"];
 /// Most nodes in an element read as a byline or a date: a larger one is a container.
 const SHOWN_NODES: usize = 40;
+/// Longest text read as a shown date: a longer one is more than a dateline.
+const DATE_CHARS: usize = 120;
 
 /// What a page shows of its byline and date where it declares neither, in one pass over its
 /// body: the text of the first element whose class or id names a byline or an author (not an
 /// author's box or picture) that is a name's length once its `By` and what follows a date or a
 /// `|` are cut (at most 8 words and 80 characters, no digits); and the first element whose class
-/// or id names a date whose text, at most 120 characters, reads as one ([`iso_date`]); else
+/// or id names a date whose text, at most [`DATE_CHARS`] long, reads as one ([`iso_date`]); else
 /// what the first byline line gives, whatever its markup (`byline_line`). Elements of more
 /// than a few nodes are containers, not read.
 pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
@@ -158,7 +156,7 @@ pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
         if byline.is_none() && by && !not_by {
             byline = name_in(&text);
         }
-        if date.is_none() && dated && text.len() <= 120 {
+        if date.is_none() && dated && text.len() <= DATE_CHARS {
             date = iso_date(&text);
         }
     }

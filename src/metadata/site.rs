@@ -84,24 +84,26 @@ pub fn names_host(name: &str, host: &str) -> bool {
     let inner = &labels[..labels.len().saturating_sub(1)];
     inner.iter().filter(|l| **l != "www" && l.len() > 2).any(|label| {
         let label: Vec<char> = label.chars().filter(|c| c.is_alphanumeric()).collect();
+        // A run is no longer than the label: a name over twice its length cannot pass (and a
+        // page's `<title>` of any length costs no more than this).
+        if key.len() > 2 * label.len() {
+            return false;
+        }
         let run = longest_common_run(&key, &label);
         run >= label.len().min(5) && 2 * run >= key.len()
     })
 }
 
-/// The length of the longest run of characters `a` and `b` share.
+/// The length of the longest run of characters `a` and `b` share (two rows of the table).
 fn longest_common_run(a: &[char], b: &[char]) -> usize {
     let mut best = 0;
-    let mut prev = vec![0usize; b.len() + 1];
+    let (mut prev, mut row) = (vec![0usize; b.len() + 1], vec![0usize; b.len() + 1]);
     for &x in a {
-        let mut row = vec![0usize; b.len() + 1];
         for (j, &y) in b.iter().enumerate() {
-            if x == y {
-                row[j + 1] = prev[j] + 1;
-                best = best.max(row[j + 1]);
-            }
+            row[j + 1] = if x == y { prev[j] + 1 } else { 0 };
+            best = best.max(row[j + 1]);
         }
-        prev = row;
+        std::mem::swap(&mut prev, &mut row);
     }
     best
 }
