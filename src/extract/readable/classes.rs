@@ -42,14 +42,14 @@ fn word(w: &[u8]) -> Word {
         b"ad" | b"ads" | b"adslot" | b"adunit" | b"advert" | b"advertisement" | b"advertising" | b"adverts"
         | b"affiliate" | b"aside" | b"author" | b"banner" | b"bio" | b"breadcrumb" | b"breadcrumbs" | b"byline"
         | b"caption" | b"comment" | b"comments" | b"consent" | b"cookie" | b"cookies" | b"copyright" | b"credit"
-        | b"credits" | b"dateline" | b"disclaimer" | b"disqus" | b"dropdown" | b"facebook" | b"follow"
-        | b"footer" | b"footnotes" | b"gallery" | b"login" | b"masthead" | b"menu" | b"meta" | b"modal"
-        | b"more" | b"nav" | b"navbar" | b"navigation" | b"newsletter" | b"outbrain" | b"overlay" | b"pager"
+        | b"credits" | b"dateline" | b"disclaimer" | b"disqus" | b"dropdown" | b"extras" | b"facebook" | b"follow"
+        | b"footer" | b"footnotes" | b"gallery" | b"joined" | b"likes" | b"login" | b"masthead" | b"menu" | b"meta" | b"modal"
+        | b"more" | b"nav" | b"navbar" | b"navigation" | b"newsletter" | b"notices" | b"outbrain" | b"overlay" | b"pager"
         | b"pagination" | b"player" | b"playlist" | b"popover" | b"popular" | b"popup" | b"print" | b"privacy"
-        | b"promo" | b"promoted" | b"promotion" | b"rail" | b"recirc" | b"recommended" | b"related" | b"reviews"
+        | b"promo" | b"promoted" | b"promotion" | b"rail" | b"recirc" | b"recommended" | b"related" | b"reputation" | b"reviews"
         | b"share" | b"sharebar" | b"shares" | b"sharing" | b"sidebar" | b"signup" | b"skip" | b"social"
         | b"sponsor" | b"sponsored" | b"subscribe" | b"subscription" | b"taboola" | b"tags" | b"teaser"
-        | b"terms" | b"timestamp" | b"toolbar" | b"tools" | b"topbar" | b"trending" | b"twitter" => Word::Boilerplate,
+        | b"terms" | b"timestamp" | b"toolbar" | b"tools" | b"topbar" | b"trending" | b"twitter" | b"userinfo" => Word::Boilerplate,
         b"article" | b"articlebody" | b"blog" | b"body" | b"content" | b"entry" | b"hentry" | b"main" | b"post"
         | b"prose" | b"story" | b"text" => Word::Article,
         _ => Word::None,
@@ -104,6 +104,10 @@ fn each_word_of(name: &str, f: &mut impl FnMut(&[u8])) {
 /// Class words of a panel the reader opens: hidden until a control of the page shows it.
 const PANEL_WORDS: &[&[u8]] = &[b"accordion", b"collapse", b"collapsible", b"faq"];
 
+/// With the word `user` in one class name, words of a user's card beside their post (a
+/// forum's `userTitle`, `user-details`, `user-info`, `userStats`): not the post.
+const USER_CARD_WORDS: &[&[u8]] = &[b"stats", b"title"];
+
 /// What the names of one `class` (or `id`) value say.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Names {
@@ -140,13 +144,17 @@ impl Names {
                     continue;
                 }
             }
-            let (mut b, mut g) = (false, false);
+            let (mut b, mut g, mut user, mut card) = (false, false, false, false);
             each_word(name, |w| match word(w) {
                 Word::Boilerplate => b = true,
                 Word::Article => g = true,
-                Word::None => out.panel |= PANEL_WORDS.contains(&w),
+                Word::None => {
+                    out.panel |= PANEL_WORDS.contains(&w);
+                    user |= w == b"user";
+                    card |= USER_CARD_WORDS.contains(&w);
+                }
             });
-            out.bad |= b;
+            out.bad |= b || (user && card);
             out.good |= g && !b;
         }
         out
@@ -407,6 +415,18 @@ mod tests {
         assert!(word(b"related") == Word::Boilerplate && word(b"content") == Word::Article && word(b"x") == Word::None);
         // Readers' words: comments and customer reviews.
         assert!(word(b"comments") == Word::Boilerplate && word(b"reviews") == Word::Boilerplate);
+        // A forum post's furniture: its extras, likes, reputation, join date, the forum's notices.
+        for w in [&b"extras"[..], b"likes", b"reputation", b"joined", b"notices"] {
+            assert!(word(w) == Word::Boilerplate, "{}", String::from_utf8_lossy(w));
+        }
+    }
+
+    #[test]
+    fn a_users_card_is_not_their_post() {
+        let bad = |class: &str| Names::of(class, true).bad;
+        assert!(bad("message-userTitle") && bad("userStats") && bad("userinfo_extra"));
+        // The post's own body and the user's name stay.
+        assert!(!bad("message-userContent") && !bad("username") && !bad("user-details") && !bad("page-title"));
     }
 
     #[test]
