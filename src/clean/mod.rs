@@ -746,6 +746,16 @@ mod tests {
         assert_eq!(doc.nodes[div as usize].level, 3);
     }
 
+    #[test]
+    fn the_title_is_the_first_html_title_wherever_it_stands() {
+        // Markup before `<title>` opens the body, where the parser then puts the title; an
+        // SVG icon's title is not the page's.
+        let doc = page("<div>Menu</div><title>Lawmakers Defend Earmarks</title><svg><title>icon</title></svg><p>Story.</p>");
+        assert_eq!(doc.title, "Lawmakers Defend Earmarks");
+        let doc = page("<body><svg><title>icon</title></svg><p>Story.</p></body>");
+        assert_eq!(doc.title, "");
+    }
+
     /// The tree is the one the HTML standard builds today, which since 2025 keeps markup inside
     /// `<option>` (html5ever 0.40 keeps it; 0.36 dropped a `<b>` there). Elements there
     /// take `dfs` numbers, so a wrapper learned from older trees can name other numbers on pages

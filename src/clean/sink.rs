@@ -549,7 +549,7 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
     // Bytes of reader comments kept aside so far.
     let mut comments_len = 0usize;
     let mut doc = Doc { nodes: Vec::with_capacity(tree.nodes.len()), by_dfs: Vec::with_capacity(tree.nodes.len() / 2), ..Doc::default() };
-    let mut title: Option<String> = None;
+    let mut title: Option<(NodeId, String)> = None;
     let mut in_head = false;
     // (source node, our node or None when the element was not kept but is walked: never),
     // as a stack of source nodes whose children are being visited.
@@ -632,7 +632,9 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
                 match local {
                     "head" => in_head = node.first() != NONE,
                     "body" if doc.body == 0 => doc.body = id,
-                    "title" if title.is_none() => title = Some(String::new()),
+                    // The page's title is its first HTML `title`, wherever the parser put it
+                    // (a `<title>` after body content lands in the body), as browsers read it.
+                    "title" if title.is_none() && name.ns == html5ever::ns!(html) => title = Some((id, String::new())),
                     _ => {}
                 }
                 doc.nodes.push(Node {
@@ -650,11 +652,8 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
             }
             Kind::Text(t) => {
                 if let Some(&(_, parent)) = open.last() {
-                    let in_title = matches!(&doc.nodes[parent as usize].data, NodeData::Element(e) if e.name == "title");
-                    if in_head && in_title {
-                        if let Some(title) = title.as_mut() {
-                            title.push_str(t);
-                        }
+                    if let Some((_, title)) = title.as_mut().filter(|(at, _)| *at == parent) {
+                        title.push_str(t);
                     }
                     push_text(&mut doc, parent, open.len() as u32 + 1, t);
                 }
@@ -663,7 +662,7 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
             Kind::Document | Kind::Other => cur = node.next(),
         }
     }
-    doc.title = collapse_ws(title.as_deref().unwrap_or(""));
+    doc.title = collapse_ws(title.as_ref().map_or("", |(_, t)| t));
     // The arena was sized for every parsed node, the dropped ones (head, scripts, comments)
     // too; the page keeps only what it holds.
     doc.nodes.shrink_to_fit();

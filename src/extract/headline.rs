@@ -69,6 +69,8 @@ pub fn headlines_before_where<const N: usize>(
             let Some(e) = doc.element(i) else { continue };
             let rank = match e.name.as_bytes() {
                 [b'h', d @ b'1'..=b'6'] => d - b'0',
+                // The `<title>` itself, when the parser put it in the body: never shown.
+                b"title" => continue,
                 _ if heading_pass => continue,
                 _ => 9,
             };
@@ -153,5 +155,17 @@ mod tests {
         assert_eq!(headline_before(&doc, doc.end(h2)), Some(h2));
         let before = headline_before(&doc, h2).expect("the menu link matches part of the title");
         assert!(doc.end(before) <= h2, "it stands before the bound");
+    }
+
+    #[test]
+    fn a_title_the_parser_put_in_the_body_is_not_the_headline() {
+        // An unknown element in the head opens the body, and `<title>` follows it there.
+        let doc = crate::clean::page(
+            "<html><head><cloud domain=x></cloud><title>Bridge repair starts on Monday - Gazette</title></head>\
+             <body><p class=kicker>Bridge repair starts on Monday</p><p>Crews close the bridge at dawn.</p></body></html>",
+        );
+        assert_eq!(doc.title, "Bridge repair starts on Monday - Gazette");
+        let h = headline(&doc).expect("the kicker matches the title");
+        assert_eq!(doc.element(h).map(|e| e.name.as_str()), Some("p"));
     }
 }

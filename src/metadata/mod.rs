@@ -94,7 +94,7 @@ pub fn read(doc: &Doc) -> Metadata {
     let values = parse_all(&doc.head.json_ld);
     let ld = article_ld(&values);
     let ld_str = |key: &str| ld.as_ref().and_then(|a| a.get(key)).and_then(text_of);
-    let first_meta = |keys: &[&str]| keys.iter().find_map(|k| head.meta(k)).map(clean_value);
+    let first_meta = |keys: &[&str]| keys.iter().find_map(|k| head.meta(k)).map(declared);
     let url = url_of(doc, ld.as_ref());
     let byline = ld
         .as_ref()
@@ -157,7 +157,7 @@ pub fn read(doc: &Doc) -> Metadata {
     }
     for key in ["parsely-tags", "news_keywords", "keywords"] {
         if tags.is_empty() {
-            tags.extend(head.meta(key).into_iter().flat_map(|v| v.split(',')).map(clean_value));
+            tags.extend(head.meta(key).into_iter().flat_map(|v| v.split(',')).map(declared));
         }
     }
     let mut categories: Vec<String> = ld.as_ref().and_then(|a| a.get("articleSection")).map(list_of).unwrap_or_default();
@@ -210,7 +210,7 @@ fn authors(doc: &Doc, ld: Option<&serde_json::Map<String, Value>>, byline: Optio
 
 /// Every value of the meta tags with these keys, in page order, whitespace collapsed.
 fn all_meta(head: &crate::clean::Head, keys: &[&str]) -> Vec<String> {
-    head.meta.iter().filter(|(k, _)| keys.contains(&k.as_str())).map(|(_, v)| clean_value(v)).filter(|v| !v.is_empty()).collect()
+    head.meta.iter().filter(|(k, _)| keys.contains(&k.as_str())).map(|(_, v)| declared(v)).filter(|v| !v.is_empty()).collect()
 }
 
 /// `values` in order without repeats (compared ignoring case), at most 100.
@@ -223,7 +223,7 @@ fn distinct(values: Vec<String>) -> Vec<String> {
 fn list_of(v: &Value) -> Vec<String> {
     match v {
         Value::Array(a) => a.iter().filter_map(text_of).collect(),
-        Value::String(s) => s.split(',').map(clean_value).filter(|w| !w.is_empty()).collect(),
+        Value::String(s) => s.split(',').map(declared).filter(|w| !w.is_empty()).collect(),
         _ => Vec::new(),
     }
 }
@@ -275,10 +275,46 @@ fn clean_value(s: &str) -> String {
     }
 }
 
+/// A value the page declares (a JSON-LD string, a meta tag's content) as text: character
+/// references decoded once more and tags dropped, since a script's JSON is raw text that many
+/// sites write escaped for HTML (`Here&#x27;s`, `&lt;i&gt;Deadpool&lt;/i&gt;`), and some escape
+/// their meta tags twice. A text with a bare `&` that is no reference stays as it is.
+fn declared(s: &str) -> String {
+    let decoded = match s.contains('&') {
+        true => quick_xml::escape::unescape_with(s, quick_xml::escape::resolve_html5_entity).unwrap_or(std::borrow::Cow::Borrowed(s)),
+        false => std::borrow::Cow::Borrowed(s),
+    };
+    clean_value(&without_tags(&decoded))
+}
+
+/// `s` without its tags (`<i>`, `</b>`, `<br/>`: a `<` before a letter or `/`, to the next `>`);
+/// any other `<` stays (`a < b`).
+fn without_tags(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains('<') {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find('<') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let tag = after.strip_prefix('/').unwrap_or(after).starts_with(|c: char| c.is_ascii_alphabetic());
+        match after.find('>').filter(|_| tag) {
+            Some(end) => rest = &after[end + 1..],
+            None => {
+                out.push('<');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
 /// A JSON string (or number) value as text.
 fn text_of(v: &Value) -> Option<String> {
     match v {
-        Value::String(s) => Some(clean_value(s)).filter(|s| !s.is_empty()),
+        Value::String(s) => Some(declared(s)).filter(|s| !s.is_empty()),
         Value::Number(n) => Some(n.to_string()),
         Value::Array(a) => a.iter().find_map(text_of),
         _ => None,
@@ -647,6 +683,19 @@ mod tests {
         assert_eq!(m.published.as_deref(), Some("2020-01-02"));
         assert_eq!(m.site_name.as_deref(), Some("The Daily"));
         assert_eq!(m.headline.as_deref(), Some("H"));
+    }
+
+    #[test]
+    fn declared_values_escaped_for_html_are_read_as_text() {
+        let m = meta(
+            r#"<script type="application/ld+json">{"@type":"NewsArticle",
+              "headline":"Here&#x27;s Jackman In The Next &lt;i&gt;Deadpool&lt;/i&gt; Movie","keywords":"Tom & Jerry, a < b"}</script>
+            <meta property="og:site_name" content="AT&amp;amp;T News"><p>x"#,
+        );
+        assert_eq!(m.headline.as_deref(), Some("Here's Jackman In The Next Deadpool Movie"));
+        assert_eq!(m.site_name.as_deref(), Some("AT&T News"));
+        // A bare `&` and a `<` that opens no tag stay.
+        assert_eq!(m.tags, ["Tom & Jerry", "a < b"]);
     }
 
     #[test]
