@@ -44,7 +44,8 @@ pub fn site_name(declared: &str, host: Option<&str>) -> String {
 /// The site's name a `<title>` gives beside the headline (`Bridge closes | The Gazette`,
 /// `The Gazette - Bridge closes`): its first or last part, separated by a ` | `, ` - `, ` – `,
 /// ` — `, ` :: ` or ` · `. The part that names the page's `host` when exactly one of the two
-/// does; else the side that is not the `headline`, when the other is. At most 6 words.
+/// does; else the side that is not the `headline`, when the other is. At most 6 words, then read
+/// as a declared name is ([`site_name`]).
 ///
 /// # Example
 /// ```
@@ -52,6 +53,9 @@ pub fn site_name(declared: &str, host: Option<&str>) -> String {
 /// assert_eq!(site_from_title("Bridge closes | The Gazette", "Bridge closes", None).as_deref(), Some("The Gazette"));
 /// // The headline found was the blog's name: the host tells the sides apart.
 /// assert_eq!(site_from_title("Summer | Legal Nomads", "Legal Nomads", Some("legalnomads.com")).as_deref(), Some("Legal Nomads"));
+/// // The side of the site's name holds a section too: the part that names the host is kept.
+/// let title = "Lawmakers Defend Earmarks - Politics | Political News - FOXNews.com";
+/// assert_eq!(site_from_title(title, "Lawmakers Defend Earmarks", Some("www.foxnews.com")).as_deref(), Some("FOXNews.com"));
 /// ```
 pub fn site_from_title(title: &str, headline: &str, host: Option<&str>) -> Option<String> {
     let (title, headline) = (crate::clean::collapse_ws(title), crate::clean::collapse_ws(headline));
@@ -70,7 +74,9 @@ pub fn site_from_title(title: &str, headline: &str, host: Option<&str>) -> Optio
             _ if title.ends_with(&headline) && !headline.is_empty() => (first, false),
             _ => return None,
         };
-        (!name.is_empty() && name.split_whitespace().count() <= 6 && (by_host || name != headline)).then(|| name.to_string())
+        let name = (!name.is_empty() && name.split_whitespace().count() <= 6 && (by_host || name != headline)).then_some(name)?;
+        // A side of several parts (`Political News - FOXNews.com`) is read as a declared name is.
+        Some(site_name(name, host))
     })
 }
 
