@@ -211,12 +211,14 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
         hidden: false,
         panel: false,
     };
-    if e.attrs.is_empty() {
+    // A custom element names itself as a class does (`<site-footer>`, `<devsite-feedback>`).
+    let custom = tag.contains('-');
+    if e.attrs.is_empty() && !custom {
         return v;
     }
     // Votes of whole class names: a name with a boilerplate word votes boilerplate, a name
     // with only article words votes article; names that disagree cancel out.
-    let mut names = Names::default();
+    let mut names = if custom { Names::of(tag, false) } else { Names::default() };
     let (mut labelled, mut region, mut aria_hidden) = (false, false, false);
     for (name, val) in &e.attrs {
         if name == "aria-labelledby" {
@@ -427,6 +429,23 @@ mod tests {
         assert!(bad("message-userTitle") && bad("userStats") && bad("userinfo_extra"));
         // The post's own body and the user's name stay.
         assert!(!bad("message-userContent") && !bad("username") && !bad("user-details") && !bad("page-title"));
+    }
+
+    #[test]
+    fn a_custom_element_names_itself_as_a_class_does() {
+        let doc = crate::clean::page(
+            "<body><devsite-content-footer><p>Licensed under CC BY 4.0.</p></devsite-content-footer>\
+             <story-body><p>The bridge opens.</p></story-body><p>x</p></body>",
+        );
+        let mut cache = Cache::default();
+        let mut of = |name: &str| {
+            let e = (0..doc.nodes.len() as u32).find_map(|i| doc.element(i).filter(|e| e.name == name)).expect(name);
+            verdict(e, &mut cache)
+        };
+        assert!(of("devsite-content-footer").boilerplate);
+        let body = of("story-body");
+        assert!(body.article && !body.boilerplate);
+        assert!(!of("p").boilerplate);
     }
 
     #[test]
