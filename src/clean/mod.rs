@@ -747,6 +747,18 @@ mod tests {
     }
 
     #[test]
+    fn a_highlighters_code_lines_keep_their_line_breaks() {
+        // Minified Shiki output: the lines are `span.line`, the breaks are the page's CSS.
+        let minified = page("<pre><code><span class=line><span>npm</span><span> create vite</span></span><span class=line><span>cd</span><span> app</span></span></code></pre>");
+        assert_eq!(minified.text(minified.body), "npm create vite\ncd app");
+        // Markup that writes its breaks keeps them, not doubled; lines outside `pre` are prose.
+        let written = page("<pre><code><span class=line>npm create vite</span>\n<span class=line>cd app</span>\n</code></pre>");
+        assert_eq!(written.text(written.body), "npm create vite\ncd app");
+        let prose = page("<p><span class=line>One</span><span class=line>two</span></p>");
+        assert_eq!(prose.text(prose.body), "Onetwo");
+    }
+
+    #[test]
     fn the_title_is_the_first_html_title_wherever_it_stands() {
         // Markup before `<title>` opens the body, where the parser then puts the title; an
         // SVG icon's title is not the page's.

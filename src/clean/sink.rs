@@ -537,6 +537,24 @@ fn holds_h1(tree: &Tree, headed: &mut Option<Vec<bool>>, n: usize) -> bool {
     marks.get(n).copied().unwrap_or(false)
 }
 
+/// After element `id` of a `pre` closes, before its next sibling `next`: when it is a code line
+/// a highlighter marks as such (`<span class="line">`, Shiki's) and neither it nor `next`
+/// breaks the line, a line break, which the page's CSS makes and minified markup leaves out
+/// (without it, `npm create vite` and `cd my-project` run together).
+fn end_code_line(tree: &Tree, doc: &mut Doc, id: NodeId, next: usize) {
+    let NodeData::Element(e) = &doc.nodes[id as usize].data else { return };
+    if next == NONE || !e.attr("class").is_some_and(|c| c.split_ascii_whitespace().any(|n| n == "line")) {
+        return;
+    }
+    let breaks = |t: &str| t.starts_with(['\n', '\r']);
+    let ends_line = matches!(doc.nodes.last().map(|n| &n.data), Some(NodeData::Text(t)) if t.ends_with('\n'));
+    if ends_line || matches!(&tree.nodes[next].kind, Kind::Text(t) if breaks(t)) {
+        return;
+    }
+    let (Some(parent), level) = (doc.nodes[id as usize].parent, doc.nodes[id as usize].level) else { return };
+    push_text(doc, parent, level, "\n");
+}
+
 /// Walk the linked tree in document order (explicit stack) into the cleaned arena, applying
 /// the cleaner's rules (see the module documentation of [`super`]); also the non-space
 /// characters of the body's `<noscript>` text, which a browser with scripts does not show (kept
@@ -551,6 +569,8 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
     let mut doc = Doc { nodes: Vec::with_capacity(tree.nodes.len()), by_dfs: Vec::with_capacity(tree.nodes.len() / 2), ..Doc::default() };
     let mut title: Option<(NodeId, String)> = None;
     let mut in_head = false;
+    // `pre` elements open.
+    let mut in_pre = 0usize;
     // (source node, our node or None when the element was not kept but is walked: never),
     // as a stack of source nodes whose children are being visited.
     let mut open: Vec<(usize, NodeId)> = Vec::new();
@@ -567,6 +587,10 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
                 in_head = false;
             }
             cur = tree.nodes[src].next();
+            if in_pre > 0 {
+                in_pre -= usize::from(matches!(&doc.nodes[id as usize].data, NodeData::Element(e) if e.name == "pre"));
+                end_code_line(tree, &mut doc, id, cur);
+            }
             continue;
         }
         let node = &tree.nodes[cur];
@@ -644,6 +668,7 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
                     data: NodeData::Element(element),
                 });
                 if node.first() != NONE {
+                    in_pre += usize::from(local == "pre");
                     open.push((cur, id));
                     cur = node.first();
                 } else {
