@@ -280,9 +280,10 @@ fn clean_value(s: &str) -> String {
 /// sites write escaped for HTML (`Here&#x27;s`, `&lt;i&gt;Deadpool&lt;/i&gt;`), and some escape
 /// their meta tags twice. A text with a bare `&` that is no reference stays as it is.
 fn declared(s: &str) -> String {
-    let decoded = match s.contains('&') {
-        true => quick_xml::escape::unescape_with(s, quick_xml::escape::resolve_html5_entity).unwrap_or(std::borrow::Cow::Borrowed(s)),
-        false => std::borrow::Cow::Borrowed(s),
+    let decoded = if s.contains('&') {
+        quick_xml::escape::unescape_with(s, quick_xml::escape::resolve_html5_entity).unwrap_or(std::borrow::Cow::Borrowed(s))
+    } else {
+        std::borrow::Cow::Borrowed(s)
     };
     clean_value(&without_tags(&decoded))
 }
