@@ -52,6 +52,8 @@ use crate::budget::{Budget, Limit, MAX_DEPTH};
 pub use compact_str::CompactString;
 
 pub use text::TextBuilder;
+pub(crate) use xml::{name_char, name_start_char, plain_xml_name};
+pub use xml::{xml_name, xml_text};
 
 use std::time::Instant;
 
@@ -492,94 +494,6 @@ pub fn collapse_ws_into(out: &mut String, s: &str) {
     }
 }
 
-/// Is `c` allowed in XML 1.0 character data?
-fn xml_char(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
-}
-
-/// Does `s` hold only characters XML 1.0 allows? Read as bytes: a control character is one
-/// byte below 0x20, and U+FFFE and U+FFFF are the only forbidden characters that a `str` can
-/// hold above it (`EF BF BE`, `EF BF BF`). The scan has no early exit, so it vectorizes.
-fn xml_clean(s: &str) -> bool {
-    let b = s.as_bytes();
-    let controls = b.iter().fold(false, |bad, &c| bad | (c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r')));
-    let noncharacter = || memchr::memchr(0xEF, b).is_some() && b.windows(3).any(|w| w[0] == 0xEF && w[1] == 0xBF && w[2] >= 0xBE);
-    !controls && !noncharacter()
-}
-
-/// `s` without the characters XML 1.0 forbids (controls, U+FFFE, U+FFFF).
-pub fn xml_text(s: &str) -> std::borrow::Cow<'_, str> {
-    if xml_clean(s) {
-        std::borrow::Cow::Borrowed(s)
-    } else {
-        std::borrow::Cow::Owned(s.chars().filter(|&c| xml_char(c)).collect())
-    }
-}
-
-/// May `c` start an XML name (without `:`, so a namespace-free name, as XPath's NCName)?
-pub(crate) fn name_start_char(c: char) -> bool {
-    matches!(c,
-        'A'..='Z' | '_' | 'a'..='z' | '\u{C0}'..='\u{D6}' | '\u{D8}'..='\u{F6}'
-        | '\u{F8}'..='\u{2FF}' | '\u{370}'..='\u{37D}' | '\u{37F}'..='\u{1FFF}'
-        | '\u{200C}'..='\u{200D}' | '\u{2070}'..='\u{218F}' | '\u{2C00}'..='\u{2FEF}'
-        | '\u{3001}'..='\u{D7FF}' | '\u{F900}'..='\u{FDCF}' | '\u{FDF0}'..='\u{FFFD}'
-        | '\u{10000}'..='\u{EFFFF}')
-}
-
-/// May `c` continue an XML name (without `:`)?
-pub(crate) fn name_char(c: char) -> bool {
-    name_start_char(c)
-        || matches!(c, '-' | '.' | '0'..='9' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
-}
-
-/// An HTML element or attribute name made a valid, namespace-free XML name.
-///
-/// Rule: every character that may not appear in an XML name, and `:`, becomes `_`; a name
-/// whose first character may not start an XML name gets a `_` in front; an empty name is `_`.
-/// So `@click` → `_click`, `v-on:click` → `v-on_click`, `xmlns:fb` → `xmlns_fb`, `1x` → `_1x`.
-///
-/// # Example
-/// ```
-/// assert_eq!(forest::clean::xml_name("v-on:click"), "v-on_click");
-/// assert_eq!(forest::clean::xml_name("@click"), "_click");
-/// ```
-pub fn xml_name(name: &str) -> String {
-    if plain_xml_name(name) {
-        return name.to_string();
-    }
-    let mut out = String::with_capacity(name.len() + 1);
-    for (i, c) in name.chars().enumerate() {
-        let ok = if i == 0 { name_start_char(c) } else { name_char(c) };
-        if i == 0 && !ok && name_char(c) {
-            out.push('_');
-            out.push(c);
-        } else {
-            out.push(if ok { c } else { '_' });
-        }
-    }
-    if out.is_empty() {
-        out.push('_');
-    }
-    out
-}
-
-/// Is `name` a usual lower-case ASCII name, valid in XML as it is (the fast path of
-/// [`xml_name`])?
-fn plain_xml_name(name: &str) -> bool {
-    // One table look-up a byte: this runs for every element and attribute name of a page.
-    const PLAIN: [bool; 256] = {
-        let mut t = [false; 256];
-        let mut b = 0;
-        while b < 256 {
-            let c = b as u8;
-            t[b] = c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-' || c == b'_';
-            b += 1;
-        }
-        t
-    };
-    name.as_bytes().first().is_some_and(u8::is_ascii_lowercase) && name.bytes().all(|b| PLAIN[usize::from(b)])
-}
-
 /// Sanitize attributes: XML names, no duplicates after renaming, no `dfs`, no namespace
 /// declarations (`xmlns` becomes `_xmlns`), values without forbidden characters; at most
 /// [`guard::MAX_ATTRIBUTES`] (the guard keeps no more on the markup already, so an XPath's
@@ -777,22 +691,6 @@ mod tests {
         let doc = page("<body><select><option value=1><b>Fast</b> facts</option></select><p>after</p></body>");
         let names: Vec<&str> = (0..doc.nodes.len() as u32).filter_map(|i| doc.element(i).map(|e| e.name.as_str())).collect();
         assert_eq!(names, ["html", "head", "body", "select", "option", "b", "p"]);
-    }
-
-    #[test]
-    fn text_keeps_what_xml_allows() {
-        for s in ["plain", "tab\tnl\ncr\r", "é ü 漢 😀 \u{FFFD} \u{7F}", ""] {
-            assert!(matches!(xml_text(s), std::borrow::Cow::Borrowed(_)), "{s:?}");
-        }
-        assert_eq!(xml_text("a\u{0}b\u{1F}c\u{FFFE}d\u{FFFF}e\u{FFFD}"), "abcde\u{FFFD}");
-    }
-
-    #[test]
-    fn names_are_made_xml_safe() {
-        assert_eq!(xml_name("xmlns:fb"), "xmlns_fb");
-        assert_eq!(xml_name("1x"), "_1x");
-        assert_eq!(xml_name("a\"b"), "a_b");
-        assert_eq!(xml_name(""), "_");
     }
 
     #[test]
