@@ -629,7 +629,7 @@ mod tests {
         assert_eq!(shown(&page("<p>by continuing you agree to our terms</p>")), (None, None));
         assert_eq!(shown(&page("<p class=PostInfo>Posted on October 30, 2012 at 12:13 am as <em>News</em></p>")).1.as_deref(), Some("2012-10-30"));
         // A date right after the name ends it; a section's name before a date is no byline.
-        for (line, name) in [("<cite class=byline>DUSAN STOJANOVIC June 30, 2013</cite>", Some("DUSAN STOJANOVIC")), ("<p class=byline>By Ann Lee on 11/12/2012</p>", Some("Ann Lee")), ("<p class=byline>Features / 1 day ago / by Luke Morton</p>", None)] {
+        for (line, name) in [("<cite class=byline>DUSAN STOJANOVIC June 30, 2013</cite>", Some("DUSAN STOJANOVIC")), ("<p class=byline>By Ann Lee on 11/12/2012</p>", Some("Ann Lee")), ("<p class=byline>Features / 1 day ago / by Luke Morton</p>", None), ("<p class=pricing-byline>billed annually, or $15/mo</p>", None)] {
             assert_eq!(shown(&page(line)).0.as_deref(), name, "{line}");
         }
         assert_eq!(url_date("https://a.example/2024/05/01/bridge/").as_deref(), Some("2024-05-01"));

@@ -211,7 +211,13 @@ fn name_in(text: &str) -> Option<String> {
     // right after the name (`Ann Lee May 1, 2024`, `Ann Lee on 5/1/2024`, `Ann Lee 2 hours
     // ago`); a line that begins with one is no byline.
     let line = text.split(['|', '•', '·']).next().unwrap_or("");
-    let parts: Vec<&str> = line.split(", ").take_while(|part| !part.chars().any(|c| c.is_ascii_digit())).collect();
+    let all: Vec<&str> = line.split(", ").collect();
+    let parts: Vec<&str> = all.iter().copied().take_while(|part| !part.chars().any(|c| c.is_ascii_digit())).collect();
+    // A byline goes on with a date, a time or a role, never a price (`billed annually, or
+    // $15/mo`: a pricing table's line).
+    if all[parts.len()..].iter().any(|part| part.contains(CURRENCIES)) {
+        return None;
+    }
     if parts.is_empty() {
         let name = byline::name(line)?;
         let rest = line.get(line.find(&name)? + name.len()..)?.trim_start();
@@ -221,6 +227,9 @@ fn name_in(text: &str) -> Option<String> {
     }
     byline::name(&parts.join(", ")).filter(|n| name_length(n))
 }
+
+/// Currency signs: a text that holds one after its name gives a price.
+const CURRENCIES: &[char] = &['$', '€', '£', '¥', '₹', '₩', '₽', '¢', '₺', '₫', '₱'];
 
 /// Whether `n` is a name's length: at most 8 words and 80 characters, no digit.
 fn name_length(n: &str) -> bool {
