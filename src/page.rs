@@ -299,13 +299,22 @@ fn check_html(f: &Fetched, what: &str) -> Result<()> {
     if head.is_empty() {
         return not("empty");
     }
-    if !utf16 && head.iter().filter(|&&b| b == 0).count() > head.len() / 100 {
+    // More than one byte in a hundred (and more than a stray few) that text never holds.
+    if !utf16 && head.iter().filter(|&&b| is_binary_byte(b)).count() > (head.len() / 100).max(8) {
         return not("binary data");
     }
     if !utf16 && !f.bytes[..f.bytes.len().min(1 << 20)].contains(&b'<') {
         return not("no markup");
     }
     Ok(())
+}
+
+/// Is `b` a byte that text never holds: a control character other than tab, line feed, form
+/// feed, carriage return and escape (the WHATWG MIME Sniffing standard's "binary data byte";
+/// escape stays, as ISO-2022-JP text uses it). Compressed or random data holds one byte in ten
+/// of these, text none but a stray one.
+fn is_binary_byte(b: u8) -> bool {
+    matches!(b, 0x00..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F)
 }
 
 /// Load the pages of feed items with the default fetcher and budget; pages that fail are
@@ -479,5 +488,18 @@ mod tests {
         assert_eq!(found(dir.path().join("b.html")), Some(items[1].page.clone()));
         assert_eq!(found(dir.path().join(".").join("b.html")), Some(items[1].page.clone()), "another spelling of the same file");
         assert_eq!(found(dir.path().join("c.html")), None, "no such file");
+    }
+
+    #[test]
+    fn binary_data_is_no_page_and_a_stray_control_character_is_text() {
+        let read = |bytes: Vec<u8>| Page::from_fetched(&Location::parse("a.html"), Fetched::local(Location::parse("a.html"), bytes), &Budget::default());
+        // Compressed or random bytes, with a tag in them by chance, and few NULs (one in 256).
+        let mut noise: Vec<u8> = (0..20_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        noise.extend_from_slice(b"<p>");
+        assert!(noise.iter().filter(|&&b| b == 0).count() * 100 < noise.len());
+        assert!(matches!(read(noise), Err(Error::NotHtml { why, .. }) if why == "binary data"));
+        // A page whose text holds a backspace and an escape is read.
+        let page = read(b"<p>Caf\x08e at the pier\x1b, open late.</p>".to_vec()).expect("a page");
+        assert!(page.doc.text(page.doc.body).contains("open late"));
     }
 }
