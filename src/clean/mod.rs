@@ -694,6 +694,12 @@ mod tests {
     }
 
     #[test]
+    fn a_permalinks_sign_is_not_text() {
+        let doc = page("<h2>Models<a class=headerlink href='#models' title='Link to this heading'>¶</a></h2><p><a href='#s2'> § </a><a href='/tags/rust'>#</a> and <a href='#fn1'>*</a></p>");
+        assert_eq!(doc.text(doc.body).split_whitespace().collect::<Vec<_>>(), ["Models", "#", "and", "*"]);
+    }
+
+    #[test]
     fn duplicate_and_dfs_attributes_are_dropped() {
         let doc = page("<div a=1 A=2 dfs=9 xmlns=zz>x</div>");
         let div = doc.element(doc.by_dfs(3).unwrap()).unwrap();

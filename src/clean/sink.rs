@@ -680,7 +680,9 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
                     if let Some((_, title)) = title.as_mut().filter(|(at, _)| *at == parent) {
                         title.push_str(t);
                     }
-                    push_text(&mut doc, parent, open.len() as u32 + 1, t);
+                    if !permalink_sign(&doc, parent, t) {
+                        push_text(&mut doc, parent, open.len() as u32 + 1, t);
+                    }
                 }
                 cur = node.next();
             }
@@ -693,4 +695,17 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
     doc.nodes.shrink_to_fit();
     doc.by_dfs.shrink_to_fit();
     (doc, noscript_text)
+}
+
+/// Signs a section's permalink shows.
+const PERMALINK_SIGNS: &[&str] = &["¶", "§", "#", "🔗"];
+
+/// Is `t`, the text of element `parent`, a permalink's sign: a link to a fragment of the page
+/// (`<a class=headerlink href="#models">¶</a>` after a heading's text) whose only text is
+/// one of [`PERMALINK_SIGNS`]? Its sign is decoration, left out of the page's text (the link
+/// stays, empty).
+fn permalink_sign(doc: &Doc, parent: NodeId, t: &str) -> bool {
+    let sign = t.trim();
+    PERMALINK_SIGNS.contains(&sign)
+        && doc.element(parent).is_some_and(|e| e.name == "a" && e.attr("href").is_some_and(|h| h.starts_with('#')))
 }
