@@ -521,6 +521,12 @@ mod tests {
         assert_eq!(md("<p><code>`tick</code> and <kbd> a  b </kbd>.</p>"), "`` `tick `` and `a b` .\n");
         assert_eq!(md("<pre>x = ```\n\n  y\n</pre>"), "````\nx = ```\n\n  y\n````\n");
         assert_eq!(md("<pre><code class='lang-py'>a *b* <i>c</i></code></pre>"), "```py\na *b* c\n```\n");
+        // The language the markup declares around the block (Sphinx, GitHub, Shiki), not a
+        // highlighter's word for none.
+        assert_eq!(md("<div class='highlight-python notranslate'><div class=highlight><pre>x = 1</pre></div></div>"), "```python\nx = 1\n```\n");
+        assert_eq!(md("<div class='highlight highlight-source-js'><pre>f()</pre></div>"), "```js\nf()\n```\n");
+        assert_eq!(md("<pre class=astro-code data-language=ts><code>let a</code></pre>"), "```ts\nlet a\n```\n");
+        assert_eq!(md("<div class='highlight-default notranslate'><pre>x</pre></div>"), "```\nx\n```\n");
         assert_eq!(md("<pre>  \n</pre><p>after</p>"), "after\n");
         // Spans in a row become one (their fences would run together).
         assert_eq!(md("<p><code>a</code><code>`b</code><code>c</code> <code>d</code></p>"), "`` a`bc `` `d`\n");

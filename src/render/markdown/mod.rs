@@ -726,27 +726,34 @@ fn trim_spaces_end(s: &mut String) {
     s.truncate(keep);
 }
 
-/// The info string of a `pre`: a `language-x` or `lang-x` class on it or its first `code`.
+/// The info string of a `pre`: the language its markup declares, on it or its first `code`
+/// (a `language-x` or `lang-x` class, as Prism and highlight.js write it, or a `data-language`
+/// or `data-lang` attribute, as Shiki and Hugo do), else on one of the two elements around it
+/// (a `language-x` class, as Rouge and MkDocs write it; `highlight-x`, as Sphinx does, and
+/// GitHub's `highlight-source-x`; MediaWiki's `mw-highlight-lang-x`).
 fn code_language(doc: &Doc, pre: NodeId) -> String {
     let end = doc.nodes.get(pre as usize).map_or(pre, |n| n.end);
-    for i in pre..end {
-        let Some(e) = doc.element(i) else { continue };
-        if i != pre && e.name != "code" {
-            continue;
-        }
-        let lang = e.attr("class").into_iter().flat_map(str::split_whitespace).find_map(|c| {
-            let l = c.strip_prefix("language-").or_else(|| c.strip_prefix("lang-"))?;
-            let l: String = l.chars().filter(|&ch| ch != '`').collect();
-            (!l.is_empty()).then_some(l)
-        });
-        if let Some(l) = lang {
-            return l;
-        }
-        if i != pre {
-            break;
-        }
-    }
-    String::new()
+    let code = (pre + 1..end).find(|&i| doc.element(i).is_some_and(|e| e.name == "code"));
+    let own = |e: &Element| {
+        let class = e.attr("class").into_iter().flat_map(str::split_whitespace);
+        class.filter_map(|c| c.strip_prefix("language-").or_else(|| c.strip_prefix("lang-"))).chain(e.attr("data-language")).chain(e.attr("data-lang")).find_map(language)
+    };
+    let around = |e: &Element| {
+        e.attr("class").into_iter().flat_map(str::split_whitespace).find_map(|c| {
+            let l = c.strip_prefix("language-").or_else(|| c.strip_prefix("mw-highlight-lang-"));
+            language(l.or_else(|| c.strip_prefix("highlight-").map(|h| h.strip_prefix("source-").unwrap_or(h)))?)
+        })
+    };
+    let mut found = std::iter::once(pre).chain(code).filter_map(|i| doc.element(i)).find_map(own);
+    found = found.or_else(|| doc.ancestors(pre).take(2).filter_map(|a| doc.element(a)).find_map(around));
+    found.unwrap_or_default()
+}
+
+/// A declared code language as an info string: a short word of letters, digits and `+#-._`
+/// (`python`, `c++`, `html+django`); not a highlighter's word for none (`default`, `none`).
+fn language(l: &str) -> Option<String> {
+    let ok = !l.is_empty() && l.len() <= 24 && l.chars().all(|c| c.is_ascii_alphanumeric() || "+#-._".contains(c));
+    (ok && !matches!(l, "default" | "none" | "notranslate")).then(|| l.to_string())
 }
 
 fn push_fence(out: &mut String, len: usize) {
