@@ -527,6 +527,7 @@ mod tests {
         assert_eq!(md("<div class='highlight highlight-source-js'><pre>f()</pre></div>"), "```js\nf()\n```\n");
         assert_eq!(md("<pre class=astro-code data-language=ts><code>let a</code></pre>"), "```ts\nlet a\n```\n");
         assert_eq!(md("<div class='highlight-default notranslate'><pre>x</pre></div>"), "```\nx\n```\n");
+        assert_eq!(md("<pre class='brush: js notranslate'>f()</pre><pre class='brush: plain'>t</pre>"), "```js\nf()\n```\n\n```\nt\n```\n");
         assert_eq!(md("<pre>  \n</pre><p>after</p>"), "after\n");
         // Spans in a row become one (their fences would run together).
         assert_eq!(md("<p><code>a</code><code>`b</code><code>c</code> <code>d</code></p>"), "`` a`bc `` `d`\n");

@@ -727,16 +727,19 @@ fn trim_spaces_end(s: &mut String) {
 }
 
 /// The info string of a `pre`: the language its markup declares, on it or its first `code`
-/// (a `language-x` or `lang-x` class, as Prism and highlight.js write it, or a `data-language`
-/// or `data-lang` attribute, as Shiki and Hugo do), else on one of the two elements around it
+/// (a `language-x` or `lang-x` class, as Prism and highlight.js write it, SyntaxHighlighter's
+/// `brush: x`, or a `data-language` or `data-lang` attribute, as Shiki and Hugo do), else on one of the two elements around it
 /// (a `language-x` class, as Rouge and MkDocs write it; `highlight-x`, as Sphinx does, and
 /// GitHub's `highlight-source-x`; MediaWiki's `mw-highlight-lang-x`).
 fn code_language(doc: &Doc, pre: NodeId) -> String {
     let end = doc.nodes.get(pre as usize).map_or(pre, |n| n.end);
     let code = (pre + 1..end).find(|&i| doc.element(i).is_some_and(|e| e.name == "code"));
     let own = |e: &Element| {
-        let class = e.attr("class").into_iter().flat_map(str::split_whitespace);
-        class.filter_map(|c| c.strip_prefix("language-").or_else(|| c.strip_prefix("lang-"))).chain(e.attr("data-language")).chain(e.attr("data-lang")).find_map(language)
+        let class = e.attr("class").unwrap_or_default();
+        let named = class.split_whitespace().filter_map(|c| c.strip_prefix("language-").or_else(|| c.strip_prefix("lang-")));
+        // SyntaxHighlighter's `brush: js` (MDN): the word after `brush:`.
+        let brush = class.split_once("brush:").and_then(|(_, rest)| rest.split([' ', ';']).find(|w| !w.is_empty()));
+        named.chain(brush).chain(e.attr("data-language")).chain(e.attr("data-lang")).find_map(language)
     };
     let around = |e: &Element| {
         e.attr("class").into_iter().flat_map(str::split_whitespace).find_map(|c| {
@@ -750,10 +753,11 @@ fn code_language(doc: &Doc, pre: NodeId) -> String {
 }
 
 /// A declared code language as an info string: a short word of letters, digits and `+#-._`
-/// (`python`, `c++`, `html+django`); not a highlighter's word for none (`default`, `none`).
+/// (`python`, `c++`, `html+django`); not a highlighter's word for none (`default`, `none`,
+/// `plain`, `auto`).
 fn language(l: &str) -> Option<String> {
     let ok = !l.is_empty() && l.len() <= 24 && l.chars().all(|c| c.is_ascii_alphanumeric() || "+#-._".contains(c));
-    (ok && !matches!(l, "default" | "none" | "notranslate")).then(|| l.to_string())
+    (ok && !matches!(l, "default" | "none" | "notranslate" | "plain" | "auto")).then(|| l.to_string())
 }
 
 fn push_fence(out: &mut String, len: usize) {
