@@ -517,6 +517,18 @@ mod tests {
     }
 
     #[test]
+    fn a_cells_heading_is_its_text_in_a_gfm_table() {
+        let table = "<table><tr><th></th><th><div>Ours</div></th><th><h4>In-office</h4></th></tr><tr><th>Chat</th><td>yes</td><td>no</td></tr></table>";
+        assert_eq!(md(table), "|  | Ours | In-office |\n| --- | --- | --- |\n| Chat | yes | no |\n");
+        // A row the extraction cut (hidden, its button spanning the columns) leaves the table GFM.
+        let doc = page("<div class=x><table><tr><th>a</th><th>b</th></tr><tr class=more><td colspan=2>See more</td></tr><tr><td>1</td><td>2</td></tr></table></div>");
+        let mut x = select(&doc, "x");
+        let more = by_class(&doc, "more");
+        x.skip = (0..doc.nodes.len() as NodeId).map(|i| i >= more && i < doc.end(more)).collect();
+        assert_eq!(markdown(&doc, &x, None), "| a | b |\n| --- | --- |\n| 1 | 2 |\n");
+    }
+
+    #[test]
     fn code_spans_and_blocks() {
         assert_eq!(md("<p><code>`tick</code> and <kbd> a  b </kbd>.</p>"), "`` `tick `` and `a b` .\n");
         assert_eq!(md("<pre>x = ```\n\n  y\n</pre>"), "````\nx = ```\n\n  y\n````\n");

@@ -317,7 +317,7 @@ impl<'a> Markdown<'a> {
                 self.space = true;
                 Close::Space
             }
-            "table" if !layout_table(self.doc, id) && !fits_gfm(self.doc, id) => {
+            "table" if !layout_table(self.doc, id) && !fits_gfm(self.doc, id, self.skip) => {
                 self.html_block(id);
                 return None;
             }

@@ -26,11 +26,17 @@ pub(super) fn layout_table(doc: &Doc, id: NodeId) -> bool {
 }
 
 /// Does the data table at `id` fit a GFM table: no cell spanning rows or columns, and no
-/// cell holding blocks (a list, a quote, code, a heading, several paragraphs)?
-pub(super) fn fits_gfm(doc: &Doc, id: NodeId) -> bool {
+/// cell holding blocks (a list, a quote, code, several paragraphs); a cell's one paragraph or
+/// heading (`<th><h4>In-office</h4></th>`) is its text. Cells `skip` cuts are not looked at.
+pub(super) fn fits_gfm(doc: &Doc, id: NodeId, skip: &[bool]) -> bool {
     let Some(node) = doc.nodes.get(id as usize) else { return true };
     let mut i = id + 1;
     while i < node.end {
+        // What the extraction cut (a hidden row, its button spanning the columns) is not written.
+        if is_skipped(skip, i) {
+            i = doc.nodes[i as usize].end.max(i + 1);
+            continue;
+        }
         let Some(e) = doc.element(i) else {
             i += 1;
             continue;
@@ -44,7 +50,7 @@ pub(super) fn fits_gfm(doc: &Doc, id: NodeId) -> bool {
             let mut paragraphs = 0;
             for b in blocks {
                 paragraphs += 1;
-                if b.name != "p" || paragraphs > 1 {
+                if !(b.name == "p" || heading_level(&b.name).is_some()) || paragraphs > 1 {
                     return false;
                 }
             }
