@@ -540,6 +540,9 @@ mod tests {
         assert_eq!(md("<pre class=astro-code data-language=ts><code>let a</code></pre>"), "```ts\nlet a\n```\n");
         assert_eq!(md("<div class='highlight-default notranslate'><pre>x</pre></div>"), "```\nx\n```\n");
         assert_eq!(md("<pre class='brush: js notranslate'>f()</pre><pre class='brush: plain'>t</pre>"), "```js\nf()\n```\n\n```\nt\n```\n");
+        // The page's label of an example, the block's language, is said by the fence.
+        assert_eq!(md("<p>Call it:</p><div class=header><span>JS</span></div><pre class=brush:js>f()</pre>"), "Call it:\n\n```js\nf()\n```\n");
+        assert_eq!(md("<p>js</p><pre>f()</pre><ul><li><p>js</p><pre class=lang-js>g()</pre></li></ul>"), "js\n\n```\nf()\n```\n\n- js\n\n  ```js\n  g()\n  ```\n");
         assert_eq!(md("<pre>  \n</pre><p>after</p>"), "after\n");
         // Spans in a row become one (their fences would run together).
         assert_eq!(md("<p><code>a</code><code>`b</code><code>c</code> <code>d</code></p>"), "`` a`bc `` `d`\n");

@@ -618,6 +618,7 @@ impl<'a> Markdown<'a> {
         if body.trim().is_empty() {
             return;
         }
+        self.drop_label(lang);
         let fence = "`".repeat(longest_run(body, '`').max(2) + 1);
         self.write_line(&format!("{fence}{lang}"));
         for line in body.split('\n') {
@@ -625,6 +626,21 @@ impl<'a> Markdown<'a> {
         }
         self.write_line(&fence);
         self.want_blank();
+    }
+
+    /// Take back the paragraph just written when it is only the code block's language (`js`
+    /// above a `js` block: the page's label of its example, which the fence now says). Only at
+    /// the top level, where a paragraph is its line alone.
+    fn drop_label(&mut self, lang: &str) {
+        if lang.is_empty() || !self.boxes.is_empty() {
+            return;
+        }
+        let start = self.out.rfind('\n').map_or(0, |i| i + 1);
+        let own_paragraph = start == 0 || self.out[..start].ends_with("\n\n");
+        if own_paragraph && self.out[start..].trim().eq_ignore_ascii_case(lang) {
+            self.out.truncate(start.saturating_sub(2));
+            self.blank = !self.out.is_empty();
+        }
     }
 
     /// An element Markdown cannot hold (a table GFM cannot, a definition list), as the HTML
