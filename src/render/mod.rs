@@ -35,7 +35,10 @@ use markdown::Markdown;
 /// `h1`–`h6` → `#`…`######` (a headline that is no heading becomes `# `); `p`, `div` and other
 /// block containers → paragraphs; `ul`/`ol` → `-`/`1.` lists, an item's content indented
 /// under its marker; `blockquote` → `> `; `pre` → a fenced code block, as written, the fence
-/// longer than any backtick run inside, the info string from a `language-*`/`lang-*` class;
+/// longer than any backtick run inside, its info string the language its markup declares
+/// (`language-*`, `lang-*`, `brush: *`, `data-language` on it or its `code`; Sphinx's, GitHub's
+/// or MkDocs' class on the element around it), a paragraph above it that is only that language
+/// (the page's label) left out;
 /// `code`, `kbd`, `samp` → code spans; `em`/`i` → `*x*`, `strong`/`b` → `**x**`,
 /// `del`/`s` → `~~x~~` (never around white space only); `a` → `[text](href)`, `img` →
 /// `![alt](src)`, both resolved against `base` (kept as written without one or when that
