@@ -126,6 +126,14 @@ pub struct Drift {
     pub last_failure: Option<String>,
 }
 
+impl std::fmt::Display for Drift {
+    /// What the CLI, Python and Spark say of it: `the wrapper of example.org failed on 4 of
+    /// its last 5 pages: the site may have changed`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the wrapper of {} failed on {} of its last {} pages: the site may have changed", self.host, self.failed, DRIFT_PAGES)
+    }
+}
+
 impl Outcomes {
     /// Count `article`'s outcome when a site's rules were applied to it ([`crate::Rule::rules_held`]).
     pub fn add(&mut self, article: &crate::Article) {
@@ -502,6 +510,12 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), b"three");
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(left.len(), 1, "no temporary file left: {left:?}");
+    }
+
+    #[test]
+    fn a_drift_is_said_the_same_way_by_every_caller() {
+        let d = Drift { host: "example.org".into(), failed: 4, last_failure: None };
+        assert_eq!(d.to_string(), format!("the wrapper of example.org failed on 4 of its last {DRIFT_PAGES} pages: the site may have changed"));
     }
 
     #[test]

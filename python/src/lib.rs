@@ -177,12 +177,7 @@ fn keep_health<'a>(py: Python<'_>, store: &forest::store::Store, articles: impl 
 fn record_health(py: Python<'_>, store: &forest::store::Store, outcomes: forest::store::Outcomes) {
     let (drifted, _unrecorded) = py.detach(|| outcomes.record(store));
     for d in drifted {
-        let message = format!(
-            "the wrapper of {} failed on {} of its last {} pages: the site may have changed (learn it again)",
-            d.host,
-            d.failed,
-            forest::store::DRIFT_PAGES
-        );
+        let message = format!("{d} (learn it again)");
         if let Ok(c) = std::ffi::CString::new(message) {
             let _ = PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &c, 1);
         }

@@ -231,17 +231,13 @@ fn keep_health(store: &forest::store::Store, missing: &Missing, outcomes: forest
         eprintln!("forest: the health of {host}'s wrapper was not recorded: {e}");
     }
     for drift in drifted {
-        let (host, failed) = (&drift.host, drift.failed);
+        let host = &drift.host;
         match (missing, relearn) {
             (Missing::Learn(learner), true) => match learner.relearn_drifted(&drift).outcome {
                 Ok(_) => eprintln!("forest: {host} drifted from its wrapper and was learned again (undo: `forest wrappers undo {host}`)"),
                 Err(why) => eprintln!("forest: {host} drifted from its wrapper, but was not learned again: {why}"),
             },
-            _ => eprintln!(
-                "forest: the wrapper of {host} failed on {failed} of its last {} pages: the site may have changed \
-                 (learn it again with `forest apply --relearn` on a recent page, or `forest induce`)",
-                forest::store::DRIFT_PAGES
-            ),
+            _ => eprintln!("forest: {drift} (learn it again with `forest apply --relearn` on a recent page, or `forest induce`)"),
         }
     }
 }

@@ -63,7 +63,7 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
         None => summary.articles,
     };
     for d in &summary.drifted {
-        eprintln!("forest: the wrapper of {} failed on {} of its last {} pages: the site may have changed", d.host, d.failed, forest::store::DRIFT_PAGES);
+        eprintln!("forest: {d}");
     }
     if let Some(path) = &a.summary {
         let json = serde_json::to_string_pretty(&summary)?;
