@@ -11,6 +11,7 @@
 #![allow(dead_code)] // each test file uses a different part of it
 
 pub mod cli;
+pub mod faults;
 pub mod pages;
 
 use std::collections::HashMap;
