@@ -96,6 +96,8 @@ pub struct Options {
     pub prune: bool,
     /// Link-dense blocks inside the selection are cut.
     pub link_blocks: bool,
+    /// A quote whose lines the selection already holds is cut.
+    pub quotes: bool,
     /// Only headings are kept before the body's first sentence.
     pub header: bool,
     /// The selection is cut at a terminator line in its tail.
@@ -121,6 +123,7 @@ impl Default for Options {
             siblings: true,
             prune: true,
             link_blocks: true,
+            quotes: true,
             header: true,
             tail: true,
             headline: true,
@@ -133,7 +136,7 @@ impl Default for Options {
 
 /// The mechanisms `single-page-no-<name>` turns off (ablation).
 pub const MECHANISMS: &[&str] =
-    &["classes", "teasers", "landmarks", "hidden", "panels", "siblings", "prune", "link-blocks", "header", "tail", "headline", "stories", "listing", "sections"];
+    &["classes", "teasers", "landmarks", "hidden", "panels", "siblings", "prune", "link-blocks", "quotes", "header", "tail", "headline", "stories", "listing", "sections"];
 
 impl Options {
     /// These options with mechanism `name` (one of [`MECHANISMS`]) turned off.
@@ -150,6 +153,7 @@ impl Options {
             "siblings" => self.siblings = false,
             "prune" => self.prune = false,
             "link-blocks" => self.link_blocks = false,
+            "quotes" => self.quotes = false,
             "header" => self.header = false,
             "tail" => self.tail = false,
             "headline" => self.headline = false,

@@ -55,6 +55,9 @@ pub fn mask(doc: &Doc, f: &Facts, nodes: &[NodeId], opts: &Options, headline: Op
     if opts.link_blocks {
         link_blocks(doc, f, nodes, &mut skip);
     }
+    if opts.quotes {
+        repeated_quotes(doc, f, nodes, &mut skip);
+    }
     if !(opts.header || opts.tail) {
         return skip;
     }
@@ -110,6 +113,61 @@ fn link_blocks(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
     }
     for (i, stop) in cuts {
         skip[i..stop].iter_mut().for_each(|s| *s = true);
+    }
+}
+
+/// Fewest bytes of a quote's line that is compared (shorter lines, such as `Ann said:`,
+/// are not).
+const QUOTE_LINE: usize = 30;
+
+/// Cut every quote (`blockquote`) of the selection whose lines all stand, word for word,
+/// earlier in the selection: a reply quoting a post the thread already shows.
+fn repeated_quotes(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
+    const NO_QUOTE: usize = usize::MAX;
+    let is_quote = |i: usize| doc.element(i as NodeId).is_some_and(|e| e.name == "blockquote");
+    let range = |r: NodeId| r as usize..doc.nodes.get(r as usize).map_or(r as usize, |x| x.end as usize);
+    if !nodes.iter().any(|&r| range(r).any(is_quote)) {
+        return;
+    }
+    // Per node of the selection: its nearest quote, itself included (parents come first).
+    let mut quote_of = vec![NO_QUOTE; doc.nodes.len()];
+    for &r in nodes {
+        for i in range(r) {
+            quote_of[i] = match f.up(i) {
+                _ if is_quote(i) => i,
+                Some(p) if i != r as usize => quote_of[p],
+                _ => NO_QUOTE,
+            };
+        }
+    }
+    let lines = lines(doc, f, nodes, skip);
+    // Each line as compared: its words, case-folded.
+    let mut words = crate::text::tokens::Tokenizer::default();
+    let keys: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            let mut key = String::new();
+            words.each(&line_text(doc, f, l, skip), |w| {
+                key.push_str(w);
+                key.push(' ');
+            });
+            key
+        })
+        .collect();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut at = 0;
+    while at < lines.len() {
+        let quote = quote_of[lines[at].first];
+        let end = match quote {
+            NO_QUOTE => at + 1,
+            _ => lines[at..].iter().position(|l| quote_of[l.first] != quote).map_or(lines.len(), |n| at + n),
+        };
+        let mut compared = keys[at..end].iter().filter(|k| k.len() >= QUOTE_LINE).peekable();
+        if quote != NO_QUOTE && compared.peek().is_some() && compared.all(|k| seen.contains(k.as_str())) {
+            lines[at..end].iter().for_each(|l| cut_line(f, l, skip));
+        }
+        seen.extend(keys[at..end].iter().map(String::as_str));
+        at = end;
     }
 }
 
@@ -245,5 +303,33 @@ mod tests {
         };
         assert!(!kept(10, 3), "a few links beside an article are cut");
         assert!(kept(2, 40), "a table of links that is most of the selection is kept");
+    }
+
+    #[test]
+    fn a_quote_of_a_post_the_thread_shows_is_cut_and_other_quotes_stay() {
+        let post = "I replaced the chain and the cassette, but the gears still skip on the climb.";
+        let quoted = |by: &str, text: &str| format!("<blockquote><div>{by} said:</div><p>{text}</p></blockquote>");
+        let thread = |reply_quotes: &str| {
+            let doc = crate::clean::page(&format!(
+                "<body><div class=thread><div class=post><p>{post}</p></div>\
+                 <div class=post>{}<p>Check the derailleur hanger: a bent hanger makes the gears skip under load.</p></div>\
+                 <div class=post>{}<p>Agreed with both of you, the hanger is the usual cause here.</p></div></div></body>",
+                quoted("Ann", reply_quotes),
+                quoted("Bob", "The mechanic I asked said the same about the hanger.")
+            ));
+            let opts = Options::default();
+            let f = Facts::new(&doc, &opts);
+            let root = (0..doc.nodes.len() as NodeId).find(|&i| doc.element(i).is_some_and(|e| e.attr("class") == Some("thread"))).expect("the thread");
+            let on = doc.text_masked(&[root], &mask(&doc, &f, &[root], &opts, None));
+            let off = doc.text_masked(&[root], &mask(&doc, &f, &[root], &Options { quotes: false, ..opts }, None));
+            (on, off)
+        };
+        let (on, off) = thread(post);
+        assert_eq!(on.matches("gears still skip").count(), 1, "the repeated post is given once: {on}");
+        assert!(!on.contains("Ann said"), "its attribution goes with it: {on}");
+        assert!(on.contains("The mechanic I asked") && on.contains("Bob said"), "a quote of what the page does not show stays: {on}");
+        assert_eq!(off.matches("gears still skip").count(), 2, "{off}");
+        let (on, _) = thread("A quote of a post on another page of the thread, not repeated here.");
+        assert!(on.contains("another page of the thread"), "{on}");
     }
 }
