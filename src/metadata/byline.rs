@@ -46,10 +46,11 @@ const MAX_CHARS: usize = 1000;
 /// assert_eq!(name("Ann Lee, Tuesday, May 1, 2024").as_deref(), Some("Ann Lee"));
 /// assert_eq!(name("View Profile Email RSS"), None);
 /// assert_eq!(name("//example.org/staff/ann-lee/"), None);
+/// assert_eq!(name("page.head.extra.author"), None);
 /// ```
 pub fn name(raw: &str) -> Option<String> {
     let line = crate::clean::collapse_ws(raw);
-    if line.contains("://") || line.starts_with("//") {
+    if line.contains("://") || line.starts_with("//") || is_placeholder(&line) {
         return None;
     }
     let button = |w: &str| BUTTONS.iter().any(|b| w.trim_matches(|c: char| !c.is_alphanumeric()).eq_ignore_ascii_case(b));
@@ -100,6 +101,14 @@ pub fn name(raw: &str) -> Option<String> {
     let joined = out.join(" ").replace(" ,", ",");
     let name = joined.trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':' | '-' | '–' | '—' | '|' | '/'));
     (name.chars().any(char::is_alphabetic) && name.len() <= MAX_CHARS).then(|| name.to_string())
+}
+
+/// Is `line` a template's placeholder the site left unfilled: `{{ author }}`, `${author}`, or
+/// a variable's dotted path (`page.head.extra.author`: one word, lower-case segments)?
+fn is_placeholder(line: &str) -> bool {
+    let segment = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+    let path = !line.contains(' ') && line.split('.').count() >= 3 && line.split('.').all(segment);
+    path || line.contains("{{") || line.contains("${")
 }
 
 /// Whether `w` names a day of the week (`Tue`, `Tuesday,`).
