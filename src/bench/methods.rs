@@ -21,6 +21,19 @@ pub const METHODS: &[&str] = &[
 pub const MECHANISMS: &[&str] =
     &["template", "link-text", "link-blocks", "split", "headline", "alternatives", "anchored", "cross-check", "in-block", "templates"];
 
+/// What `forest bench --method` accepts, in words: the methods and each ablation's mechanisms.
+pub fn methods_help() -> String {
+    format!(
+        "Methods to run, comma-separated (default: all): {} (mss, svm* and gbt are learned: see --train); for ablation \
+         forest-tfidf-no-M with M one of {}, and the cross-check's signals {}; forest-paper (all off); single-page-no-M with M \
+         one of {}",
+        METHODS.join(", "),
+        MECHANISMS.join(", "),
+        crate::extract::arbiter::SIGNALS.join(", "),
+        crate::extract::readable::MECHANISMS.join(", ")
+    )
+}
+
 /// `config` with one mechanism turned off.
 fn without(mut config: Config, mechanism: &str) -> Result<Config> {
     match mechanism {

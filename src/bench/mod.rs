@@ -23,7 +23,7 @@ pub mod score;
 pub mod train;
 
 pub use method::Method;
-pub use methods::{method, METHODS, MECHANISMS};
+pub use methods::{method, methods_help, METHODS, MECHANISMS};
 
 use crate::extract::Extractor;
 use crate::page::PageOptions;

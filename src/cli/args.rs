@@ -300,15 +300,7 @@ pub(crate) struct BenchArgs {
     /// Gold set: <site>/<id>.html with <id>.txt gold text (and <site>/feed.xml).
     #[arg(default_value = "gold")]
     pub(crate) corpus: PathBuf,
-    /// Methods to run, comma-separated (default: all): forest-tfidf, forest-feeds, coverage,
-    /// sigfeed, description, boilerpipe, cetr, cetr-km, cetd, mss, svm, svm-auto, svm-forest,
-    /// gbt, single-page, fulltext (mss, svm* and gbt are learned: see --train); for ablation
-    /// forest-tfidf-no-M
-    /// with M one of template, link-text, link-blocks, split, headline, alternatives, anchored,
-    /// cross-check, in-block, templates, and the cross-check's signals site-cuts, containment, template-share, sentences; forest-paper (all off); single-page-no-M with M one of classes, panels,
-    /// teasers, landmarks, hidden, siblings, prune, link-blocks, header, tail, headline,
-    /// stories, listing, sections.
-    #[arg(long = "method", value_delimiter = ',')]
+    #[arg(long = "method", value_delimiter = ',', help = forest::bench::methods_help())]
     pub(crate) methods: Vec<String>,
     /// Protocol: samples (fit and evaluate on the same pages), unseen (leave one page out), both.
     #[arg(long, value_enum, default_value_t = ProtocolArg::Both)]
