@@ -529,6 +529,12 @@ mod tests {
         let more = by_class(&doc, "more");
         x.skip = (0..doc.nodes.len() as NodeId).map(|i| i >= more && i < doc.end(more)).collect();
         assert_eq!(markdown(&doc, &x, None), "| a | b |\n| --- | --- |\n| 1 | 2 |\n");
+        // So does a block the extraction cut inside a kept cell (a second paragraph, hidden).
+        let doc = page("<div class=x><table><tr><th>a</th><th>b</th></tr><tr><td><p>1</p><p class=more>Show</p></td><td>2</td></tr></table></div>");
+        let mut x = select(&doc, "x");
+        let more = by_class(&doc, "more");
+        x.skip = (0..doc.nodes.len() as NodeId).map(|i| i >= more && i < doc.end(more)).collect();
+        assert_eq!(markdown(&doc, &x, None), "| a | b |\n| --- | --- |\n| 1 | 2 |\n");
     }
 
     #[test]

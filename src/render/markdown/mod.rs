@@ -744,9 +744,10 @@ fn trim_spaces_end(s: &mut String) {
 
 /// The info string of a `pre`: the language its markup declares, on it or its first `code`
 /// (a `language-x` or `lang-x` class, as Prism and highlight.js write it, SyntaxHighlighter's
-/// `brush: x`, or a `data-language` or `data-lang` attribute, as Shiki and Hugo do), else on one of the two elements around it
-/// (a `language-x` class, as Rouge and MkDocs write it; `highlight-x`, as Sphinx does, and
-/// GitHub's `highlight-source-x`; MediaWiki's `mw-highlight-lang-x`).
+/// `brush: x`, or a `data-language` or `data-lang` attribute, as Shiki and Hugo do), else on
+/// one of the two elements around it (a `language-x` class, as Rouge and MkDocs write it;
+/// `highlight-x`, as Sphinx does, and GitHub's `highlight-source-x`; MediaWiki's
+/// `mw-highlight-lang-x`).
 fn code_language(doc: &Doc, pre: NodeId) -> String {
     let end = doc.nodes.get(pre as usize).map_or(pre, |n| n.end);
     let code = (pre + 1..end).find(|&i| doc.element(i).is_some_and(|e| e.name == "code"));
@@ -763,9 +764,12 @@ fn code_language(doc: &Doc, pre: NodeId) -> String {
             language(l.or_else(|| c.strip_prefix("highlight-").map(|h| h.strip_prefix("source-").unwrap_or(h)))?)
         })
     };
-    let mut found = std::iter::once(pre).chain(code).filter_map(|i| doc.element(i)).find_map(own);
-    found = found.or_else(|| doc.ancestors(pre).take(2).filter_map(|a| doc.element(a)).find_map(around));
-    found.unwrap_or_default()
+    std::iter::once(pre)
+        .chain(code)
+        .filter_map(|i| doc.element(i))
+        .find_map(own)
+        .or_else(|| doc.ancestors(pre).take(2).filter_map(|a| doc.element(a)).find_map(around))
+        .unwrap_or_default()
 }
 
 /// A declared code language as an info string: a short word of letters, digits and `+#-._`

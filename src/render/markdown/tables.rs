@@ -27,7 +27,8 @@ pub(super) fn layout_table(doc: &Doc, id: NodeId) -> bool {
 
 /// Does the data table at `id` fit a GFM table: no cell spanning rows or columns, and no
 /// cell holding blocks (a list, a quote, code, several paragraphs); a cell's one paragraph or
-/// heading (`<th><h4>In-office</h4></th>`) is its text. Cells `skip` cuts are not looked at.
+/// heading (`<th><h4>In-office</h4></th>`) is its text. What `skip` cuts, cells or blocks in
+/// them, is not looked at.
 pub(super) fn fits_gfm(doc: &Doc, id: NodeId, skip: &[bool]) -> bool {
     let Some(node) = doc.nodes.get(id as usize) else { return true };
     let mut i = id + 1;
@@ -44,7 +45,7 @@ pub(super) fn fits_gfm(doc: &Doc, id: NodeId, skip: &[bool]) -> bool {
         if e.name == "td" || e.name == "th" {
             let spans = ["colspan", "rowspan"].iter().any(|k| e.attr(k).and_then(|v| v.trim().parse::<usize>().ok()).is_some_and(|n| n > 1));
             let end = doc.nodes[i as usize].end;
-            let blocks = (i + 1..end).filter_map(|c| doc.element(c)).filter(|c| {
+            let blocks = (i + 1..end).filter(|&c| !is_skipped(skip, c)).filter_map(|c| doc.element(c)).filter(|c| {
                 matches!(c.name.as_str(), "ul" | "ol" | "blockquote" | "pre" | "dl" | "table" | "p") || heading_level(&c.name).is_some()
             });
             let mut paragraphs = 0;
