@@ -141,34 +141,37 @@ fn repeated_quotes(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
         }
     }
     let lines = lines(doc, f, nodes, skip);
-    // Each line as compared: its words, case-folded.
+    // Lines after the last quote's are never compared.
+    let Some(last) = lines.iter().rposition(|l| quote_of[l.first] != NO_QUOTE) else { return };
     let mut words = crate::text::tokens::Tokenizer::default();
-    let keys: Vec<String> = lines
-        .iter()
-        .map(|l| {
-            let mut key = String::new();
-            words.each(&line_text(doc, f, l, skip), |w| {
-                key.push_str(w);
-                key.push(' ');
-            });
-            key
-        })
-        .collect();
-    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut seen: std::collections::HashSet<u64, rustc_hash::FxBuildHasher> = Default::default();
     let mut at = 0;
-    while at < lines.len() {
+    while at <= last {
         let quote = quote_of[lines[at].first];
         let end = match quote {
             NO_QUOTE => at + 1,
             _ => lines[at..].iter().position(|l| quote_of[l.first] != quote).map_or(lines.len(), |n| at + n),
         };
-        let mut compared = keys[at..end].iter().filter(|k| k.len() >= QUOTE_LINE).peekable();
-        if quote != NO_QUOTE && compared.peek().is_some() && compared.all(|k| seen.contains(k.as_str())) {
+        let keys: Vec<(u64, usize)> = lines[at..end].iter().map(|l| line_key(doc, f, l, skip, &mut words)).collect();
+        let mut compared = keys.iter().filter(|&&(_, len)| len >= QUOTE_LINE).peekable();
+        if quote != NO_QUOTE && compared.peek().is_some() && compared.all(|(k, _)| seen.contains(k)) {
             lines[at..end].iter().for_each(|l| cut_line(f, l, skip));
         }
-        seen.extend(keys[at..end].iter().map(String::as_str));
+        seen.extend(keys.iter().map(|&(k, _)| k));
         at = end;
     }
+}
+
+/// A line as quotes are compared: a hash of its words, case-folded, and their bytes.
+fn line_key(doc: &Doc, f: &Facts, l: &Line, skip: &[bool], words: &mut crate::text::tokens::Tokenizer) -> (u64, usize) {
+    use std::hash::Hasher;
+    let (mut hash, mut len) = (rustc_hash::FxHasher::default(), 0);
+    words.each(&line_text(doc, f, l, skip), |w| {
+        hash.write(w.as_bytes());
+        hash.write_u8(b' ');
+        len += w.len() + 1;
+    });
+    (hash.finish(), len)
 }
 
 /// The lines of the selection, in document order, without cut text.
