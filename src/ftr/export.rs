@@ -277,7 +277,7 @@ impl Exporter<'_> {
             Some(crate::clean::collapse_ws(&first).to_lowercase())
         };
         let names = |doc: &Doc, n: NodeId, name: &str| crate::clean::collapse_ws(&string_value(doc, n)).to_lowercase() == name;
-        self.fitting(declared, |typer, n| element_forms(typer, n), names)
+        self.fitting(declared, element_forms, names)
     }
 
     /// The first form (by `forms_of`) of the elements that show what each sample page

@@ -80,7 +80,7 @@ fn mathml_tex(tree: &Tree, math: usize) -> Option<String> {
         if seen > 10_000 {
             return None;
         }
-        let Some(n) = tree.nodes.get(child) else { return None };
+        let n = tree.nodes.get(child)?;
         top.2 = n.next();
         match &n.kind {
             Kind::Text(t) if !t.trim().is_empty() => top.1.push(t.trim().to_string()),
