@@ -31,7 +31,7 @@ const TAIL_AFTER: f32 = 0.5;
 pub fn mask(doc: &Doc, f: &Facts, nodes: &[NodeId], opts: &Options, headline: Option<NodeId>) -> Vec<bool> {
     let n = doc.nodes.len();
     let mut skip = vec![false; n];
-    let range = |r: NodeId| r as usize..doc.nodes.get(r as usize).map_or(r as usize, |x| x.end as usize);
+    let range = |r: NodeId| r as usize..doc.end(r) as usize;
     if opts.prune {
         // Boilerplate regions go, unless together they hold most of the selection's paragraphs.
         let (mut all, mut cut) = (0.0f32, 0.0f32);
@@ -93,7 +93,7 @@ fn link_blocks(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
     // The blocks to cut, each as its range of nodes.
     let mut cuts: Vec<(usize, usize)> = Vec::new();
     for &r in nodes {
-        let end = doc.nodes.get(r as usize).map_or(r as usize, |x| x.end as usize);
+        let end = doc.end(r) as usize;
         let mut i = r as usize + 1;
         while i < end {
             let (w, l) = (f.width[i], f.link[i]);
@@ -125,7 +125,7 @@ const QUOTE_LINE: usize = 30;
 fn repeated_quotes(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
     const NO_QUOTE: usize = usize::MAX;
     let is_quote = |i: usize| doc.element(i as NodeId).is_some_and(|e| e.name == "blockquote");
-    let range = |r: NodeId| r as usize..doc.nodes.get(r as usize).map_or(r as usize, |x| x.end as usize);
+    let range = |r: NodeId| r as usize..doc.end(r) as usize;
     if !nodes.iter().any(|&r| range(r).any(is_quote)) {
         return;
     }
@@ -178,7 +178,7 @@ fn line_key(doc: &Doc, f: &Facts, l: &Line, skip: &[bool], words: &mut crate::te
 fn lines(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &[bool]) -> Vec<Line> {
     let mut out: Vec<Line> = Vec::new();
     for &r in nodes {
-        let end = doc.nodes.get(r as usize).map_or(r as usize, |x| x.end as usize);
+        let end = doc.end(r) as usize;
         for (i, &cut) in skip.iter().enumerate().take(end).skip(r as usize) {
             if cut || !f.text[i] || f.width[i] == 0 {
                 continue;
@@ -271,7 +271,7 @@ fn tail(doc: &Doc, f: &Facts, nodes: &[NodeId], lines: &[Line], skip: &mut [bool
             && !in_table_or_code(doc, l.block)
         {
             for &r in nodes {
-                let end = doc.nodes.get(r as usize).map_or(r as usize, |x| x.end as usize);
+                let end = doc.end(r) as usize;
                 for s in skip.iter_mut().take(end).skip(l.first.max(r as usize + 1)) {
                     *s = true;
                 }
