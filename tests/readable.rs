@@ -63,6 +63,18 @@ fn the_root_is_the_article_among_navigation_sidebar_related_and_footer() {
 }
 
 #[test]
+fn a_text_of_one_word_said_over_and_over_is_no_paragraph() {
+    // A script's font probe left in a saved page: a thousand characters of `word word …`
+    // directly in the body, longer than the story it would otherwise win over.
+    let probe = "word ".repeat(200);
+    let html = news_page().replace("</body>", &format!("<div id=probe>{probe}</div></body>"));
+    let doc = page(&html);
+    let r = extract(&doc);
+    assert!(all_inside(&doc, &r.nodes, "story"), "selected {:?}: {}", r.nodes, r.text);
+    assert!(!r.text.contains("word word"));
+}
+
+#[test]
 fn the_header_zone_and_the_tail_are_trimmed() {
     let html = format!(
         "<html><head><title>Council votes to repair bridge - Gazette</title></head><body>\

@@ -6,7 +6,8 @@
 //! Mechanisms, one sentence each (all but the first can be turned off in [`Options`], for
 //! ablation: `single-page-no-<name>` in the bench):
 //! - **paragraphs**: a block of at least 25 columns of text (a CJK character is two columns
-//!   wide), at most a third of it link text, is a paragraph; an element's score is its
+//!   wide), at most a third of it link text, is a paragraph (a text of one word said over
+//!   and over, a script's font probe, counts no columns); an element's score is its
 //!   paragraph columns less its boilerplate columns, and the root is the element scoring best.
 //! - **classes**: class/id words (split on `-`, `_`, camelCase; utility CSS left out) for
 //!   navigation, sharing, related links, bylines, captions, ads, … (and the tags `nav`,

@@ -40,6 +40,24 @@ fn is_dialog(doc: &Doc, n: NodeId) -> bool {
     })
 }
 
+/// Fewest words of a text that says one word over and over ([`repeats_one_word`]).
+const REPEATS: usize = 8;
+
+/// Is `t` one word said over and over (`word word word …`, a script's font probe or a filler)?
+/// Such a text is read by no one: it counts no columns. Most texts stop at their second word.
+fn repeats_one_word(t: &str) -> bool {
+    let mut words = t.split_whitespace();
+    let Some(first) = words.next() else { return false };
+    let mut n = 1;
+    for w in words {
+        if w != first {
+            return false;
+        }
+        n += 1;
+    }
+    n >= REPEATS
+}
+
 /// Columns of `s`: non-space characters, a wide (CJK) character counting two. Read byte by
 /// byte: only characters of three or four bytes are decoded (the only ones that can be wide).
 pub fn columns(s: &str) -> u32 {
@@ -170,7 +188,7 @@ impl Facts {
                     f.in_link[i] = up_link;
                     let b = parent.map_or(0, |p| f.block[p]);
                     f.block[i] = b;
-                    if !hidden[i] {
+                    if !hidden[i] && !repeats_one_word(t) {
                         let c = columns(t);
                         f.width[i] = c;
                         f.own[b as usize] += c;
