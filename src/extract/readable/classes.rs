@@ -14,6 +14,9 @@ pub struct Verdict {
     pub boilerplate: bool,
     /// An article word (article, body, content, entry, post, story, text, …).
     pub article: bool,
+    /// Boilerplate by item words alone (related, recommended, popular, more, promo, teaser,
+    /// …: a region of other items): on a page with no article, its list is the content.
+    pub items: bool,
     /// A semantic landmark of the main content: `article`, `main`, `role=main`,
     /// `itemprop=articleBody`.
     pub landmark: bool,
@@ -33,6 +36,8 @@ pub struct Verdict {
 enum Word {
     None,
     Boilerplate,
+    /// Boilerplate that names other items of the site (related, recommended, …).
+    Items,
     Article,
 }
 
@@ -44,12 +49,14 @@ fn word(w: &[u8]) -> Word {
         | b"caption" | b"comment" | b"comments" | b"consent" | b"cookie" | b"cookies" | b"copyright" | b"credit"
         | b"credits" | b"dateline" | b"disclaimer" | b"disqus" | b"dropdown" | b"extras" | b"facebook" | b"follow"
         | b"footer" | b"footnotes" | b"gallery" | b"joined" | b"likes" | b"login" | b"masthead" | b"menu" | b"meta" | b"modal"
-        | b"more" | b"nav" | b"navbar" | b"navigation" | b"newsletter" | b"notices" | b"outbrain" | b"overlay" | b"pager"
-        | b"pagination" | b"player" | b"playlist" | b"popover" | b"popular" | b"popup" | b"print" | b"privacy"
-        | b"promo" | b"promoted" | b"promotion" | b"rail" | b"recirc" | b"recommended" | b"related" | b"reputation" | b"reviews"
+        | b"nav" | b"navbar" | b"navigation" | b"newsletter" | b"notices" | b"outbrain" | b"overlay" | b"pager"
+        | b"pagination" | b"player" | b"playlist" | b"popover" | b"popup" | b"print" | b"privacy"
+        | b"rail" | b"reputation" | b"reviews"
         | b"share" | b"sharebar" | b"shares" | b"sharing" | b"sidebar" | b"signup" | b"skip" | b"social"
-        | b"sponsor" | b"sponsored" | b"subscribe" | b"subscription" | b"taboola" | b"tags" | b"teaser"
-        | b"terms" | b"timestamp" | b"toolbar" | b"tools" | b"topbar" | b"trending" | b"twitter" | b"userinfo" => Word::Boilerplate,
+        | b"sponsor" | b"sponsored" | b"subscribe" | b"subscription" | b"taboola" | b"tags"
+        | b"terms" | b"timestamp" | b"toolbar" | b"tools" | b"topbar" | b"twitter" | b"userinfo" => Word::Boilerplate,
+        b"more" | b"popular" | b"promo" | b"promoted" | b"promotion" | b"recirc" | b"recommended" | b"related" | b"teaser"
+        | b"trending" => Word::Items,
         b"article" | b"articlebody" | b"blog" | b"body" | b"content" | b"entry" | b"hentry" | b"main" | b"post"
         | b"prose" | b"story" | b"text" => Word::Article,
         _ => Word::None,
@@ -113,6 +120,8 @@ const USER_CARD_WORDS: &[&[u8]] = &[b"stats", b"title"];
 pub struct Names {
     /// A name with a boilerplate word.
     bad: bool,
+    /// A name with a boilerplate word other than an item word.
+    hard: bool,
     /// A name with article words and no boilerplate word.
     good: bool,
     /// A hiding class.
@@ -144,9 +153,10 @@ impl Names {
                     continue;
                 }
             }
-            let (mut b, mut g, mut user, mut card) = (false, false, false, false);
+            let (mut b, mut it, mut g, mut user, mut card) = (false, false, false, false, false);
             each_word(name, |w| match word(w) {
                 Word::Boilerplate => b = true,
+                Word::Items => it = true,
                 Word::Article => g = true,
                 Word::None => {
                     out.panel |= PANEL_WORDS.contains(&w);
@@ -154,8 +164,9 @@ impl Names {
                     card |= USER_CARD_WORDS.contains(&w);
                 }
             });
-            out.bad |= b || (user && card);
-            out.good |= g && !b;
+            out.hard |= b || (user && card);
+            out.bad |= b || it || (user && card);
+            out.good |= g && !(b || it);
         }
         out
     }
@@ -163,6 +174,7 @@ impl Names {
     fn and(self, o: Names) -> Names {
         Names {
             bad: self.bad || o.bad,
+            hard: self.hard || o.hard,
             good: self.good || o.good,
             hidden: self.hidden || o.hidden,
             shown: self.shown || o.shown,
@@ -205,6 +217,7 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
     let tag_boilerplate = BOILERPLATE_TAGS.contains(&k) || tag == "figcaption";
     let mut v = Verdict {
         boilerplate: tag_boilerplate,
+        items: false,
         article: false,
         landmark: k == key("article") || k == key("main"),
         inline: INLINE.contains(&k),
@@ -276,6 +289,7 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
     }
     v.hidden |= names.hidden && !names.shown;
     v.panel |= (labelled && region) || names.panel;
+    v.items = !v.boilerplate && names.bad && !names.hard && !names.good;
     v.boilerplate |= names.bad && !names.good;
     v.article = names.good && !names.bad;
     // `aria-hidden` hides from screen readers only: a closed drawer, menu or dialog is hidden
@@ -284,6 +298,7 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
     // The page's own frame is never boilerplate by its classes.
     if k == key("html") || k == key("body") || v.landmark {
         v.boilerplate = tag_boilerplate;
+        v.items = false;
     }
     v
 }
@@ -414,7 +429,9 @@ mod tests {
 
     #[test]
     fn words_have_meanings() {
-        assert!(word(b"related") == Word::Boilerplate && word(b"content") == Word::Article && word(b"x") == Word::None);
+        assert!(word(b"nav") == Word::Boilerplate && word(b"content") == Word::Article && word(b"x") == Word::None);
+        // Regions of other items of the site.
+        assert!(word(b"related") == Word::Items && word(b"recommended") == Word::Items);
         // Readers' words: comments and customer reviews.
         assert!(word(b"comments") == Word::Boilerplate && word(b"reviews") == Word::Boilerplate);
         // A forum post's furniture: its extras, likes, reputation, join date, the forum's notices.

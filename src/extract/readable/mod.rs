@@ -49,7 +49,9 @@
 //!   it or beside a list that is two thirds of the headline's section: a page of linked
 //!   cards, a listing under its heading and introduction) has no article (a product list, an
 //!   index); the selection is then the deepest element holding most of the page's text
-//!   outside boilerplate, links kept.
+//!   outside boilerplate, links kept, teaser lists included, and regions named for other
+//!   items (related, recommended, more, …) too when the rest holds less than 500 columns (a
+//!   shop theme that puts its product grid in `section.related-product`).
 //! - **sections**: a page whose best block holds under half of its paragraphs (a service or
 //!   landing page, its text spread over sections) gives the nearest element above it that
 //!   holds most of them.
@@ -302,13 +304,7 @@ fn select(doc: &Doc, opts: &Options, f: &Facts) -> Draft {
     let minority = sel_good < MOST_OF_PAGE * page_good;
     let thin = !nodes.is_empty() && sel_good * 10.0 < page_text;
     if opts.listing && sel_good < ARTICLE_MIN && (minority || thin) {
-        let plain;
-        let f = if opts.teasers {
-            plain = Facts::new(doc, &Options { teasers: false, ..*opts });
-            &plain
-        } else {
-            f
-        };
+        let f = &Facts::of_listing(doc, opts);
         let l = listing(doc, f);
         // A thin block under a headline is a short article when the list beside it is only a
         // part of the headline's section (links to other stories), and the introduction of a
@@ -518,6 +514,25 @@ impl<'d> Analysis<'d> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shop_whose_products_stand_in_a_region_named_related_lists_them() {
+        // A category page whose theme puts its product grid in `section.related-product`: with
+        // nothing else on the page but navigation and a notice, the grid is what it lists (the
+        // notice is not the article). A product page
+        // with its own description keeps the related products out (they are other items).
+        let card = |i: usize| format!("<div class=item><a href=/p{i}><h3>Mower model {i} for lawns of an acre</h3></a><span>$ {i},099.99</span></div>");
+        let cards: String = (0..20).map(card).collect();
+        let nav = "<nav><a href=/>Home</a> <a href=/shop>Shop</a> <a href=/dealers>Dealers</a> <a href=/help>Help</a></nav>";
+        let shop = format!("<html><head><title>Robotic mowers</title></head><body>{nav}<h1>Robotic mowers</h1><section class=related-product>{cards}</section>\
+             <div><p>Leave your email, and we will let you know when a dealer opens near you.</p></div></body></html>");
+        let text = extract(&crate::clean::page(&shop)).text;
+        assert!(text.contains("Mower model 0 for lawns") && text.contains("$ 19,099.99"), "{text}");
+        let about = "The mower cuts a lawn of up to an acre on one charge, finds its way by satellite and returns to its dock. ".repeat(6);
+        let product = shop.replace("<section", &format!("<div class=description><p>{about}</p></div><section"));
+        let text = extract(&crate::clean::page(&product)).text;
+        assert!(text.contains("finds its way by satellite") && !text.contains("Mower model 3"), "{text}");
+    }
 
     #[test]
     fn a_page_of_linked_cards_without_a_headline_is_a_listing() {

@@ -139,6 +139,23 @@ pub struct Facts {
 impl Facts {
     /// Gather the facts of `doc` under `opts`.
     pub fn new(doc: &Doc, opts: &Options) -> Facts {
+        Facts::gather(doc, opts, false)
+    }
+
+    /// The facts of a page with no article, whose list is its content: teaser lists are not
+    /// boilerplate there, and nor are regions named for other items (related, recommended,
+    /// …) when all else holds less than an article's worth of text (the page's list is one
+    /// of them).
+    pub fn of_listing(doc: &Doc, opts: &Options) -> Facts {
+        let opts = Options { teasers: false, ..*opts };
+        let f = Facts::gather(doc, &opts, false);
+        if f.kept.get(doc.body as usize).is_some_and(|&kept| kept < super::ARTICLE_MIN) {
+            return Facts::gather(doc, &opts, true);
+        }
+        f
+    }
+
+    fn gather(doc: &Doc, opts: &Options, listing: bool) -> Facts {
         let n = doc.nodes.len();
         let mut f = Facts {
             parent: vec![NONE; n],
@@ -238,7 +255,7 @@ impl Facts {
             let mut largest: Option<(f32, usize)> = None;
             for i in 0..n {
                 let up = f.up(i).is_some_and(|p| f.junk[p]);
-                let region = opts.classes && f.verdict[i].boilerplate && !overruled[i];
+                let region = opts.classes && f.verdict[i].boilerplate && !(listing && f.verdict[i].items) && !overruled[i];
                 f.junk[i] = up || hidden[i] || region;
                 if region && !up && !hidden[i] {
                     left -= f.good0[i];
