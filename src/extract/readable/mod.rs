@@ -390,7 +390,7 @@ fn headline(doc: &Doc, f: &Facts, nodes: &[NodeId]) -> Option<NodeId> {
 fn one_of_several_articles(doc: &Doc, f: &Facts, nodes: &[NodeId], h: NodeId) -> Option<NodeId> {
     let mut found: Vec<NodeId> = Vec::new();
     for &r in nodes {
-        let end = doc.nodes.get(r as usize).map_or(r, |n| n.end);
+        let end = doc.end(r);
         let mut i = r;
         while i < end {
             let big = f.good[i as usize] >= ARTICLE_MIN && doc.element(i).is_some_and(|e| e.name == "article");
@@ -519,8 +519,8 @@ mod tests {
     fn a_shop_whose_products_stand_in_a_region_named_related_lists_them() {
         // A category page whose theme puts its product grid in `section.related-product`: with
         // nothing else on the page but navigation and a notice, the grid is what it lists (the
-        // notice is not the article). A product page
-        // with its own description keeps the related products out (they are other items).
+        // notice is not the article). A product page with its own description keeps the
+        // related products out (they are other items).
         let card = |i: usize| format!("<div class=item><a href=/p{i}><h3>Mower model {i} for lawns of an acre</h3></a><span>$ {i},099.99</span></div>");
         let cards: String = (0..20).map(card).collect();
         let nav = "<nav><a href=/>Home</a> <a href=/shop>Shop</a> <a href=/dealers>Dealers</a> <a href=/help>Help</a></nav>";

@@ -31,13 +31,12 @@ const TAIL_AFTER: f32 = 0.5;
 pub fn mask(doc: &Doc, f: &Facts, nodes: &[NodeId], opts: &Options, headline: Option<NodeId>) -> Vec<bool> {
     let n = doc.nodes.len();
     let mut skip = vec![false; n];
-    let range = |r: NodeId| r as usize..doc.end(r) as usize;
     if opts.prune {
         // Boilerplate regions go, unless together they hold most of the selection's paragraphs.
         let (mut all, mut cut) = (0.0f32, 0.0f32);
         for &r in nodes {
             all += f.good0[r as usize];
-            for i in range(r) {
+            for i in subtree(doc, r) {
                 let top = i == r as usize || f.up(i).is_some_and(|p| !f.junk[p]);
                 if f.junk[i] && top {
                     cut += f.good0[i];
@@ -46,7 +45,7 @@ pub fn mask(doc: &Doc, f: &Facts, nodes: &[NodeId], opts: &Options, headline: Op
         }
         if cut <= MOST * all {
             for &r in nodes {
-                for i in range(r) {
+                for i in subtree(doc, r) {
                     skip[i] |= f.junk[i];
                 }
             }
@@ -125,14 +124,13 @@ const QUOTE_LINE: usize = 30;
 fn repeated_quotes(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
     const NO_QUOTE: usize = usize::MAX;
     let is_quote = |i: usize| doc.element(i as NodeId).is_some_and(|e| e.name == "blockquote");
-    let range = |r: NodeId| r as usize..doc.end(r) as usize;
-    if !nodes.iter().any(|&r| range(r).any(is_quote)) {
+    if !nodes.iter().any(|&r| subtree(doc, r).any(is_quote)) {
         return;
     }
     // Per node of the selection: its nearest quote, itself included (parents come first).
     let mut quote_of = vec![NO_QUOTE; doc.nodes.len()];
     for &r in nodes {
-        for i in range(r) {
+        for i in subtree(doc, r) {
             quote_of[i] = match f.up(i) {
                 _ if is_quote(i) => i,
                 Some(p) if i != r as usize => quote_of[p],
@@ -172,6 +170,11 @@ fn line_key(doc: &Doc, f: &Facts, l: &Line, skip: &[bool], words: &mut crate::te
         len += w.len() + 1;
     });
     (hash.finish(), len)
+}
+
+/// The nodes of the subtree rooted at `r`, as indexes.
+fn subtree(doc: &Doc, r: NodeId) -> std::ops::Range<usize> {
+    r as usize..doc.end(r) as usize
 }
 
 /// The lines of the selection, in document order, without cut text.

@@ -749,7 +749,7 @@ fn trim_spaces_end(s: &mut String) {
 /// `highlight-x`, as Sphinx does, and GitHub's `highlight-source-x`; MediaWiki's
 /// `mw-highlight-lang-x`).
 fn code_language(doc: &Doc, pre: NodeId) -> String {
-    let end = doc.nodes.get(pre as usize).map_or(pre, |n| n.end);
+    let end = doc.end(pre);
     let code = (pre + 1..end).find(|&i| doc.element(i).is_some_and(|e| e.name == "code"));
     let own = |e: &Element| {
         let class = e.attr("class").unwrap_or_default();
