@@ -34,6 +34,11 @@
 //!   paragraphs.
 //! - **link-blocks**: blocks of the selection that are mostly link text are cut, unless they
 //!   make most of it (a page of links).
+//! - **quotes**: a quote whose lines all stand, word for word, earlier in the selection (a
+//!   reply quoting a post the thread shows) is cut, with its attribution line.
+//! - **copies**: a run of two or more lines that repeats, word for word, an article's worth
+//!   (500 bytes of words) of the selection's earlier lines is cut (a reply's preview of the
+//!   post it answers, a section rendered a second time for another screen).
 //! - **header**: before the first sentence of the body only headings are kept (bylines,
 //!   dates and share lines go).
 //! - **tail**: the selection is cut at a line that ends articles ("Related", "More from",
@@ -101,6 +106,8 @@ pub struct Options {
     pub link_blocks: bool,
     /// A quote whose lines the selection already holds is cut.
     pub quotes: bool,
+    /// A run of lines repeating an article's worth of the selection's earlier text is cut.
+    pub copies: bool,
     /// Only headings are kept before the body's first sentence.
     pub header: bool,
     /// The selection is cut at a terminator line in its tail.
@@ -127,6 +134,7 @@ impl Default for Options {
             prune: true,
             link_blocks: true,
             quotes: true,
+            copies: true,
             header: true,
             tail: true,
             headline: true,
@@ -139,7 +147,7 @@ impl Default for Options {
 
 /// The mechanisms `single-page-no-<name>` turns off (ablation).
 pub const MECHANISMS: &[&str] =
-    &["classes", "teasers", "landmarks", "hidden", "panels", "siblings", "prune", "link-blocks", "quotes", "header", "tail", "headline", "stories", "listing", "sections"];
+    &["classes", "teasers", "landmarks", "hidden", "panels", "siblings", "prune", "link-blocks", "quotes", "copies", "header", "tail", "headline", "stories", "listing", "sections"];
 
 impl Options {
     /// These options with mechanism `name` (one of [`MECHANISMS`]) turned off.
@@ -157,6 +165,7 @@ impl Options {
             "prune" => self.prune = false,
             "link-blocks" => self.link_blocks = false,
             "quotes" => self.quotes = false,
+            "copies" => self.copies = false,
             "header" => self.header = false,
             "tail" => self.tail = false,
             "headline" => self.headline = false,
@@ -213,7 +222,7 @@ pub fn extract_with(doc: &Doc, opts: &Options) -> Readable {
 
 /// [`extract_with`], its text not yet written.
 fn draft_with(doc: &Doc, opts: &Options) -> Draft {
-    shown_if_all_hidden(doc, opts, select(doc, opts, &Facts::new(doc, opts)))
+    Analysis::new(doc, opts).draft()
 }
 
 /// `out`, or the selection made with hidden elements read when the page shows its text by

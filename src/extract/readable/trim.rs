@@ -57,7 +57,7 @@ pub fn mask(doc: &Doc, f: &Facts, nodes: &[NodeId], opts: &Options, headline: Op
     if opts.quotes {
         repeated_quotes(doc, f, nodes, &mut skip);
     }
-    if !(opts.header || opts.tail) {
+    if !(opts.header || opts.tail || opts.copies) {
         return skip;
     }
     let lines = lines(doc, f, nodes, &skip);
@@ -73,6 +73,11 @@ pub fn mask(doc: &Doc, f: &Facts, nodes: &[NodeId], opts: &Options, headline: Op
     }
     if opts.tail {
         tail(doc, f, nodes, &lines, &mut skip);
+    }
+    // Last, so that where the article ends is judged on the text the page shows (a line cut
+    // since has no words left to compare).
+    if opts.copies {
+        copies(doc, f, &lines, &mut skip);
     }
     skip
 }
@@ -115,9 +120,12 @@ fn link_blocks(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
     }
 }
 
-/// Fewest bytes of a quote's line that is compared (shorter lines, such as `Ann said:`,
-/// are not).
+/// Fewest bytes of a line that is compared (shorter lines, such as `Ann said:`, are not).
 const QUOTE_LINE: usize = 30;
+
+/// Fewest compared bytes a run of repeated lines must hold to be a copy: an article's worth
+/// ([`super::ARTICLE_MIN`]), so a card's recurring fine print stays.
+const COPY: usize = super::ARTICLE_MIN as usize;
 
 /// Cut every quote (`blockquote`) of the selection whose lines all stand, word for word,
 /// earlier in the selection: a reply quoting a post the thread already shows.
@@ -141,7 +149,6 @@ fn repeated_quotes(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
     let lines = lines(doc, f, nodes, skip);
     // Lines after the last quote's are never compared.
     let Some(last) = lines.iter().rposition(|l| quote_of[l.first] != NO_QUOTE) else { return };
-    let mut words = crate::text::tokens::Tokenizer::default();
     let mut seen: std::collections::HashSet<u64, rustc_hash::FxBuildHasher> = Default::default();
     let mut at = 0;
     while at <= last {
@@ -150,7 +157,7 @@ fn repeated_quotes(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
             NO_QUOTE => at + 1,
             _ => lines[at..].iter().position(|l| quote_of[l.first] != quote).map_or(lines.len(), |n| at + n),
         };
-        let keys: Vec<(u64, usize)> = lines[at..end].iter().map(|l| line_key(doc, f, l, skip, &mut words)).collect();
+        let keys: Vec<(u64, usize)> = lines[at..end].iter().map(|l| line_key(doc, f, l, skip)).collect();
         let mut compared = keys.iter().filter(|&&(_, len)| len >= QUOTE_LINE).peekable();
         if quote != NO_QUOTE && compared.peek().is_some() && compared.all(|(k, _)| seen.contains(k)) {
             lines[at..end].iter().for_each(|l| cut_line(f, l, skip));
@@ -160,15 +167,62 @@ fn repeated_quotes(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
     }
 }
 
-/// A line as quotes are compared: a hash of its words, case-folded, and their bytes.
-fn line_key(doc: &Doc, f: &Facts, l: &Line, skip: &[bool], words: &mut crate::text::tokens::Tokenizer) -> (u64, usize) {
+/// Cut every run of two or more lines that repeats, word for word, an article's worth
+/// ([`COPY`]) of the selection's earlier lines: a reply's preview of the post it answers, a
+/// section rendered again for another screen. Short lines inside a run go with it. `lines`
+/// are the selection's.
+fn copies(doc: &Doc, f: &Facts, lines: &[Line], skip: &mut [bool]) {
+    let mut seen: std::collections::HashSet<u64, rustc_hash::FxBuildHasher> = Default::default();
+    // The run going on: its first line, its compared lines and their bytes, and the line
+    // after its last compared one.
+    let (mut run, mut compared, mut bytes, mut end) = (0, 0, 0, 0);
+    let cut_run = |run: &[Line], compared: usize, bytes: usize, skip: &mut [bool]| {
+        if compared >= 2 && bytes >= COPY {
+            run.iter().for_each(|l| cut_line(f, l, skip));
+        }
+    };
+    for (at, l) in lines.iter().enumerate() {
+        let (key, len) = line_key(doc, f, l, skip);
+        if len < QUOTE_LINE {
+            continue;
+        }
+        if seen.insert(key) {
+            cut_run(&lines[run..end], compared, bytes, skip);
+            (compared, bytes) = (0, 0);
+        } else {
+            if compared == 0 {
+                run = at;
+            }
+            (compared, bytes, end) = (compared + 1, bytes + len, at + 1);
+        }
+    }
+    cut_run(&lines[run..end], compared, bytes, skip);
+}
+
+/// A line as it is compared: a hash of its words (runs of letters and digits, lowercased),
+/// and their bytes with one separator each.
+fn line_key(doc: &Doc, f: &Facts, l: &Line, skip: &[bool]) -> (u64, usize) {
     use std::hash::Hasher;
-    let (mut hash, mut len) = (rustc_hash::FxHasher::default(), 0);
-    words.each(&line_text(doc, f, l, skip), |w| {
-        hash.write(w.as_bytes());
-        hash.write_u8(b' ');
-        len += w.len() + 1;
-    });
+    let (mut hash, mut len, mut in_word) = (rustc_hash::FxHasher::default(), 0, false);
+    for (i, &cut) in skip.iter().enumerate().take(l.last + 1).skip(l.first) {
+        let NodeData::Text(t) = &doc.nodes[i].data else { continue };
+        if cut || f.block[i] as usize != l.block {
+            continue;
+        }
+        for c in t.chars().chain([' ']) {
+            if c.is_alphanumeric() {
+                for c in c.to_lowercase() {
+                    hash.write_u32(c as u32);
+                    len += c.len_utf8();
+                }
+                in_word = true;
+            } else if in_word {
+                hash.write_u8(b' ');
+                len += 1;
+                in_word = false;
+            }
+        }
+    }
     (hash.finish(), len)
 }
 
@@ -337,5 +391,37 @@ mod tests {
         assert_eq!(off.matches("gears still skip").count(), 2, "{off}");
         let (on, _) = thread("A quote of a post on another page of the thread, not repeated here.");
         assert!(on.contains("another page of the thread"), "{on}");
+    }
+
+    #[test]
+    fn a_copy_of_an_article_s_worth_of_earlier_text_is_cut_and_recurring_fine_print_stays() {
+        // A thread whose reply shows a preview of the post it answers (the post again, over
+        // 500 bytes of words, in a plain `div`), and three plans whose cards repeat the same
+        // two short terms.
+        let first = "<p>The boiler loses pressure overnight, about half a bar, and I have checked every radiator valve for drips without finding any.</p>\
+                     <p>The expansion vessel was recharged last spring, so I doubt it is that; the pressure relief valve outlet is dry as well.</p>\
+                     <p>Could a slow leak under the floor explain it, and how would I find one without lifting all the boards in the house?</p>\
+                     <p>The engineer who serviced it in the autumn found nothing, but he only tested the boiler itself, not the pipes.</p>\
+                     <p>It is a sealed system of twelve radiators on two floors, fitted in 2015, with a filter on the return pipe.</p>";
+        let terms = "<p>Prices include the first visit and every part fitted within the year.</p><p>Cancel at any time before the next month starts.</p>";
+        let plan = |name: &str| format!("<div class=plan><h3>{name}</h3>{terms}</div>");
+        let doc = crate::clean::page(&format!(
+            "<body><div class=page><div class=post>{first}</div>\
+             <div class=post><div class=parent>{first}</div><p>A pressure drop with dry valves is nearly always a leak on the heating circuit; start with the pipes under the boiler.</p></div>\
+             {}{}{}</div></body>",
+            plan("Basic"),
+            plan("Plus"),
+            plan("Complete")
+        ));
+        let opts = Options::default();
+        let f = Facts::new(&doc, &opts);
+        let root = (0..doc.nodes.len() as NodeId).find(|&i| doc.element(i).is_some_and(|e| e.attr("class") == Some("page"))).expect("the page");
+        let on = doc.text_masked(&[root], &mask(&doc, &f, &[root], &opts, None));
+        let off = doc.text_masked(&[root], &mask(&doc, &f, &[root], &Options { copies: false, ..opts }, None));
+        assert_eq!(on.matches("loses pressure overnight").count(), 1, "the preview of the first post goes: {on}");
+        assert_eq!(on.matches("engineer who serviced it").count(), 1, "{on}");
+        assert!(on.contains("nearly always a leak"), "the reply stays: {on}");
+        assert_eq!(on.matches("Cancel at any time").count(), 3, "each plan keeps its terms: {on}");
+        assert_eq!(off.matches("loses pressure overnight").count(), 2, "{off}");
     }
 }
