@@ -26,8 +26,9 @@
 //!   empty, or thin beside the text it hides in its `main` or `article`, shows that text by
 //!   script: it is read.
 //! - **panels**: a hidden panel the reader opens with a control of the page (a tab panel, an
-//!   accordion's region labelled by its trigger or named so by its class, a segment a
-//!   streaming renderer moves into place) is content, not a hidden duplicate.
+//!   accordion's region labelled by its trigger or named so by its class, an element a
+//!   control names in `aria-controls` or `data-target`, a segment a streaming renderer moves
+//!   into place) is content, not a hidden duplicate.
 //! - **siblings**: a sibling of the root that scores at least a fifth of it, or is a clean
 //!   paragraph, joins the selection, and so do the lists and tables between two that join.
 //! - **prune**: boilerplate regions inside the selection are cut, unless they hold most of its
@@ -711,20 +712,23 @@ mod tests {
              <div role=tabpanel aria-labelledby=t2 hidden>{}</div>\
              <div role=region aria-labelledby=q1 aria-hidden=true>{}</div>\
              <h3>Can I pay monthly?</h3><div class='c-accordion__panel' style='display: none'>{}</div>\
+             <button aria-controls='faq-2 faq-3'>Do you ship abroad?</button><div id=faq-3 hidden>{}</div>\
              <div class=modal aria-hidden=true aria-labelledby=m1>{}</div></body>",
             para("Team"),
             para("Enterprise"),
             para("Yearly"),
             para("Monthly"),
+            para("Shipping"),
             para("Newsletter")
         );
         let doc = crate::clean::page(&html);
         let text = extract(&doc).text;
         assert!(text.contains("Team plans") && text.contains("Enterprise plans") && text.contains("Yearly plans"), "{text}");
         assert!(text.contains("Monthly plans"), "an accordion's closed panel is content: {text}");
+        assert!(text.contains("Shipping plans"), "so is what a control names as what it opens: {text}");
         assert!(!text.contains("Newsletter"), "{text}");
         let off = extract_with(&doc, &Options::default().without("panels").unwrap()).text;
-        assert!(!off.contains("Enterprise plans"), "{off}");
+        assert!(!off.contains("Enterprise plans") && !off.contains("Shipping plans"), "{off}");
     }
 
     #[test]

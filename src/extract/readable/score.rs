@@ -182,6 +182,9 @@ impl Facts {
                 }
             }
         });
+        if opts.panels {
+            classes::controlled_panels(doc, &mut f.verdict);
+        }
         // Forward: blocks, links, verdicts, visibility; own text of each block.
         for i in 0..n {
             let node = &doc.nodes[i];
