@@ -139,9 +139,9 @@ impl Article {
     /// The article `extraction` found on `page`, read from `source`; `xpath` names the rules
     /// and `declared` is what they say of the page beyond its own metadata; `fields` says
     /// which fields are worked out.
-    pub fn from_extraction(page: Page, extraction: Extraction, source: &Location, xpath: &str, declared: Declared, fields: Fields) -> Article {
+    pub fn from_extraction(mut page: Page, extraction: Extraction, source: &Location, xpath: &str, declared: Declared, fields: Fields) -> Article {
+        let meta = page.take_meta();
         let doc = &page.doc;
-        let meta = crate::metadata::read(doc);
         // The page's URL: where it was fetched from, else the canonical URL it declares.
         // (Each parsed once: the host comes from the same parse.)
         let (url, parsed) = match source {

@@ -27,6 +27,8 @@ pub struct Page {
     /// The decoded HTML it was cleaned from, when [`PageOptions::keep_source`] asked for it
     /// (methods that read the markup's lines, such as the bench's CETR, need it).
     pub source: Option<Arc<str>>,
+    /// What the page declares ([`Page::meta`]), read once, when first asked for.
+    meta: std::sync::OnceLock<crate::metadata::Metadata>,
 }
 
 /// What [`Page::new`] needs besides the HTML: names, the feed item, the budget.
@@ -65,7 +67,34 @@ impl Page {
         let doc = clean::page_until(html, &opts.budget, deadline)?;
         let id = opts.id.unwrap_or_else(|| opts.item.as_ref().map(|i| i.id.clone()).unwrap_or_default());
         let source = opts.keep_source.then(|| Arc::from(html));
-        Ok(Page { id, location: opts.location, item: opts.item, doc, budget: opts.budget, deadline, source })
+        Ok(Page { id, location: opts.location, item: opts.item, doc, budget: opts.budget, deadline, source, meta: Default::default() })
+    }
+
+    /// What the page declares of itself ([`crate::metadata::read`]): read on the first call,
+    /// kept for the next (the extractor asks for the page's kind, the article for the rest).
+    pub fn meta(&self) -> &crate::metadata::Metadata {
+        self.meta.get_or_init(|| crate::metadata::read(&self.doc))
+    }
+
+    /// What the page declares, taken out of it (read now when not yet read).
+    pub(crate) fn take_meta(&mut self) -> crate::metadata::Metadata {
+        self.meta.take().unwrap_or_else(|| crate::metadata::read(&self.doc))
+    }
+
+    /// The page's address: where it was read from when that is a web address, else the
+    /// canonical URL it declares.
+    pub fn url(&self) -> Option<&str> {
+        let web = self.location.starts_with("http://") || self.location.starts_with("https://");
+        if web {
+            Some(&self.location)
+        } else {
+            self.meta().url.as_deref()
+        }
+    }
+
+    /// The kind of page this is, as far as it says ([`crate::metadata::page_type`]).
+    pub fn kind(&self) -> Option<crate::metadata::PageType> {
+        crate::metadata::page_type(self.meta(), self.url())
     }
 
     /// A page from HTML text already in memory, named `id`, within the default budget.

@@ -224,3 +224,26 @@ fn mean_f1_on_the_shared_single_page_set() {
     eprintln!("single-page mean F1 on {} pages: {mean:.4}", f1.len());
     assert!(mean >= SINGLE_MEAN_FLOOR, "mean F1 {mean:.4} < {SINGLE_MEAN_FLOOR}");
 }
+
+#[test]
+fn documentation_keeps_its_lists_of_links_where_an_article_cuts_them() {
+    use forest::extract::{Extractor, SinglePage};
+    use forest::page::{Page, PageOptions};
+    // A reference page: an introduction, the index of the module's functions (a list of links)
+    // and a closing note.
+    let items: String = ["open", "close", "read", "write", "seek", "flush"]
+        .iter()
+        .map(|f| format!("<li><a href=/docs/io/{f}>io.{f}: the {f} call of the file module</a></li>"))
+        .collect();
+    let html = format!("<html><head><title>io</title></head><body><main><h1>The io module</h1><p>{P1}</p><ul>{items}</ul><p>{P2}</p><p>{P3}</p></main></body></html>");
+    let text_at = |location: &str, options: Options| {
+        let page = Page::new(&html, PageOptions { location: location.into(), ..PageOptions::default() }).expect("a page");
+        SinglePage { options }.extract(&page).expect("an article").text
+    };
+    let docs = text_at("https://example.org/docs/io", Options::default());
+    assert!(docs.contains("io.seek: the seek call"), "{docs}");
+    let post = text_at("https://example.org/blog/io", Options::default());
+    assert!(post.contains("engineers") && !post.contains("io.seek"), "{post}");
+    let off = text_at("https://example.org/docs/io", Options::default().without("kinds").expect("a mechanism"));
+    assert!(!off.contains("io.seek"), "{off}");
+}

@@ -144,7 +144,7 @@ impl Extractor for Applier {
     /// [`arbiter`](super::arbiter), which weighs what the site's template shows of each.
     fn extract(&self, page: &Page) -> Result<Extraction> {
         // One analysis of the page serves the in-block cuts and the cross-check.
-        let analysis = (self.in_block || self.cross_check).then(|| Analysis::new(&page.doc, &Default::default()));
+        let analysis = (self.in_block || self.cross_check).then(|| Analysis::new(&page.doc, &SinglePage::options_for(page, Default::default())));
         let part = self.part_for(page);
         let x = match part {
             Some(part) => self.by_wrapper(part, page, analysis.as_ref())?,

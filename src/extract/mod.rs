@@ -164,7 +164,14 @@ impl SinglePage {
     /// The article of `page` by the single-page extractor, marked with `rule`; the whole body
     /// when it finds no text.
     pub fn extract_as(&self, page: &Page, rule: Rule) -> Extraction {
-        SinglePage::extraction(&page.doc, readable::extract_with(&page.doc, &self.options), rule)
+        SinglePage::extraction(&page.doc, readable::extract_with(&page.doc, &SinglePage::options_for(page, self.options)), rule)
+    }
+
+    /// `options` as they suit `page`'s kind (the `kinds` mechanism): documentation keeps its
+    /// lists of links, which are its content (an API's index, a see-also list).
+    pub fn options_for(page: &Page, options: readable::Options) -> readable::Options {
+        let documentation = options.kinds && page.kind() == Some(crate::metadata::PageType::Documentation);
+        readable::Options { link_blocks: options.link_blocks && !documentation, ..options }
     }
 
     /// The extraction of a page's article found by the single-page extractor, marked with

@@ -40,6 +40,9 @@
 //! - **copies**: a run of two or more lines that repeats, word for word, an article's worth
 //!   (500 bytes of words) of the selection's earlier lines is cut (a reply's preview of the
 //!   post it answers, a section rendered a second time for another screen).
+//! - **kinds**: a page that declares itself documentation (schema.org `TechArticle`,
+//!   `APIReference`) or stands under a documentation path (`/docs/`, `/reference/`) keeps its
+//!   link blocks: there a list of links is content (an API's index, a see-also list).
 //! - **header**: before the first sentence of the body only headings are kept (bylines,
 //!   dates and share lines go).
 //! - **tail**: the selection is cut at a line that ends articles ("Related", "More from",
@@ -109,6 +112,9 @@ pub struct Options {
     pub quotes: bool,
     /// A run of lines repeating an article's worth of the selection's earlier text is cut.
     pub copies: bool,
+    /// The page's kind adapts the mechanisms: documentation keeps its lists of links
+    /// (applied by [`crate::extract::SinglePage`], which knows the page).
+    pub kinds: bool,
     /// Only headings are kept before the body's first sentence.
     pub header: bool,
     /// The selection is cut at a terminator line in its tail.
@@ -136,6 +142,7 @@ impl Default for Options {
             link_blocks: true,
             quotes: true,
             copies: true,
+            kinds: true,
             header: true,
             tail: true,
             headline: true,
@@ -148,7 +155,7 @@ impl Default for Options {
 
 /// The mechanisms `single-page-no-<name>` turns off (ablation).
 pub const MECHANISMS: &[&str] =
-    &["classes", "teasers", "landmarks", "hidden", "panels", "siblings", "prune", "link-blocks", "quotes", "copies", "header", "tail", "headline", "stories", "listing", "sections"];
+    &["classes", "teasers", "landmarks", "hidden", "panels", "siblings", "prune", "link-blocks", "quotes", "copies", "kinds", "header", "tail", "headline", "stories", "listing", "sections"];
 
 impl Options {
     /// These options with mechanism `name` (one of [`MECHANISMS`]) turned off.
@@ -167,6 +174,7 @@ impl Options {
             "link-blocks" => self.link_blocks = false,
             "quotes" => self.quotes = false,
             "copies" => self.copies = false,
+            "kinds" => self.kinds = false,
             "header" => self.header = false,
             "tail" => self.tail = false,
             "headline" => self.headline = false,
