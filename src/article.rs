@@ -140,19 +140,13 @@ impl Article {
     /// and `declared` is what they say of the page beyond its own metadata; `fields` says
     /// which fields are worked out.
     pub fn from_extraction(mut page: Page, extraction: Extraction, source: &Location, xpath: &str, declared: Declared, fields: Fields) -> Article {
+        // The page's URL ([`Page::url`]), parsed once: the host comes from the same parse.
+        let url = page.url().map(str::to_string);
+        let parsed = url.as_deref().and_then(|u| Url::parse(u).ok());
+        let host = parsed.as_ref().and_then(|u| u.host_str().map(str::to_string));
+        let page_type = page.kind();
         let meta = page.take_meta();
         let doc = &page.doc;
-        // The page's URL: where it was fetched from, else the canonical URL it declares.
-        // (Each parsed once: the host comes from the same parse.)
-        let (url, parsed) = match source {
-            Location::Url(_) => (Some(page.location.clone()), Url::parse(&page.location).ok()),
-            Location::File(_) => match meta.url.as_deref().map(Url::parse) {
-                Some(Ok(parsed)) => (meta.url.clone(), Some(parsed)),
-                _ => (None, None),
-            },
-        };
-        let host = parsed.as_ref().and_then(|u| u.host_str().map(str::to_string));
-        let page_type = crate::metadata::page_type(&meta, url.as_deref());
         // What the page shows, where it declares no byline or date (read for every field only).
         let all = fields != Fields::Text;
         // A byline that is the site's own name is its publisher's: a person's name the page

@@ -82,13 +82,13 @@ impl Page {
     }
 
     /// The page's address: where it was read from when that is a web address, else the
-    /// canonical URL it declares.
+    /// canonical URL it declares, when that is a URL.
     pub fn url(&self) -> Option<&str> {
         let web = self.location.starts_with("http://") || self.location.starts_with("https://");
         if web {
             Some(&self.location)
         } else {
-            self.meta().url.as_deref()
+            self.meta().url.as_deref().filter(|u| url::Url::parse(u).is_ok())
         }
     }
 
