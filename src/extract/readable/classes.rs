@@ -26,8 +26,8 @@ pub struct Verdict {
     pub hidden: bool,
     /// A panel the reader opens with a control of the page, hidden until then: a tab panel
     /// (`role=tabpanel`), an accordion's region (`role=region` labelled by its trigger,
-    /// `aria-labelledby`), an element a control names ([`controlled_panels`]), or a segment
-    /// a streaming renderer moves into place (`<div hidden id="S:…">`).
+    /// `aria-labelledby`), an element a control names or follows ([`controlled_panels`]), or
+    /// a segment a streaming renderer moves into place (`<div hidden id="S:…">`).
     pub panel: bool,
 }
 
@@ -355,18 +355,27 @@ const BOILERPLATE_TAGS: [u64; 12] =
 /// Form controls: their text counts as link text.
 const CONTROLS: [u64; 5] = keys(["button", "select", "option", "textarea", "label"]);
 
-/// Mark as panels the elements of `doc` that a control of the page names as what it opens
-/// (`aria-controls`, or Bootstrap's `data-target` / `data-bs-target` `#id`): a disclosure's
-/// content, a tab's panel. `verdicts` has one entry per node of `doc`.
+/// Mark as panels the elements of `doc` that a control of the page opens: those it names
+/// (`aria-controls`, or Bootstrap's `data-target` / `data-bs-target` `#id`), and the element
+/// right after a control marked `aria-expanded` (a disclosure's button, its content next to
+/// it). `verdicts` has one entry per node of `doc`.
 pub fn controlled_panels(doc: &crate::clean::Doc, verdicts: &mut [Verdict]) {
+    use crate::clean::NodeData;
     let mut named: std::collections::HashSet<&str, rustc_hash::FxBuildHasher> = Default::default();
     for node in &doc.nodes {
-        let crate::clean::NodeData::Element(e) = &node.data else { continue };
+        let NodeData::Element(e) = &node.data else { continue };
         for (name, val) in &e.attrs {
             if name == "aria-controls" {
                 named.extend(val.split_ascii_whitespace());
             } else if name == "data-target" || name == "data-bs-target" {
                 named.extend(val.trim().strip_prefix('#'));
+            } else if name == "aria-expanded" {
+                // The first node past the control's subtree that is not blank text.
+                let blank = |j: usize| doc.nodes.get(j).is_some_and(|n| matches!(&n.data, NodeData::Text(t) if t.trim().is_empty()));
+                let next = (node.end as usize..).find(|&j| !blank(j));
+                if let Some(v) = next.and_then(|j| verdicts.get_mut(j)) {
+                    v.panel = true;
+                }
             }
         }
     }
@@ -374,7 +383,7 @@ pub fn controlled_panels(doc: &crate::clean::Doc, verdicts: &mut [Verdict]) {
         return;
     }
     for (v, node) in verdicts.iter_mut().zip(&doc.nodes) {
-        if let crate::clean::NodeData::Element(e) = &node.data {
+        if let NodeData::Element(e) = &node.data {
             v.panel |= e.id_class()[0].is_some_and(|id| named.contains(id.trim()));
         }
     }

@@ -27,8 +27,9 @@
 //!   script: it is read.
 //! - **panels**: a hidden panel the reader opens with a control of the page (a tab panel, an
 //!   accordion's region labelled by its trigger or named so by its class, an element a
-//!   control names in `aria-controls` or `data-target`, a segment a streaming renderer moves
-//!   into place) is content, not a hidden duplicate.
+//!   control names in `aria-controls` or `data-target`, the element right after a control
+//!   marked `aria-expanded`, a segment a streaming renderer moves into place) is content, not
+//!   a hidden duplicate.
 //! - **siblings**: a sibling of the root that scores at least a fifth of it, or is a clean
 //!   paragraph, joins the selection, and so do the lists and tables between two that join.
 //! - **prune**: boilerplate regions inside the selection are cut, unless they hold most of its
@@ -721,12 +722,14 @@ mod tests {
              <div role=region aria-labelledby=q1 aria-hidden=true>{}</div>\
              <h3>Can I pay monthly?</h3><div class='c-accordion__panel' style='display: none'>{}</div>\
              <button aria-controls='faq-2 faq-3'>Do you ship abroad?</button><div id=faq-3 hidden>{}</div>\
+             <div><a aria-expanded=false>How the price is set</a></div> <div class=hide>{}</div>\
              <div class=modal aria-hidden=true aria-labelledby=m1>{}</div></body>",
             para("Team"),
             para("Enterprise"),
             para("Yearly"),
             para("Monthly"),
             para("Shipping"),
+            para("Pricing"),
             para("Newsletter")
         );
         let doc = crate::clean::page(&html);
@@ -734,9 +737,10 @@ mod tests {
         assert!(text.contains("Team plans") && text.contains("Enterprise plans") && text.contains("Yearly plans"), "{text}");
         assert!(text.contains("Monthly plans"), "an accordion's closed panel is content: {text}");
         assert!(text.contains("Shipping plans"), "so is what a control names as what it opens: {text}");
+        assert!(text.contains("Pricing plans"), "and what follows a control marked expandable: {text}");
         assert!(!text.contains("Newsletter"), "{text}");
         let off = extract_with(&doc, &Options::default().without("panels").unwrap()).text;
-        assert!(!off.contains("Enterprise plans") && !off.contains("Shipping plans"), "{off}");
+        assert!(!off.contains("Enterprise plans") && !off.contains("Shipping plans") && !off.contains("Pricing plans"), "{off}");
     }
 
     #[test]
