@@ -247,3 +247,27 @@ fn documentation_keeps_its_lists_of_links_where_an_article_cuts_them() {
     let off = text_at("https://example.org/docs/io", Options::default().without("kinds").expect("a mechanism"));
     assert!(!off.contains("io.seek"), "{off}");
 }
+
+#[test]
+fn a_discussion_cuts_a_short_copy_an_article_keeps() {
+    use forest::extract::{Extractor, SinglePage};
+    use forest::page::{Page, PageOptions};
+    // A reply shows a preview of the short post it answers (two lines, under 500 bytes).
+    let post = "<p>The chain skips on the climb since I fitted the new cassette last week.</p>\
+                <p>The derailleur was adjusted by the shop when they fitted it.</p>";
+    let thread = |head: &str| {
+        format!(
+            "<html><head>{head}</head><body><main><h1>Chain skips</h1><div class=post>{post}</div>\
+             <div class=post><div class=parent>{post}</div><p>{P1}</p></div><div class=post><p>{P2}</p></div></main></body></html>"
+        )
+    };
+    let text_of = |html: String| {
+        let page = Page::new(&html, PageOptions { location: "https://example.org/t/1".into(), ..PageOptions::default() }).expect("a page");
+        SinglePage::default().extract(&page).expect("an article").text
+    };
+    let declared = r#"<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>"#;
+    let forum = text_of(thread(declared));
+    assert_eq!(forum.matches("chain skips on the climb").count(), 1, "{forum}");
+    let page = text_of(thread(""));
+    assert_eq!(page.matches("chain skips on the climb").count(), 2, "under 500 bytes, a copy stays where the page is no discussion: {page}");
+}

@@ -168,10 +168,15 @@ impl SinglePage {
     }
 
     /// `options` as they suit `page`'s kind (the `kinds` mechanism): documentation keeps its
-    /// lists of links, which are its content (an API's index, a see-also list).
+    /// lists of links, which are its content (an API's index, a see-also list); a discussion
+    /// cuts copies of any size, its posts quoting and previewing one another.
     pub fn options_for(page: &Page, options: readable::Options) -> readable::Options {
-        let documentation = options.kinds && page.kind() == Some(crate::metadata::PageType::Documentation);
-        readable::Options { link_blocks: options.link_blocks && !documentation, ..options }
+        use crate::metadata::PageType;
+        match options.kinds.then(|| page.kind()).flatten() {
+            Some(PageType::Documentation) => readable::Options { link_blocks: false, ..options },
+            Some(PageType::Forum) => readable::Options { copy_bytes: 0, ..options },
+            _ => options,
+        }
     }
 
     /// The extraction of a page's article found by the single-page extractor, marked with

@@ -43,7 +43,10 @@
 //!   post it answers, a section rendered a second time for another screen).
 //! - **kinds**: a page that declares itself documentation (schema.org `TechArticle`,
 //!   `APIReference`) or stands under a documentation path (`/docs/`, `/reference/`) keeps its
-//!   link blocks: there a list of links is content (an API's index, a see-also list).
+//!   link blocks: there a list of links is content (an API's index, a see-also list). A page
+//!   that declares itself a discussion (`DiscussionForumPosting`, `QAPage`) cuts copies of any
+//!   size: there posts quote and preview one another, where elsewhere repeated lines are
+//!   often a card's fine print.
 //! - **header**: before the first sentence of the body only headings are kept (bylines,
 //!   dates and share lines go).
 //! - **tail**: the selection is cut at a line that ends articles ("Related", "More from",
@@ -113,8 +116,13 @@ pub struct Options {
     pub quotes: bool,
     /// A run of lines repeating an article's worth of the selection's earlier text is cut.
     pub copies: bool,
-    /// The page's kind adapts the mechanisms: documentation keeps its lists of links
-    /// (applied by [`crate::extract::SinglePage`], which knows the page).
+    /// Fewest bytes of words a run of repeated lines holds to be cut as a copy: an article's
+    /// worth ([`ARTICLE_MIN`]), so a card's recurring fine print stays; none on a discussion,
+    /// where posts quote and preview one another (set by `kinds`).
+    pub copy_bytes: usize,
+    /// The page's kind adapts the mechanisms: documentation keeps its lists of links, a
+    /// discussion cuts copies of any size (applied by [`crate::extract::SinglePage`], which
+    /// knows the page).
     pub kinds: bool,
     /// Only headings are kept before the body's first sentence.
     pub header: bool,
@@ -143,6 +151,7 @@ impl Default for Options {
             link_blocks: true,
             quotes: true,
             copies: true,
+            copy_bytes: ARTICLE_MIN as usize,
             kinds: true,
             header: true,
             tail: true,

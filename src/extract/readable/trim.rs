@@ -77,7 +77,7 @@ pub fn mask(doc: &Doc, f: &Facts, nodes: &[NodeId], opts: &Options, headline: Op
     // Last, so that where the article ends is judged on the text the page shows (a line cut
     // since has no words left to compare).
     if opts.copies {
-        copies(doc, f, &lines, &mut skip);
+        copies(doc, f, &lines, &mut skip, opts.copy_bytes);
     }
     skip
 }
@@ -123,10 +123,6 @@ fn link_blocks(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
 /// Fewest bytes of a line that is compared (shorter lines, such as `Ann said:`, are not).
 const QUOTE_LINE: usize = 30;
 
-/// Fewest compared bytes a run of repeated lines must hold to be a copy: an article's worth
-/// ([`super::ARTICLE_MIN`]), so a card's recurring fine print stays.
-const COPY: usize = super::ARTICLE_MIN as usize;
-
 /// Cut every quote (`blockquote`) of the selection whose lines all stand, word for word,
 /// earlier in the selection: a reply quoting a post the thread already shows.
 fn repeated_quotes(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
@@ -167,17 +163,17 @@ fn repeated_quotes(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
     }
 }
 
-/// Cut every run of two or more lines that repeats, word for word, an article's worth
-/// ([`COPY`]) of the selection's earlier lines: a reply's preview of the post it answers, a
-/// section rendered again for another screen. Short lines inside a run go with it. `lines`
-/// are the selection's.
-fn copies(doc: &Doc, f: &Facts, lines: &[Line], skip: &mut [bool]) {
+/// Cut every run of two or more lines that repeats, word for word, at least `least` bytes
+/// ([`Options::copy_bytes`]) of the selection's earlier lines: a reply's preview of the post it
+/// answers, a section rendered again for another screen. Short lines inside a run go with it.
+/// `lines` are the selection's.
+fn copies(doc: &Doc, f: &Facts, lines: &[Line], skip: &mut [bool], least: usize) {
     let mut seen: std::collections::HashSet<u64, rustc_hash::FxBuildHasher> = Default::default();
     // The run going on: its first line, its compared lines and their bytes, and the line
     // after its last compared one.
     let (mut run, mut compared, mut bytes, mut end) = (0, 0, 0, 0);
     let cut_run = |run: &[Line], compared: usize, bytes: usize, skip: &mut [bool]| {
-        if compared >= 2 && bytes >= COPY {
+        if compared >= 2 && bytes >= least {
             run.iter().for_each(|l| cut_line(f, l, skip));
         }
     };
