@@ -271,3 +271,34 @@ fn a_discussion_cuts_a_short_copy_an_article_keeps() {
     let page = text_of(thread(""));
     assert_eq!(page.matches("chain skips on the climb").count(), 2, "under 500 bytes, a copy stays where the page is no discussion: {page}");
 }
+
+#[test]
+fn a_discussion_s_posts_are_its_article_though_their_classes_name_comments() {
+    use forest::extract::{Extractor, SinglePage};
+    use forest::page::{Page, PageOptions};
+    let reply = |who: &str, text: &str| {
+        format!("<li class=comments_subtree><div class=comment><div class=byline><a href=/u/{who}>{who}</a></div><div class=comment_text><p>{text}</p></div></div></li>")
+    };
+    let replies = [
+        reply("ann", "Very interested in the ergonomic changes; I clone reference counts in every task I spawn."),
+        reply("bo", "So do I, and I doubt eliding those clones would improve much for the complexity it adds."),
+        reply("cy", "The goals list the async closures too, which would remove most of my boilerplate at once."),
+    ]
+    .concat();
+    let text_of = |head: &str, top: &str| {
+        let html = format!("<html><head>{head}</head><body><nav><a href=/>Home</a></nav>{top}<ol class=comments>{replies}</ol></body></html>");
+        let page = Page::new(&html, PageOptions { location: "https://example.org/s/1".into(), ..PageOptions::default() }).expect("a page");
+        SinglePage::default().extract(&page).expect("an article").text
+    };
+    // A link shared for discussion: its own text is a line, its comments are the content.
+    let shared = text_of("", "<h1><a href=https://example.com/goals>Project goals for 2024</a></h1>");
+    assert!(shared.contains("ergonomic changes") && shared.contains("async closures"), "{shared}");
+    // A declared thread whose posts are classed as comments.
+    let declared = r#"<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>"#;
+    let thread = text_of(declared, "<h1>Project goals for 2024</h1><p>What do you make of the new goals for this year?</p>");
+    assert!(thread.contains("ergonomic changes") && thread.contains("async closures"), "{thread}");
+    // Under an article, the same comments are cut.
+    let story = "<p>The project published its goals for the second half of the year on Monday.</p>".repeat(8);
+    let article = text_of("", &format!("<article><h1>Project goals for 2024</h1>{story}</article>"));
+    assert!(article.contains("second half") && !article.contains("ergonomic"), "{article}");
+}

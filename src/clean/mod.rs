@@ -25,8 +25,10 @@
 //! opinion piece classed "comment"). Comments are long, page-specific and full of the
 //! article's own words, so left in they win the ranking over the article they discuss. A page
 //! that declares itself a forum thread (schema.org `DiscussionForumPosting`, in microdata or
-//! JSON-LD) keeps them: there the posts are the content. The text of the regions cut is kept
-//! aside, outside the tree ([`Doc::comments`]), for a reader who asks for the comments.
+//! JSON-LD) keeps them: there the posts are the content. So does a page whose own text outside
+//! them is less than an article's worth and less than theirs ([`Doc::comments_outweigh_own_text`]:
+//! a link shared for discussion). The text of the regions cut is kept aside, outside the tree
+//! ([`Doc::comments`]), for a reader who asks for the comments.
 //!
 //! A page that shows its content only to readers without scripts (its `<noscript>` text
 //! outweighs the rest of its text) is parsed again with scripting off, its `<noscript>`
@@ -150,6 +152,8 @@ pub struct Doc {
     /// The text of each reader-comment region the tree drops, in page order: a line per
     /// block, forms left out; at most [`Doc::MAX_COMMENTS`] bytes in all.
     pub comments: Vec<String>,
+    /// The page is a discussion: its comment regions were kept, as its content (the posts).
+    pub discussion: bool,
 }
 
 impl Doc {
@@ -302,6 +306,18 @@ impl Doc {
         })
     }
 
+    /// Do the reader comments kept aside outweigh the page's own text, and is that text less
+    /// than an article's worth ([`ARTICLE_MIN_CHARS`])? Then there is no article for them to
+    /// comment on: the comments are what the page is for (a link shared for discussion).
+    pub fn comments_outweigh_own_text(&self) -> bool {
+        if self.comments.is_empty() {
+            return false;
+        }
+        let own = self.text_size(self.body);
+        let comments: usize = self.comments.iter().map(|c| non_space_chars(c)).sum();
+        own < ARTICLE_MIN_CHARS && comments > own
+    }
+
     /// Non-white-space characters of text in the subtree at `id`.
     pub fn text_size(&self, id: NodeId) -> usize {
         self.texts_under(id).map(non_space_chars).sum()
@@ -443,6 +459,10 @@ pub fn is_comment_region(tag: &str, id: Option<&str>, class: Option<&str>) -> bo
     [id, class].into_iter().flatten().filter(|v| may_hold(v)).any(named)
 }
 
+/// Non-space characters of an article's worth of text: a page with less of its own has no
+/// article for its comments to be about.
+pub const ARTICLE_MIN_CHARS: usize = 500;
+
 /// Append text under `parent`, merging with a preceding text sibling.
 fn push_text(doc: &mut Doc, parent: NodeId, level: u32, raw: &str) {
     let text = xml_text(raw);
@@ -564,9 +584,17 @@ mod tests {
             "<head><script type='application/ld+json'>{{\"@type\": \"DiscussionForumPosting\"}}</script></head><body>{thread}</body>"
         ));
         assert!(json_ld.text(json_ld.body).contains("Binoculars first"));
-        // Without the declaration, they are readers' comments below an article, and cut.
-        let article = page(&format!("<body>{thread}</body>"));
-        assert!(!article.text(article.body).contains("refractor"));
+        assert!(forum.discussion && json_ld.discussion);
+        // Without the declaration, below an article's worth of text, they are readers'
+        // comments, and cut.
+        let story = "<p>Clear skies are forecast for the whole weekend across the region.</p>".repeat(8);
+        let article = page(&format!("<body><article>{story}</article>{thread}</body>"));
+        assert!(!article.text(article.body).contains("refractor") && !article.discussion);
+        assert_eq!(article.comments.len(), 1);
+        // A page whose own text is a line (a link shared for discussion) is a discussion.
+        let shared = page(&format!("<body>{thread}</body>"));
+        assert!(shared.text(shared.body).contains("small refractor") && shared.discussion, "{}", shared.to_xml());
+        assert!(shared.comments.is_empty());
     }
 
     #[test]
@@ -627,7 +655,8 @@ mod tests {
 
     #[test]
     fn the_text_of_cut_comment_regions_is_kept_aside_without_prompts_forms_or_link_lists() {
-        let article = "<article><h1>Bridge reopens</h1><p>The bridge reopened on Monday.</p></article>";
+        let story = "<p>The bridge reopened on Monday after a year of repairs to its deck.</p>".repeat(10);
+        let article = format!("<article><h1>Bridge reopens</h1>{story}</article>");
         let with = |comments: &str| page(&format!("<body>{article}{comments}</body>"));
         let doc = with(
             "<h3 id=comments>Responses</h3>\

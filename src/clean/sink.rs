@@ -429,11 +429,18 @@ fn parse_as(html: &str, max_depth: usize, max_elements: usize, deadline: Option<
 fn finish(sink: Sink, elements: &std::cell::Cell<usize>, max_elements: usize, timed_out: bool, scripts: Scripts) -> Parsed {
     let tree = sink.tree.into_inner();
     // A page over a budget is refused: its tree is dropped before a document is built of it.
+    // A page whose comment regions outweigh the little text it has outside them (a link shared
+    // for discussion) is a discussion too: it is read again with its comments kept.
     let (doc, noscript_text) = if elements.get() > max_elements || timed_out {
         drop(tree);
-        flatten(&Tree::empty(), scripts)
+        flatten(&Tree::empty(), scripts, None)
     } else {
-        flatten(&tree, scripts)
+        let first = flatten(&tree, scripts, None);
+        if first.0.comments_outweigh_own_text() {
+            flatten(&tree, scripts, Some(true))
+        } else {
+            first
+        }
     };
     Parsed { doc, elements: elements.get(), timed_out, noscript_text }
 }
@@ -558,12 +565,11 @@ fn end_code_line(tree: &Tree, doc: &mut Doc, id: NodeId, next: usize) {
 /// Walk the linked tree in document order (explicit stack) into the cleaned arena, applying
 /// the cleaner's rules (see the module documentation of [`super`]); also the non-space
 /// characters of the body's `<noscript>` text, which a browser with scripts does not show (kept
-/// as markup when the page is read without scripts).
-fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
+/// as markup when the page is read without scripts). `discussion` says whether the page's
+/// comment regions are its content; when `None`, it is looked for once, at the page's first
+/// comment region (most pages have none, and pay nothing), in what the page declares.
+fn flatten(tree: &Tree, scripts: Scripts, mut discussion: Option<bool>) -> (Doc, usize) {
     let mut noscript_text = 0usize;
-    // Whether the page declares itself a forum thread: looked for once, at its first comment
-    // region (most pages have none, and pay nothing).
-    let mut discussion: Option<bool> = None;
     // Bytes of reader comments kept aside so far.
     let mut comments_len = 0usize;
     let mut doc = Doc { nodes: Vec::with_capacity(tree.nodes.len()), by_dfs: Vec::with_capacity(tree.nodes.len() / 2), ..Doc::default() };
@@ -694,6 +700,7 @@ fn flatten(tree: &Tree, scripts: Scripts) -> (Doc, usize) {
     // too; the page keeps only what it holds.
     doc.nodes.shrink_to_fit();
     doc.by_dfs.shrink_to_fit();
+    doc.discussion = discussion == Some(true);
     (doc, noscript_text)
 }
 

@@ -41,9 +41,11 @@ enum Word {
     Article,
 }
 
-/// The meaning of one lower-case class/id word.
-fn word(w: &[u8]) -> Word {
+/// The meaning of one lower-case class/id word; on a discussion, words naming comments say
+/// nothing (there the comments are the content).
+fn word(w: &[u8], discussion: bool) -> Word {
     match w {
+        b"comment" | b"comments" | b"disqus" if discussion => Word::None,
         b"ad" | b"ads" | b"adslot" | b"adunit" | b"advert" | b"advertisement" | b"advertising" | b"adverts"
         | b"affiliate" | b"aside" | b"author" | b"banner" | b"bio" | b"breadcrumb" | b"breadcrumbs" | b"byline"
         | b"caption" | b"comment" | b"comments" | b"consent" | b"cookie" | b"cookies" | b"copyright" | b"credit"
@@ -136,7 +138,7 @@ pub struct Names {
 impl Names {
     /// What the names of `value` say (`class`: utility classes are passed over and hiding
     /// classes are looked for).
-    fn of(value: &str, class: bool) -> Names {
+    fn of(value: &str, class: bool, discussion: bool) -> Names {
         let mut out = Names::default();
         for name in value.split_ascii_whitespace() {
             if class {
@@ -154,7 +156,7 @@ impl Names {
                 }
             }
             let (mut b, mut it, mut g, mut user, mut card) = (false, false, false, false, false);
-            each_word(name, |w| match word(w) {
+            each_word(name, |w| match word(w, discussion) {
                 Word::Boilerplate => b = true,
                 Word::Items => it = true,
                 Word::Article => g = true,
@@ -184,19 +186,21 @@ impl Names {
 }
 
 /// What each distinct `class` value says, computed once: a page repeats its classes many
-/// times, and the pages of a site share most of theirs.
+/// times, and the pages of a site share most of theirs. (One per reading: of a discussion's
+/// classes, or of any other page's.)
 pub type Cache = std::collections::HashMap<Box<str>, Names, rustc_hash::FxBuildHasher>;
 
 /// Most class values a thread's [`Cache`] holds; past it, it starts again empty.
 const CACHE_MAX: usize = 1 << 14;
 
-/// Run `f` with this thread's class cache (kept from page to page, at most [`CACHE_MAX`]
-/// values).
-pub fn with_cache<T>(f: impl FnOnce(&mut Cache) -> T) -> T {
+/// Run `f` with this thread's class cache for a `discussion` or another page (kept from page
+/// to page, at most [`CACHE_MAX`] values).
+pub fn with_cache<T>(discussion: bool, f: impl FnOnce(&mut Cache) -> T) -> T {
     thread_local! {
-        static CACHE: std::cell::RefCell<Cache> = std::cell::RefCell::new(Cache::default());
+        static CACHE: std::cell::RefCell<[Cache; 2]> = std::cell::RefCell::new(Default::default());
     }
-    CACHE.with_borrow_mut(|cache| {
+    CACHE.with_borrow_mut(|caches| {
+        let cache = &mut caches[usize::from(discussion)];
         if cache.len() > CACHE_MAX {
             cache.clear();
         }
@@ -211,7 +215,7 @@ pub fn with_cache<T>(f: impl FnOnce(&mut Cache) -> T) -> T {
 /// `visibility:hidden`, a hiding class (`hidden`, `d-none`, `sr-only`, …) without a responsive
 /// variant that shows it again (`md:block`, `d-md-block`), or `aria-hidden="true"` on a
 /// boilerplate element (on content it hides from screen readers only).
-pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
+pub fn verdict(e: &Element, cache: &mut Cache, discussion: bool) -> Verdict {
     let tag = e.name.as_str();
     let k = key(tag);
     let tag_boilerplate = BOILERPLATE_TAGS.contains(&k) || tag == "figcaption";
@@ -231,7 +235,7 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
     }
     // Votes of whole class names: a name with a boilerplate word votes boilerplate, a name
     // with only article words votes article; names that disagree cancel out.
-    let mut names = if custom { Names::of(tag, false) } else { Names::default() };
+    let mut names = if custom { Names::of(tag, false, discussion) } else { Names::default() };
     let (mut labelled, mut region, mut aria_hidden) = (false, false, false);
     for (name, val) in &e.attrs {
         if name == "aria-labelledby" {
@@ -244,7 +248,7 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
                 let n = match cache.get(val.as_str()) {
                     Some(&n) => n,
                     None => {
-                        let n = Names::of(val, true);
+                        let n = Names::of(val, true, discussion);
                         cache.insert(val.as_str().into(), n);
                         n
                     }
@@ -252,7 +256,7 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
                 names = names.and(n);
             }
             ID => {
-                names = names.and(Names::of(val, false));
+                names = names.and(Names::of(val, false, discussion));
                 // A segment a streaming renderer (React's) moves into place by script.
                 v.panel |= val.starts_with("S:") && val[2..].bytes().all(|b| b.is_ascii_digit());
             }
@@ -463,20 +467,20 @@ mod tests {
 
     #[test]
     fn words_have_meanings() {
-        assert!(word(b"nav") == Word::Boilerplate && word(b"content") == Word::Article && word(b"x") == Word::None);
+        assert!(word(b"nav", false) == Word::Boilerplate && word(b"content", false) == Word::Article && word(b"x", false) == Word::None);
         // Regions of other items of the site.
-        assert!(word(b"related") == Word::Items && word(b"recommended") == Word::Items);
+        assert!(word(b"related", false) == Word::Items && word(b"recommended", false) == Word::Items);
         // Readers' words: comments and customer reviews.
-        assert!(word(b"comments") == Word::Boilerplate && word(b"reviews") == Word::Boilerplate);
+        assert!(word(b"comments", false) == Word::Boilerplate && word(b"reviews", false) == Word::Boilerplate);
         // A forum post's furniture: its extras, likes, reputation, join date, the forum's notices.
         for w in [&b"extras"[..], b"likes", b"reputation", b"joined", b"notices"] {
-            assert!(word(w) == Word::Boilerplate, "{}", String::from_utf8_lossy(w));
+            assert!(word(w, false) == Word::Boilerplate, "{}", String::from_utf8_lossy(w));
         }
     }
 
     #[test]
     fn a_users_card_is_not_their_post() {
-        let bad = |class: &str| Names::of(class, true).bad;
+        let bad = |class: &str| Names::of(class, true, false).bad;
         assert!(bad("message-userTitle") && bad("userStats") && bad("userinfo_extra"));
         // The post's own body and the user's name stay.
         assert!(!bad("message-userContent") && !bad("username") && !bad("user-details") && !bad("page-title"));
@@ -491,7 +495,7 @@ mod tests {
         let mut cache = Cache::default();
         let mut of = |name: &str| {
             let e = (0..doc.nodes.len() as u32).find_map(|i| doc.element(i).filter(|e| e.name == name)).expect(name);
-            verdict(e, &mut cache)
+            verdict(e, &mut cache, false)
         };
         assert!(of("devsite-content-footer").boilerplate);
         let body = of("story-body");

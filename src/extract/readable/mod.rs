@@ -46,7 +46,8 @@
 //!   link blocks: there a list of links is content (an API's index, a see-also list). A page
 //!   that declares itself a discussion (`DiscussionForumPosting`, `QAPage`) cuts copies of any
 //!   size: there posts quote and preview one another, where elsewhere repeated lines are
-//!   often a card's fine print.
+//!   often a card's fine print. On a page whose comment regions the cleaner kept as its
+//!   content (a discussion), words naming comments mark no boilerplate.
 //! - **header**: before the first sentence of the body only headings are kept (bylines,
 //!   dates and share lines go).
 //! - **tail**: the selection is cut at a line that ends articles ("Related", "More from",
@@ -122,7 +123,8 @@ pub struct Options {
     pub copy_bytes: usize,
     /// The page's kind adapts the mechanisms: documentation keeps its lists of links, a
     /// discussion cuts copies of any size (applied by [`crate::extract::SinglePage`], which
-    /// knows the page).
+    /// knows the page), and on a page the cleaner found to be a discussion
+    /// ([`crate::clean::Doc::discussion`]) words naming comments mark no boilerplate.
     pub kinds: bool,
     /// Only headings are kept before the body's first sentence.
     pub header: bool,

@@ -175,10 +175,12 @@ impl Facts {
             good0: vec![0.0; n],
         };
         let mut hidden = vec![false; n];
-        classes::with_cache(|cache| {
+        // On a discussion, words naming comments mark no boilerplate: its posts are its content.
+        let discussion = opts.kinds && doc.discussion;
+        classes::with_cache(discussion, |cache| {
             for (v, node) in f.verdict.iter_mut().zip(&doc.nodes) {
                 if let NodeData::Element(e) = &node.data {
-                    *v = classes::verdict(e, cache);
+                    *v = classes::verdict(e, cache, discussion);
                 }
             }
         });
