@@ -453,12 +453,13 @@ const DECLARED_TYPES: &[(&str, PageType)] = &[
 /// Products declared on one page that make it a list of products.
 const SEVERAL: usize = 3;
 
-/// Path segments of documentation (`/docs/…`, `/reference/…`).
+/// Path segments of documentation (`/docs/…`, `/reference/…`), and first labels of a
+/// documentation host (`docs.example.org`).
 const DOCUMENTATION_PATHS: &[&str] = &["docs", "doc", "documentation", "reference", "manual", "api-reference"];
 
 /// The kind of page at `url` (when known) whose metadata is `meta` ([`read`]): what it
-/// declares (`declared_type`) but an article, else a documentation path in its URL, else a
-/// declared article; `None` when nothing says. A page that declares nothing may still be an
+/// declares (`declared_type`) but an article, else a documentation path or host in its URL,
+/// else a declared article; `None` when nothing says. A page that declares nothing may still be an
 /// article, a listing or a service page: forum threads, products and collections are nearly
 /// always declared by the software that serves them.
 ///
@@ -469,15 +470,17 @@ const DOCUMENTATION_PATHS: &[&str] = &["docs", "doc", "documentation", "referenc
 /// assert_eq!(page_type(&read(&doc), None), Some(PageType::Product));
 /// let doc = forest::clean::page("<h1>Install</h1><pre>cargo install forest</pre>");
 /// assert_eq!(page_type(&read(&doc), Some("https://example.org/docs/install")), Some(PageType::Documentation));
+/// assert_eq!(page_type(&read(&doc), Some("https://docs.example.org/install")), Some(PageType::Documentation));
 /// assert_eq!(page_type(&read(&doc), Some("https://example.org/install")), None);
 /// ```
 pub fn page_type(meta: &Metadata, url: Option<&str>) -> Option<PageType> {
     if let Some(kind) = meta.declared_type.filter(|&k| k != PageType::Article) {
         return Some(kind);
     }
-    let documentation = url
-        .and_then(|u| url::Url::parse(u).ok())
-        .is_some_and(|u| u.path_segments().is_some_and(|mut s| s.any(|seg| DOCUMENTATION_PATHS.contains(&seg.to_ascii_lowercase().as_str()))));
+    let is_doc = |seg: &str| DOCUMENTATION_PATHS.contains(&seg.to_ascii_lowercase().as_str());
+    let documentation = url.and_then(|u| url::Url::parse(u).ok()).is_some_and(|u| {
+        u.path_segments().is_some_and(|mut s| s.any(is_doc)) || u.host_str().and_then(|h| h.split('.').next()).is_some_and(is_doc)
+    });
     if documentation {
         return Some(PageType::Documentation);
     }

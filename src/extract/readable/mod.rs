@@ -42,7 +42,7 @@
 //!   (500 bytes of words) of the selection's earlier lines is cut (a reply's preview of the
 //!   post it answers, a section rendered a second time for another screen).
 //! - **kinds**: a page that declares itself documentation (schema.org `TechArticle`,
-//!   `APIReference`) or stands under a documentation path (`/docs/`, `/reference/`) keeps its
+//!   `APIReference`) or stands under a documentation path or host (`/docs/`, `docs.`) keeps its
 //!   link blocks: there a list of links is content (an API's index, a see-also list). A page
 //!   that declares itself a discussion (`DiscussionForumPosting`, `QAPage`) cuts copies of any
 //!   size: there posts quote and preview one another, where elsewhere repeated lines are
