@@ -270,6 +270,16 @@ fn a_discussion_cuts_a_short_copy_an_article_keeps() {
     assert_eq!(forum.matches("chain skips on the climb").count(), 1, "{forum}");
     let page = text_of(thread(""));
     assert_eq!(page.matches("chain skips on the climb").count(), 2, "under 500 bytes, a copy stays where the page is no discussion: {page}");
+    // A reply's preview of a one-paragraph post, and a signature under every post of one user.
+    let one = "<p>Has anyone fitted the wider tyres to the older frame without rubbing?</p>";
+    let sign = "<p class=signature>Riding since 1989, still learning every single day.</p>";
+    let html = format!(
+        "<html><head>{declared}</head><body><main><h1>Wider tyres</h1><div class=post>{one}{sign}</div>\
+         <div class=post><div class=parent>{one}</div><p>{P1}</p></div><div class=post><p>{P2}</p>{sign}</div></main></body></html>"
+    );
+    let forum = text_of(html);
+    assert_eq!(forum.matches("wider tyres to the older frame").count(), 1, "{forum}");
+    assert_eq!(forum.matches("Riding since 1989").count(), 1, "{forum}");
 }
 
 #[test]

@@ -45,8 +45,8 @@
 //!   `APIReference`) or stands under a documentation path or host (`/docs/`, `docs.`) keeps its
 //!   link blocks: there a list of links is content (an API's index, a see-also list). A page
 //!   that declares itself a discussion (`DiscussionForumPosting`, `QAPage`) cuts copies of any
-//!   size: there posts quote and preview one another, where elsewhere repeated lines are
-//!   often a card's fine print. On a page whose comment regions the cleaner kept as its
+//!   size, a line alone too: there posts quote and preview one another and repeat their
+//!   signatures, where elsewhere repeated lines are often a card's fine print. On a page whose comment regions the cleaner kept as its
 //!   content (a discussion), words naming comments mark no boilerplate.
 //! - **header**: before the first sentence of the body only headings are kept (bylines,
 //!   dates and share lines go).
@@ -121,6 +121,11 @@ pub struct Options {
     /// worth ([`ARTICLE_MIN`]), so a card's recurring fine print stays; none on a discussion,
     /// where posts quote and preview one another (set by `kinds`).
     pub copy_bytes: usize,
+    /// Fewest lines a run of repeated lines holds to be cut as a copy: two, so that a line
+    /// that recurs alone (a card's label, a quoted phrase) stays; one on a discussion, where a
+    /// line alone repeated is a one-paragraph preview of the post a reply answers, or a
+    /// signature under every post (set by `kinds`).
+    pub copy_lines: usize,
     /// The page's kind adapts the mechanisms: documentation keeps its lists of links, a
     /// discussion cuts copies of any size (applied by [`crate::extract::SinglePage`], which
     /// knows the page), and on a page the cleaner found to be a discussion
@@ -154,6 +159,7 @@ impl Default for Options {
             quotes: true,
             copies: true,
             copy_bytes: ARTICLE_MIN as usize,
+            copy_lines: 2,
             kinds: true,
             header: true,
             tail: true,

@@ -77,7 +77,7 @@ pub fn mask(doc: &Doc, f: &Facts, nodes: &[NodeId], opts: &Options, headline: Op
     // Last, so that where the article ends is judged on the text the page shows (a line cut
     // since has no words left to compare).
     if opts.copies {
-        copies(doc, f, &lines, &mut skip, opts.copy_bytes);
+        copies(doc, f, &lines, &mut skip, opts.copy_lines, opts.copy_bytes);
     }
     skip
 }
@@ -163,17 +163,17 @@ fn repeated_quotes(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
     }
 }
 
-/// Cut every run of two or more lines that repeats, word for word, at least `least` bytes
-/// ([`Options::copy_bytes`]) of the selection's earlier lines: a reply's preview of the post it
-/// answers, a section rendered again for another screen. Short lines inside a run go with it.
-/// `lines` are the selection's.
-fn copies(doc: &Doc, f: &Facts, lines: &[Line], skip: &mut [bool], least: usize) {
+/// Cut every run of at least `lines_least` lines ([`Options::copy_lines`]) that repeats, word
+/// for word, at least `least` bytes ([`Options::copy_bytes`]) of the selection's earlier lines:
+/// a reply's preview of the post it answers, a section rendered again for another screen. Short
+/// lines inside a run go with it. `lines` are the selection's.
+fn copies(doc: &Doc, f: &Facts, lines: &[Line], skip: &mut [bool], lines_least: usize, least: usize) {
     let mut seen: std::collections::HashSet<u64, rustc_hash::FxBuildHasher> = Default::default();
     // The run going on: its first line, its compared lines and their bytes, and the line
     // after its last compared one.
     let (mut run, mut compared, mut bytes, mut end) = (0, 0, 0, 0);
     let cut_run = |run: &[Line], compared: usize, bytes: usize, skip: &mut [bool]| {
-        if compared >= 2 && bytes >= least {
+        if compared >= lines_least.max(1) && bytes >= least {
             run.iter().for_each(|l| cut_line(f, l, skip));
         }
     };
