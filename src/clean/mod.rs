@@ -459,8 +459,8 @@ pub fn is_comment_region(tag: &str, id: Option<&str>, class: Option<&str>) -> bo
     [id, class].into_iter().flatten().filter(|v| may_hold(v)).any(named)
 }
 
-/// Non-space characters of an article's worth of text: a page with less of its own has no
-/// article for its comments to be about.
+/// Non-space characters of an article's worth of text (about 80 words): a page with less of
+/// its own has no article for its comments to be about.
 pub const ARTICLE_MIN_CHARS: usize = 500;
 
 /// Append text under `parent`, merging with a preceding text sibling.

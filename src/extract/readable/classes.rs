@@ -472,6 +472,8 @@ mod tests {
         assert!(word(b"related", false) == Word::Items && word(b"recommended", false) == Word::Items);
         // Readers' words: comments and customer reviews.
         assert!(word(b"comments", false) == Word::Boilerplate && word(b"reviews", false) == Word::Boilerplate);
+        // On a discussion, its comments are its content.
+        assert!(word(b"comments", true) == Word::None && word(b"reviews", true) == Word::Boilerplate);
         // A forum post's furniture: its extras, likes, reputation, join date, the forum's notices.
         for w in [&b"extras"[..], b"likes", b"reputation", b"joined", b"notices"] {
             assert!(word(w, false) == Word::Boilerplate, "{}", String::from_utf8_lossy(w));

@@ -223,9 +223,10 @@ pub fn extract(doc: &Doc) -> Readable {
     extract_with(doc, &Options::default())
 }
 
-/// Fewest paragraph columns of an article (about 80 words): a page whose best block holds
-/// fewer has no article, and the listing rule selects.
-const ARTICLE_MIN: f32 = 500.0;
+/// Fewest paragraph columns of an article (about 80 words; the cleaner's
+/// [`crate::clean::ARTICLE_MIN_CHARS`], counted in columns): a page whose best block holds fewer
+/// has no article, and the listing rule selects.
+const ARTICLE_MIN: f32 = crate::clean::ARTICLE_MIN_CHARS as f32;
 /// Fewest columns of an `h1` taken as the headline when none matches `<title>`.
 const HEADLINE_MIN: u32 = 15;
 /// "Most of the page": more than half.
