@@ -293,10 +293,12 @@ fn the_executable_is_position_independent() {
 
 #[test]
 fn reader_comments_kept_aside_stay_within_their_cap() {
-    // Three megabytes of comments, in many regions and one huge one.
+    // Three megabytes of comments, in many regions and one huge one, below an article (a page
+    // whose own text is less than an article's worth would be read as a discussion).
     let one = format!("<div class=comment><p>{}</p></div>", "A reader says the bridge is fine. ".repeat(30));
+    let story = "<p>The bridge reopened on Monday after a year of repairs to its deck.</p>".repeat(10);
     let html = format!(
-        "<body><article><h1>Bridge</h1><p>The bridge reopened.</p></article>{}<div id=comments><p>{}</p></div></body>",
+        "<body><article><h1>Bridge</h1>{story}</article>{}<div id=comments><p>{}</p></div></body>",
         one.repeat(1_500),
         "word ".repeat(400_000)
     );
