@@ -186,9 +186,20 @@ impl Names {
 }
 
 /// What each distinct `class` value says, computed once: a page repeats its classes many
-/// times, and the pages of a site share most of theirs. (One per reading: of a discussion's
-/// classes, or of any other page's.)
-pub type Cache = std::collections::HashMap<Box<str>, Names, rustc_hash::FxBuildHasher>;
+/// times, and the pages of a site share most of theirs. A cache reads the classes of a
+/// discussion, or those of any other page ([`word`]), never both.
+#[derive(Debug, Default)]
+pub struct Cache {
+    names: std::collections::HashMap<Box<str>, Names, rustc_hash::FxBuildHasher>,
+    discussion: bool,
+}
+
+impl Cache {
+    /// An empty cache for the classes of a `discussion`, or of any other page.
+    pub fn new(discussion: bool) -> Cache {
+        Cache { discussion, ..Cache::default() }
+    }
+}
 
 /// Most class values a thread's [`Cache`] holds; past it, it starts again empty.
 const CACHE_MAX: usize = 1 << 14;
@@ -197,25 +208,27 @@ const CACHE_MAX: usize = 1 << 14;
 /// to page, at most [`CACHE_MAX`] values).
 pub fn with_cache<T>(discussion: bool, f: impl FnOnce(&mut Cache) -> T) -> T {
     thread_local! {
-        static CACHE: std::cell::RefCell<[Cache; 2]> = std::cell::RefCell::new(Default::default());
+        static CACHE: std::cell::RefCell<[Cache; 2]> = std::cell::RefCell::new([Cache::new(false), Cache::new(true)]);
     }
     CACHE.with_borrow_mut(|caches| {
         let cache = &mut caches[usize::from(discussion)];
-        if cache.len() > CACHE_MAX {
-            cache.clear();
+        if cache.names.len() > CACHE_MAX {
+            cache.names.clear();
         }
         f(cache)
     })
 }
 
 /// What `e`'s class, id, tag, role, itemprop and visibility attributes say (one pass over
-/// its attributes; class values through `cache`).
+/// its attributes; class values through `cache`, which also says whether they are a
+/// discussion's).
 ///
 /// Hidden means: the `hidden` attribute, an inline style with `display:none` or
 /// `visibility:hidden`, a hiding class (`hidden`, `d-none`, `sr-only`, …) without a responsive
 /// variant that shows it again (`md:block`, `d-md-block`), or `aria-hidden="true"` on a
 /// boilerplate element (on content it hides from screen readers only).
-pub fn verdict(e: &Element, cache: &mut Cache, discussion: bool) -> Verdict {
+pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
+    let discussion = cache.discussion;
     let tag = e.name.as_str();
     let k = key(tag);
     let tag_boilerplate = BOILERPLATE_TAGS.contains(&k) || tag == "figcaption";
@@ -245,11 +258,11 @@ pub fn verdict(e: &Element, cache: &mut Cache, discussion: bool) -> Verdict {
         let attr = if name.len() <= 8 { key(name) } else if name == "aria-hidden" { ARIA_HIDDEN } else { 0 };
         match attr {
             CLASS => {
-                let n = match cache.get(val.as_str()) {
+                let n = match cache.names.get(val.as_str()) {
                     Some(&n) => n,
                     None => {
                         let n = Names::of(val, true, discussion);
-                        cache.insert(val.as_str().into(), n);
+                        cache.names.insert(val.as_str().into(), n);
                         n
                     }
                 };
@@ -497,7 +510,7 @@ mod tests {
         let mut cache = Cache::default();
         let mut of = |name: &str| {
             let e = (0..doc.nodes.len() as u32).find_map(|i| doc.element(i).filter(|e| e.name == name)).expect(name);
-            verdict(e, &mut cache, false)
+            verdict(e, &mut cache)
         };
         assert!(of("devsite-content-footer").boilerplate);
         let body = of("story-body");

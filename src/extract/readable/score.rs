@@ -180,7 +180,7 @@ impl Facts {
         classes::with_cache(discussion, |cache| {
             for (v, node) in f.verdict.iter_mut().zip(&doc.nodes) {
                 if let NodeData::Element(e) = &node.data {
-                    *v = classes::verdict(e, cache, discussion);
+                    *v = classes::verdict(e, cache);
                 }
             }
         });
