@@ -429,12 +429,12 @@ fn parse_as(html: &str, max_depth: usize, max_elements: usize, deadline: Option<
 fn finish(sink: Sink, elements: &std::cell::Cell<usize>, max_elements: usize, timed_out: bool, scripts: Scripts) -> Parsed {
     let tree = sink.tree.into_inner();
     // A page over a budget is refused: its tree is dropped before a document is built of it.
-    // A page whose comment regions outweigh the little text it has outside them (a link shared
-    // for discussion) is a discussion too: it is read again with its comments kept.
     let (doc, noscript_text) = if elements.get() > max_elements || timed_out {
         drop(tree);
         flatten(&Tree::empty(), scripts, None)
     } else {
+        // A page whose comment regions outweigh the little text it has outside them (a link
+        // shared for discussion) is a discussion too: it is read again with its comments kept.
         let first = flatten(&tree, scripts, None);
         if first.0.comments_outweigh_own_text() {
             flatten(&tree, scripts, Some(true))

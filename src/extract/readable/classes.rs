@@ -379,6 +379,7 @@ const CONTROLS: [u64; 5] = keys(["button", "select", "option", "textarea", "labe
 pub fn controlled_panels(doc: &crate::clean::Doc, verdicts: &mut [Verdict]) {
     use crate::clean::NodeData;
     let mut named: std::collections::HashSet<&str, rustc_hash::FxBuildHasher> = Default::default();
+    let blank = |j: usize| doc.nodes.get(j).is_some_and(|n| matches!(&n.data, NodeData::Text(t) if t.trim().is_empty()));
     for node in &doc.nodes {
         let NodeData::Element(e) = &node.data else { continue };
         for (name, val) in &e.attrs {
@@ -388,7 +389,6 @@ pub fn controlled_panels(doc: &crate::clean::Doc, verdicts: &mut [Verdict]) {
                 named.extend(val.trim().strip_prefix('#'));
             } else if name == "aria-expanded" {
                 // The first node past the control's subtree that is not blank text.
-                let blank = |j: usize| doc.nodes.get(j).is_some_and(|n| matches!(&n.data, NodeData::Text(t) if t.trim().is_empty()));
                 let next = (node.end as usize..).find(|&j| !blank(j));
                 if let Some(v) = next.and_then(|j| verdicts.get_mut(j)) {
                     v.panel = true;
