@@ -27,9 +27,9 @@ pub struct Row {
     pub failures: usize,
     /// Pages where a wrapper fell back from its exact XPath.
     pub fallbacks: usize,
-    /// Pages per second (cleaning included), one thread.
+    /// Pages per second (cleaning included, scoring not), one thread.
     pub pages_per_sec: f64,
-    /// Megabytes of HTML per second (cleaning included), one thread.
+    /// Megabytes of HTML per second (cleaning included, scoring not), one thread.
     pub mb_per_sec: f64,
     /// `mb_per_sec` over html5ever's parse-only MB/s on the same pages ([`Report::parse_only_secs`]).
     pub x_parse_only: f64,
@@ -47,9 +47,9 @@ const TABLE_FOOTER: &str = "\
 P, R, F1: mean 2-gram precision, recall and F1 over pages (the paper's metric); BoW: bag-of-words F1;
 p9 … p91: F1 at the 9th, 25th, 50th, 75th and 91st percentile of pages; fail: pages the method
 could not run on (scored 0); fb: pages a fallback rule extracted (not the wrapper's exact XPath);
-pages/s, MB/s: one thread, cleaning included; ×parse: that speed over html5ever's alone, parsing the
-same pages into scraper's tree (the summary line gives its MB/s); ρconf: Spearman's rank correlation
-of the outputs' confidence with their F1. samples: fit and score on the same pages; unseen: each
+pages/s, MB/s: one thread, cleaning included, scoring not; ×parse: that speed over html5ever's
+alone, parsing the same pages into scraper's tree (the summary line gives its MB/s); ρconf:
+Spearman's rank correlation of the outputs' confidence with their F1. samples: fit and score on the same pages; unseen: each
 page left out of the fit.
 ";
 
