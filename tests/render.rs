@@ -178,3 +178,21 @@ fn references_of_a_real_page_are_footnotes_in_markdown() {
         assert!(markdown.matches(&format!("{label}]")).count() >= 2, "{label} has no reference");
     }
 }
+
+#[test]
+fn an_item_selected_alone_is_its_content_and_items_selected_together_stay_a_list() {
+    let page = Page::from_html(
+        "items",
+        "<ol><li id=story><p>The thread.</p><ol><li>A reply.</li><li>Another.</li></ol></li><li>Next story</li></ol>\
+         <ul><li id=a>Apples</li><li id=b>Pears</li><li>Plums</li></ul>",
+    )
+    .unwrap();
+    let doc = &page.doc;
+    let id = |v: &str| (0..doc.nodes.len() as u32).find(|&i| doc.element(i).is_some_and(|e| e.attr("id") == Some(v))).expect(v);
+    let lone = Extraction::new(vec![id("story")], String::new(), Rule::Exact);
+    assert_eq!(forest::render::markdown(doc, &lone, None), "The thread.\n\n1. A reply.\n2. Another.\n");
+    assert_eq!(forest::render::html(doc, &lone, None), "<p>The thread.</p><ol><li>A reply.</li><li>Another.</li></ol>\n");
+    let two = Extraction::new(vec![id("a"), id("b")], String::new(), Rule::Exact);
+    // Each item is a root of its own, so a blank line parts them: one loose list.
+    assert_eq!(forest::render::markdown(doc, &two, None), "- Apples\n\n- Pears\n");
+}

@@ -90,10 +90,10 @@ pub fn markdown(doc: &Doc, x: &Extraction, base: Option<&Url>) -> String {
         }
     } else {
         if let Some(h) = x.headline {
-            md.subtree(h, true);
+            md.subtree(h, true, false);
         }
         for &n in &x.nodes {
-            md.subtree(n, false);
+            md.subtree(n, false, lone_item(doc, &x.nodes, n));
         }
     }
     md.finish()
@@ -157,7 +157,13 @@ pub fn html(doc: &Doc, x: &Extraction, base: Option<&Url>) -> String {
     }
     for &n in &x.nodes {
         let before = out.len();
-        html_subtree(doc, n, &cuts, base, false, &mut out);
+        if lone_item(doc, &x.nodes, n) {
+            for c in doc.children(n) {
+                html_subtree(doc, c, &cuts, base, false, &mut out);
+            }
+        } else {
+            html_subtree(doc, n, &cuts, base, false, &mut out);
+        }
         if out.len() > before {
             out.push('\n');
         }
@@ -278,6 +284,15 @@ fn shown_cuts<'a>(doc: &Doc, skip: &'a [bool]) -> Cow<'a, [bool]> {
         cuts[i..end].fill(false);
     }
     Cow::Owned(cuts)
+}
+
+/// Is the root `n` a list item selected with no other item of its list? It is then the
+/// page's layout around one block (a thread's comments in an item of a list of stories), and
+/// Markdown and HTML give its content: a lone item is no list (`- 1.`, `<li>` outside one).
+fn lone_item(doc: &Doc, nodes: &[NodeId], n: NodeId) -> bool {
+    let item = |i: NodeId| doc.element(i).is_some_and(|e| e.name.as_str() == "li");
+    let parent = |i: NodeId| doc.nodes.get(i as usize).and_then(|m| m.parent);
+    item(n) && !nodes.iter().any(|&m| m != n && item(m) && parent(m) == parent(n))
 }
 
 fn is_skipped(skip: &[bool], i: NodeId) -> bool {

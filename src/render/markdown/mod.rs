@@ -200,8 +200,8 @@ impl<'a> Markdown<'a> {
     }
 
     /// Render the subtree at `root` as blocks of their own (as a level-1 heading when it is
-    /// the headline and no heading).
-    pub(super) fn subtree(&mut self, root: NodeId, headline: bool) {
+    /// the headline and no heading; `content_only`: without `root`'s own element).
+    pub(super) fn subtree(&mut self, root: NodeId, headline: bool, content_only: bool) {
         let doc = self.doc;
         let Some(node) = doc.nodes.get(root as usize) else { return };
         if is_skipped(self.skip, root) {
@@ -212,7 +212,7 @@ impl<'a> Markdown<'a> {
         let wrap = wrap.then(|| self.heading(1));
         // Elements still open: (end of subtree, what to do at the end).
         let mut open: Vec<(NodeId, Close)> = Vec::new();
-        let mut i = root;
+        let mut i = if content_only { root + 1 } else { root };
         while i < node.end {
             while open.last().is_some_and(|&(end, _)| end <= i) {
                 if let Some((_, c)) = open.pop() {
