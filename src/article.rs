@@ -180,12 +180,12 @@ impl Article {
         let extra = Meta {
             authors: match (&declared.authors, &byline) {
                 (d, _) if !d.is_empty() => d.clone(),
-                (_, Some(b)) if meta.authors.is_empty() || person.is_some() => vec![b.clone()],
+                (_, Some(b)) if meta.authors.is_empty() || person.is_some() => crate::metadata::byline::people(b),
                 _ => meta.authors.clone(),
             },
             modified: meta.modified.as_deref().and_then(crate::metadata::normalized_date),
             site_name: declared_site.or_else(|| crate::metadata::site_from_title(&doc.title, &title, host.as_deref())),
-            description: meta.description.clone().or_else(|| first_paragraph(doc, &extraction)),
+            description: meta.description.clone().filter(|d| !d.trim().is_empty()).or_else(|| first_paragraph(doc, &extraction)),
             image: absolute(&meta.image),
             tags: meta.tags.clone(),
             categories: meta.categories.clone(),

@@ -103,6 +103,32 @@ pub fn name(raw: &str) -> Option<String> {
     (name.chars().any(char::is_alphabetic) && name.len() <= MAX_CHARS).then(|| name.to_string())
 }
 
+/// The people a name gives: names of two to four capitalized words joined by `and` or `&` are
+/// several (`Ann Lee and Bo Chen`); a name with a one-word part stays whole (`Morgan & Morgan`,
+/// `Ben and Jerry`: a firm, a brand), and so does one with a role after a comma (`Ann Lee,
+/// Editor & Publisher`).
+///
+/// ```
+/// use forest::metadata::byline::people;
+/// assert_eq!(people("Ann Lee and Bo Chen"), ["Ann Lee", "Bo Chen"]);
+/// assert_eq!(people("Ann Lee & Bo Chen & Cy Diaz Ruiz"), ["Ann Lee", "Bo Chen", "Cy Diaz Ruiz"]);
+/// assert_eq!(people("Morgan & Morgan"), ["Morgan & Morgan"]);
+/// assert_eq!(people("Ann Lee, Editor & Publisher"), ["Ann Lee, Editor & Publisher"]);
+/// assert_eq!(people("Ann Lee and the Gazette staff"), ["Ann Lee and the Gazette staff"]);
+/// ```
+pub fn people(name: &str) -> Vec<String> {
+    let parts: Vec<&str> = name.split(" and ").flat_map(|p| p.split(" & ")).map(str::trim).collect();
+    let person = |p: &&str| {
+        let words: Vec<&str> = p.split_whitespace().collect();
+        (2..=4).contains(&words.len()) && !p.contains(',') && words.iter().all(|w| w.starts_with(char::is_uppercase))
+    };
+    if parts.len() > 1 && parts.iter().all(person) {
+        parts.into_iter().map(str::to_string).collect()
+    } else {
+        vec![name.to_string()]
+    }
+}
+
 /// Is `line` a template's placeholder the site left unfilled: `{{ author }}`, `${author}`, or
 /// a variable's dotted path (`page.head.extra.author`: one word, lower-case segments)?
 fn is_placeholder(line: &str) -> bool {

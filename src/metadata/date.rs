@@ -1,4 +1,5 @@
-//! Dates as pages write them, read into ISO 8601: `2024-05-01T10:00:00+02:00` stays as it is,
+//! Dates as pages write them, read into ISO 8601 (extended format): `2024-05-01T10:00:00+02:00`
+//! stays as it is, `…-0500` becomes `…-05:00`,
 //! `2024-05-01 10:00`, `2024/05/01`, `20240501`, `Wed, 01 May 2024 10:00:00 GMT`, `May 1, 2024`
 //! and `1 May 2024` become `2024-05-01…`; a date of numbers whose day is past 12 is read in the
 //! one order it can have (`10/29/2012`, `29.10.12`: two-digit years are 1969–2068, as POSIX
@@ -16,7 +17,7 @@
 /// assert_eq!(iso_date("01/05/2024"), None);
 /// ```
 pub fn iso_date(s: &str) -> Option<String> {
-    let s = s.trim();
+    let s = s.trim().trim_matches(['"', '\'']);
     iso(s).or_else(|| slashed(s)).or_else(|| compact(s)).or_else(|| worded(s)).or_else(|| numeric(s))
 }
 
@@ -56,20 +57,63 @@ fn num(s: &str) -> Option<i64> {
     (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok()).flatten()
 }
 
-/// `2024-05-01`, with a time after `T` or a space (and a zone): the date checked, the rest kept.
+/// `2024-05-01`, with a time after `T` or a space (and a zone), written as ISO 8601's extended
+/// format writes it ([`clock`]); a time that does not read leaves the day alone.
 fn iso(s: &str) -> Option<String> {
     let date = s.get(..10)?;
     let mut parts = date.split('-');
     let (y, m, d) = (num(parts.next()?)?, num(parts.next()?)?, num(parts.next()?)?);
     let day = ymd(y, m, d)?;
     let rest = &s[10..];
-    if rest.is_empty() {
-        return Some(day);
+    if rest.starts_with(|c: char| c.is_ascii_digit()) {
+        return None; // a longer number
     }
-    let time = rest.strip_prefix('T').or_else(|| rest.strip_prefix(' '))?.trim();
-    let ok = time.as_bytes().get(2) == Some(&b':') && time.get(..2).and_then(num).is_some() && time.get(3..5).and_then(num).is_some();
-    let ok = ok && time.chars().all(|c| c.is_ascii_digit() || matches!(c, ':' | '.' | '+' | '-' | 'Z' | ' '));
-    ok.then(|| format!("{day}T{}", time.replace(' ', "")))
+    match rest.strip_prefix(['T', 't', ' ']).and_then(clock) {
+        Some(time) => Some(format!("{day}T{time}")),
+        None => Some(day),
+    }
+}
+
+/// A time of day and its zone as ISO 8601's extended format writes them: `10:00`,
+/// `10:00:00.250`, then `Z` (for `Z`, `z`, `UTC` or `GMT`) or an offset (`+02:00` for
+/// `+02:00`, `+0200` or `+02`); spaces between them dropped. `None` when `t` is not one.
+fn clock(t: &str) -> Option<String> {
+    let t: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+    let two = |s: &str| (s.len() == 2).then(|| num(s)).flatten();
+    let at = t.find(['+', '-', 'Z', 'z', 'U', 'G']).unwrap_or(t.len());
+    let (time, zone) = t.split_at(at);
+    let mut parts = time.splitn(3, ':');
+    let (h, m) = (two(parts.next()?)?, two(parts.next()?)?);
+    if h > 24 || m > 59 {
+        return None;
+    }
+    let mut out = format!("{h:02}:{m:02}");
+    if let Some(sec) = parts.next() {
+        let (whole, frac) = sec.split_once(['.', ',']).map_or((sec, None), |(w, f)| (w, Some(f)));
+        out.push_str(&format!(":{:02}", two(whole).filter(|&s| s <= 60)?));
+        if let Some(f) = frac {
+            num(f)?;
+            out.push('.');
+            out.push_str(f);
+        }
+    }
+    match zone {
+        "" => {}
+        "Z" | "z" | "UTC" | "GMT" => out.push('Z'),
+        _ => {
+            let (sign, offset) = (zone.get(..1)?, zone.get(1..)?.replace(':', ""));
+            let (oh, om) = match offset.len() {
+                2 => (two(&offset)?, 0),
+                4 => (two(offset.get(..2)?)?, two(offset.get(2..)?)?),
+                _ => return None,
+            };
+            if !matches!(sign, "+" | "-") || oh > 23 || om > 59 {
+                return None;
+            }
+            out.push_str(&format!("{sign}{oh:02}:{om:02}"));
+        }
+    }
+    Some(out)
 }
 
 /// `2024/05/01` (year first only).
@@ -143,6 +187,13 @@ mod tests {
             ("2024-05-01", Some("2024-05-01")),
             ("2024-05-01T10:00:00+02:00", Some("2024-05-01T10:00:00+02:00")),
             ("2024-05-01 10:00:00", Some("2024-05-01T10:00:00")),
+            ("2024-05-01T10:00:00-0500", Some("2024-05-01T10:00:00-05:00")),
+            ("2024-05-01T10:00:00.250+02", Some("2024-05-01T10:00:00.250+02:00")),
+            ("2024-05-01 10:00:00 UTC", Some("2024-05-01T10:00:00Z")),
+            ("\"2024-05-01T10:00Z\"", Some("2024-05-01T10:00Z")),
+            ("2024-05-01UTC10:00:00+00:00", Some("2024-05-01")),
+            ("2024-05-01T25:00:00", Some("2024-05-01")),
+            ("2024-05-011", None),
             ("2024/05/01", Some("2024-05-01")),
             ("20240501", Some("2024-05-01")),
             ("Wed, 01 May 2024 10:00:00 +0200", Some("2024-05-01T10:00:00+02:00")),
@@ -169,8 +220,12 @@ mod tests {
     #[test]
     fn any_text_reads_without_panic() {
         // Eight bytes that are not eight characters, a time whose digits are not ASCII.
-        for raw in ["ab€€", "2024年5月", "«»«»", "ab€cd", "2024-05-01Té:xé", "2024-05-01 1é:00", "１２３４５６７８"] {
+        for raw in ["ab€€", "2024年5月", "«»«»", "ab€cd", "１２３４５６７８"] {
             assert_eq!(iso_date(raw), None, "{raw}");
+        }
+        // A day whose time does not read is the day alone.
+        for raw in ["2024-05-01Té:xé", "2024-05-01 1é:00", "2024-05-01T10:00+0é:00", "2024-05-01T10:00:0€"] {
+            assert_eq!(iso_date(raw).as_deref(), Some("2024-05-01"), "{raw}");
         }
     }
 }

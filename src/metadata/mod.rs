@@ -180,8 +180,15 @@ pub fn read(doc: &Doc) -> Metadata {
 }
 
 /// Each author: the JSON-LD article's author names, else every author meta tag's value (not a
-/// URL), else the names of `<a rel=author>` links, else the byline.
+/// URL), else the names of `<a rel=author>` links, else the byline; a name that joins people
+/// (`Ann Lee and Bo Chen`) gives each ([`byline::people`]).
 fn authors(doc: &Doc, ld: Option<&serde_json::Map<String, Value>>, byline: Option<&str>) -> Vec<String> {
+    let names = declared_authors(doc, ld, byline);
+    distinct(names.iter().flat_map(|n| byline::people(n)).collect())
+}
+
+/// The author names as the page declares them ([`authors`]).
+fn declared_authors(doc: &Doc, ld: Option<&serde_json::Map<String, Value>>, byline: Option<&str>) -> Vec<String> {
     let from_ld: Vec<String> = ld.and_then(|a| a.get("author")).map(name_list).unwrap_or_default();
     if !from_ld.is_empty() {
         return from_ld;
