@@ -15,8 +15,8 @@ const BUTTONS: &[&str] =
     &["follow", "email", "e-mail", "print", "share", "view", "profile", "rss", "twitter", "facebook", "more", "subscribe", "contact", "archive", "get", "about", "home"];
 
 /// Words after which a byline goes on with something other than a name (a place, a time, a
-/// second byline), in any case.
-const ENDS: &[&str] = &["by", "posted", "updated", "published", "|", "•", "·", "⋅", "»", "/"];
+/// second byline, a role after a dash), in any case.
+const ENDS: &[&str] = &["by", "posted", "updated", "published", "|", "•", "·", "⋅", "»", "/", "-", "–", "—"];
 
 /// Lower-case words that end a name the same way (`Ann Lee in Boston`; `In` may begin one).
 const ENDS_LOWER: &[&str] = &["on", "at", "in"];
@@ -44,6 +44,8 @@ const MAX_CHARS: usize = 1000;
 /// assert_eq!(name("Print Email Ann Lee ann@example.org Follow Ann on Twitter").as_deref(), Some("Ann Lee"));
 /// assert_eq!(name("Kelly Roe , Gazette 7:02 a.m. ET").as_deref(), Some("Kelly Roe, Gazette"));
 /// assert_eq!(name("Ann Lee, Tuesday, May 1, 2024").as_deref(), Some("Ann Lee"));
+/// assert_eq!(name("By Ann Lee - Managing Editor").as_deref(), Some("Ann Lee"));
+/// assert_eq!(name("Ann Lee Ann Lee").as_deref(), Some("Ann Lee"));
 /// assert_eq!(name("View Profile Email RSS"), None);
 /// assert_eq!(name("//example.org/staff/ann-lee/"), None);
 /// assert_eq!(name("page.head.extra.author"), None);
@@ -98,6 +100,11 @@ pub fn name(raw: &str) -> Option<String> {
             out.push(w);
         }
     }
+    // A name said twice (a link to the author's page, then the name again) is said once.
+    let half = out.len() / 2;
+    if half > 0 && out.len() % 2 == 0 && out[..half] == out[half..] {
+        out.truncate(half);
+    }
     let joined = out.join(" ").replace(" ,", ",");
     let name = joined.trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':' | '-' | '–' | '—' | '|' | '/'));
     (name.chars().any(char::is_alphabetic) && name.len() <= MAX_CHARS).then(|| name.to_string())
@@ -118,15 +125,17 @@ pub fn name(raw: &str) -> Option<String> {
 /// ```
 pub fn people(name: &str) -> Vec<String> {
     let parts: Vec<&str> = name.split(" and ").flat_map(|p| p.split(" & ")).map(str::trim).collect();
-    let person = |p: &&str| {
-        let words: Vec<&str> = p.split_whitespace().collect();
-        (2..=4).contains(&words.len()) && !p.contains(',') && words.iter().all(|w| w.starts_with(char::is_uppercase))
-    };
-    if parts.len() > 1 && parts.iter().all(person) {
+    if parts.len() > 1 && parts.iter().all(|p| is_person(p)) {
         parts.into_iter().map(str::to_string).collect()
     } else {
         vec![name.to_string()]
     }
+}
+
+/// Whether `name` reads as one person's name: two to four words, each capitalized, no comma.
+pub fn is_person(name: &str) -> bool {
+    let words = name.split_whitespace();
+    (2..=4).contains(&words.clone().count()) && !name.contains(',') && words.into_iter().all(|w| w.starts_with(char::is_uppercase))
 }
 
 /// Is `line` a template's placeholder the site left unfilled: `{{ author }}`, `${author}`, or

@@ -114,6 +114,8 @@ const NOT_BYLINE_WORDS: &[&str] =
 const DATE_WORDS: &[&str] = &["date", "dateline", "published", "timestamp", "time", "pubdate", "posted", "datetime", "byline"];
 /// Most nodes in an element read as a byline or a date: a larger one is a container.
 const SHOWN_NODES: usize = 40;
+/// Shortest paragraph that begins a story's body (a sentence's length).
+const BODY_CHARS: usize = 80;
 /// Longest text read as a shown date: a longer one is more than a dateline.
 const DATE_CHARS: usize = 120;
 
@@ -122,29 +124,40 @@ const DATE_CHARS: usize = 120;
 /// author's box or picture) that is a name's length once its `By` and what follows a date or a
 /// `|` are cut (at most 8 words and 80 characters, no digits); and the first element whose class
 /// or id names a date whose text, at most [`DATE_CHARS`] long, reads as one ([`iso_date`]); else
-/// what the first byline line gives, whatever its markup (`byline_line`). Elements of more
-/// than a few nodes are containers, not read.
+/// what the first byline line gives, whatever its markup (`byline_line`); else a line that is
+/// only `By` and a person's name between the first `h1` and the first paragraph of a
+/// sentence's length (`plain_byline`: where a story's byline stands). Elements of more than a
+/// few nodes are containers, not read.
 pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
-    let (mut byline, mut date, mut line) = (None, None, None);
+    let (mut byline, mut date, mut line, mut plain) = (None, None, None, None);
+    // Between the headline and the body: where a byline of no class is looked for.
+    let (mut headed, mut body) = (false, false);
     let body_end = doc.nodes.get(doc.body as usize).map_or(0, |n| n.end as usize);
     for i in doc.body as usize..body_end {
         if byline.is_some() && date.is_some() {
             break;
         }
         let Some(e) = doc.element(i as u32) else { continue };
+        headed |= e.name == "h1";
+        body |= headed && e.name == "p" && doc.text(i as u32).len() >= BODY_CHARS;
         if doc.nodes[i].end as usize - i > SHOWN_NODES {
             continue;
         }
         let (mut by, mut not_by, mut dated) = (false, false, false);
         for w in class_words(e) {
             let is = |words: &[&str]| words.iter().any(|x| x.eq_ignore_ascii_case(w));
-            by |= is(BYLINE_WORDS);
-            not_by |= is(NOT_BYLINE_WORDS);
+            // A compound word names what it ends with (`newsByLine`, `postAuthor`, `authorBox`).
+            let ends = |words: &[&str]| words.iter().any(|x| w.len() > x.len() && w.as_bytes()[w.len() - x.len()..].eq_ignore_ascii_case(x.as_bytes()));
+            by |= is(BYLINE_WORDS) || ends(BYLINE_WORDS);
+            not_by |= is(NOT_BYLINE_WORDS) || ends(NOT_BYLINE_WORDS);
             dated |= is(DATE_WORDS);
         }
         if !(by || dated) {
             if line.is_none() {
                 line = byline_line(doc, i as u32);
+            }
+            if plain.is_none() && headed && !body {
+                plain = plain_byline(doc, i as u32);
             }
             continue;
         }
@@ -161,8 +174,8 @@ pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
         }
     }
     match line {
-        Some((name, day)) => (byline.or(name), date.or(Some(day))),
-        None => (byline, date),
+        Some((name, day)) => (byline.or(name).or(plain), date.or(Some(day))),
+        None => (byline.or(plain), date),
     }
 }
 
@@ -204,6 +217,25 @@ fn byline_line(doc: &Doc, n: u32) -> Option<(Option<String>, String)> {
     Some((byline::name(&text).filter(|n| name_length(n)), day))
 }
 
+/// The name of element `n` when its whole text is a byline's lead and a person's name (`by
+/// Bill Pearis`, [`byline::people`]), outside reader comments and lists: a byline line with no
+/// date.
+fn plain_byline(doc: &Doc, n: u32) -> Option<String> {
+    let end = doc.nodes.get(n as usize)?.end;
+    let first = (n + 1..end).find_map(|j| match &doc.nodes[j as usize].data {
+        NodeData::Text(t) if !t.trim().is_empty() => Some(t.as_str()),
+        _ => None,
+    })?;
+    if !byline::leads(first) {
+        return None;
+    }
+    let text = clean_value(&doc.text(n));
+    let name = byline::name(&text)?;
+    let whole = text.split_whitespace().skip_while(|w| !w.eq_ignore_ascii_case("by")).skip(1).collect::<Vec<_>>().join(" ");
+    let person = name == whole && byline::people(&name).iter().all(|p| byline::is_person(p));
+    (person && !byline::in_comments(doc, n) && !listed(doc, n)).then_some(name)
+}
+
 /// The name a byline's text gives ([`byline::name`]) before any date in it, when it is a
 /// name's length ([`name_length`]).
 fn name_in(text: &str) -> Option<String> {
@@ -231,10 +263,18 @@ fn name_in(text: &str) -> Option<String> {
 /// Currency signs: a text that holds one after its name gives a price.
 const CURRENCIES: &[char] = &['$', '€', '£', '¥', '₹', '₩', '₽', '¢', '₺', '₫', '₱'];
 
-/// Whether `n` is a name's length: at most 8 words and 80 characters, no digit.
+/// Whether `n` is a name's length and shape: at most 8 words and 80 characters, no digit, no
+/// word that a sentence has and a name never does (`Tell us what you think`, `This review
+/// is`), and no label's word (`Topic Author`).
 fn name_length(n: &str) -> bool {
-    n.len() <= 80 && n.split_whitespace().count() <= 8 && !n.chars().any(|c| c.is_ascii_digit())
+    let words = || n.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
+    let sentence = words().any(|w| NOT_NAME_WORDS.iter().any(|x| x.eq_ignore_ascii_case(w)));
+    n.len() <= 80 && n.split_whitespace().count() <= 8 && !sentence && !n.chars().any(|c| c.is_ascii_digit())
 }
+
+/// Words of sentences and labels, never of a name.
+const NOT_NAME_WORDS: &[&str] =
+    &["author", "authors", "byline", "you", "your", "us", "we", "our", "what", "this", "is", "here", "tell", "think", "it"];
 
 /// The words of `e`'s class and id, split on what is not a letter or digit.
 fn class_words(e: &crate::clean::Element) -> impl Iterator<Item = &str> {
@@ -277,6 +317,23 @@ mod tests {
         // A list of one item is no list.
         let one = crate::clean::page("<body><ul><li><span class=date>May 1, 2024</span></li></ul></body>");
         assert_eq!(shown(&one).1.as_deref(), Some("2024-05-01"));
+    }
+
+    #[test]
+    fn a_byline_is_found_by_a_compound_class_or_as_a_plain_line_under_the_headline() {
+        let page = |body: &str| shown(&crate::clean::page(&format!("<body>{body}</body>")));
+        let story = "<p>The bridge over the river reopened on Monday after two years of repairs and delays.</p>";
+        // A class word that ends with a byline word; a role after a dash is no part of the name.
+        let compound = format!("<h1>Bridge</h1><h3 class=newsByLine>By <a href=/a>Ann Lee</a> - Managing Editor</h3>{story}");
+        assert_eq!(page(&compound).0.as_deref(), Some("Ann Lee"));
+        // A line that is only `by` and a name, between the headline and the story.
+        assert_eq!(page(&format!("<h1>Bridge</h1><p>by <b>Bo Chen</b></p>{story}")).0.as_deref(), Some("Bo Chen"));
+        // Not before the headline (a menu's "By Team Size"), nor after the story began.
+        assert_eq!(page(&format!("<p>By Team Size</p><h1>Bridge</h1>{story}")).0, None);
+        assert_eq!(page(&format!("<h1>Bridge</h1>{story}<p>by Cy Diaz</p>")).0, None);
+        // A sentence or a label under a byline's class is no name.
+        assert_eq!(page(&format!("<h1>Bridge</h1><p class=byline>Tell us what you think</p>{story}")).0, None);
+        assert_eq!(page(&format!("<h1>Bridge</h1><p class=postAuthor>Topic Author</p>{story}")).0, None);
     }
 
     #[test]
