@@ -173,6 +173,9 @@ impl Article {
             .or_else(|| url.as_deref().and_then(crate::metadata::url_date))
             .or(shown.1);
         let title = if all { title_of(doc, &extraction, &meta) } else { doc.title.clone() };
+        let site_name = declared_site.clone().or_else(|| crate::metadata::site_from_title(&doc.title, &title, host.as_deref()));
+        // The title is the article's: a part of it that names the site goes (`… | The Gazette`).
+        let title = if all { crate::metadata::title_without_site(&title, declared_site.as_deref(), host.as_deref()) } else { title };
         // URLs the page declares, made absolute against where it was read.
         let absolute = |u: &Option<String>| {
             u.as_deref().map(|u| parsed.as_ref().and_then(|base| base.join(u.trim()).ok()).map_or_else(|| u.to_string(), String::from))
@@ -184,7 +187,7 @@ impl Article {
                 _ => meta.authors.clone(),
             },
             modified: meta.modified.as_deref().and_then(crate::metadata::normalized_date),
-            site_name: declared_site.or_else(|| crate::metadata::site_from_title(&doc.title, &title, host.as_deref())),
+            site_name,
             description: meta.description.clone().filter(|d| !d.trim().is_empty()).or_else(|| first_paragraph(doc, &extraction)),
             image: absolute(&meta.image),
             tags: meta.tags.clone(),

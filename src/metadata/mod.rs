@@ -31,7 +31,7 @@ mod site;
 
 pub use date::iso_date;
 pub use shows::shown;
-pub use site::{site_from_title, site_name};
+pub use site::{site_from_title, site_name, title_without_site};
 
 use crate::clean::{Doc, NodeData};
 use serde_json::Value;

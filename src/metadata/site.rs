@@ -80,6 +80,40 @@ pub fn site_from_title(title: &str, headline: &str, host: Option<&str>) -> Optio
     })
 }
 
+/// `title` without its first or last part when that part is the site's declared name (`site`)
+/// or a label of the page's `host` (`Vanguard` on `investor.vanguard.com`, `bcbs.com`), compared
+/// on letters and digits: `Bridge closes | The Gazette` is `Bridge closes`. A title of one
+/// part, or whose other parts are empty, stays whole.
+///
+/// # Example
+/// ```
+/// use forest::metadata::title_without_site;
+/// assert_eq!(title_without_site("Bridge closes | The Gazette", Some("The Gazette"), None), "Bridge closes");
+/// assert_eq!(title_without_site("ABC News - Photos of the week", None, Some("abcnews.go.com")), "Photos of the week");
+/// assert_eq!(title_without_site("The Gazette", Some("The Gazette"), None), "The Gazette");
+/// // A part that only shares letters with the host is the headline's.
+/// assert_eq!(title_without_site("New to Astronomy – Telescopes?", None, Some("forum.astronomy.com")), "New to Astronomy – Telescopes?");
+/// ```
+pub fn title_without_site(title: &str, site: Option<&str>, host: Option<&str>) -> String {
+    use super::byline::{key, names_site};
+    let labels: Vec<String> = host.map(|h| h.split('.').filter(|l| *l != "www").map(key).collect()).unwrap_or_default();
+    let names = |part: &str| site.is_some_and(|s| names_site(part, s)) || labels.contains(&key(part));
+    SEPARATORS
+        .iter()
+        .find_map(|sep| {
+            let parts: Vec<&str> = title.split(sep).map(str::trim).collect();
+            let n = parts.len();
+            let rest = |r: &[&str]| Some(r.join(sep)).filter(|t| !t.trim().is_empty());
+            match () {
+                _ if n < 2 => None,
+                _ if names(parts[n - 1]) && !names(parts[0]) => rest(&parts[..n - 1]),
+                _ if names(parts[0]) && !names(parts[n - 1]) => rest(&parts[1..]),
+                _ => None,
+            }
+        })
+        .unwrap_or_else(|| title.to_string())
+}
+
 /// Whether `name` names `host`: its letters share a run with a label of the host (not `www`,
 /// nor the last label, nor one of two letters) of at least 5 letters (the whole label when
 /// shorter) that makes at least half of the name (`Paulo Coelho's Blog` names
