@@ -75,7 +75,7 @@ fn iso(s: &str) -> Option<String> {
 }
 
 /// A time of day and its zone as ISO 8601's extended format writes them: `10:00`,
-/// `10:00:00.250`, then `Z` (for `Z`, `z`, `UTC` or `GMT`) or an offset (`+02:00` for
+/// `10:00:00.250`, then `Z` (for `Z`, `z`, `UTC`, `UT` or `GMT`) or an offset (`+02:00` for
 /// `+02:00`, `+0200` or `+02`); spaces between them dropped. `None` when `t` is not one.
 fn clock(t: &str) -> Option<String> {
     let t: String = t.chars().filter(|c| !c.is_whitespace()).collect();
@@ -99,7 +99,7 @@ fn clock(t: &str) -> Option<String> {
     }
     match zone {
         "" => {}
-        "Z" | "z" | "UTC" | "GMT" => out.push('Z'),
+        "Z" | "z" | "UTC" | "UT" | "GMT" => out.push('Z'),
         _ => {
             let (sign, offset) = (zone.get(..1)?, zone.get(1..)?.replace(':', ""));
             let (oh, om) = match offset.len() {
@@ -169,12 +169,11 @@ fn worded(s: &str) -> Option<String> {
     // RFC 2822's time and zone after the year: `10:00:00 GMT`, `10:00:00 +0200`.
     let rest = &words[at? + 1..];
     let Some(time) = rest.first().filter(|t| t.len() == 8 && t.as_bytes()[2] == b':' && t.as_bytes()[5] == b':') else { return Some(day) };
-    let zone = match rest.get(1).copied() {
-        Some("GMT" | "UTC" | "UT" | "Z") => "Z".to_string(),
-        Some(z) if z.len() == 5 && (z.starts_with('+') || z.starts_with('-')) && num(&z[1..]).is_some() => format!("{}:{}", &z[..3], &z[3..]),
-        _ => String::new(),
-    };
-    Some(format!("{day}T{time}{zone}"))
+    let zone = rest.get(1).copied().unwrap_or("");
+    match clock(&format!("{time}{zone}")).or_else(|| clock(time)) {
+        Some(t) => Some(format!("{day}T{t}")),
+        None => Some(day),
+    }
 }
 
 #[cfg(test)]
