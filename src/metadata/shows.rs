@@ -139,7 +139,9 @@ pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
         }
         let Some(e) = doc.element(i as u32) else { continue };
         headed |= e.name == "h1";
-        body |= headed && e.name == "p" && doc.text(i as u32).len() >= BODY_CHARS;
+        if headed && !body && e.name == "p" {
+            body = doc.text(i as u32).len() >= BODY_CHARS;
+        }
         if doc.nodes[i].end as usize - i > SHOWN_NODES {
             continue;
         }
