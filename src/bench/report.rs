@@ -49,8 +49,8 @@ p9 … p91: F1 at the 9th, 25th, 50th, 75th and 91st percentile of pages; fail: 
 could not run on (scored 0); fb: pages a fallback rule extracted (not the wrapper's exact XPath);
 pages/s, MB/s: one thread, cleaning included, scoring not; ×parse: that speed over html5ever's
 alone, parsing the same pages into scraper's tree (the summary line gives its MB/s); ρconf:
-Spearman's rank correlation of the outputs' confidence with their F1. samples: fit and score on the same pages; unseen: each
-page left out of the fit.
+Spearman's rank correlation of the outputs' confidence with their F1. samples: fit and score on
+the same pages; unseen: each page left out of the fit.
 ";
 
 impl Report {
