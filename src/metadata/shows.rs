@@ -202,11 +202,7 @@ const LINE_CHARS: usize = 150;
 /// (`by Ann Lee on May 1, 2024`), as blogs write it under or below a post whatever their markup;
 /// not among reader comments.
 fn byline_line(doc: &Doc, n: u32) -> Option<(Option<String>, String)> {
-    let end = doc.nodes.get(n as usize)?.end;
-    let first = (n + 1..end).find_map(|j| match &doc.nodes[j as usize].data {
-        NodeData::Text(t) if !t.trim().is_empty() => Some(t.as_str()),
-        _ => None,
-    })?;
+    let first = first_text(doc, n)?;
     // A reader's comment is signed the same way.
     if !byline::leads(first) || byline::in_comments(doc, n) {
         return None;
@@ -223,12 +219,7 @@ fn byline_line(doc: &Doc, n: u32) -> Option<(Option<String>, String)> {
 /// Bill Pearis`, [`byline::people`]), outside reader comments and lists: a byline line with no
 /// date.
 fn plain_byline(doc: &Doc, n: u32) -> Option<String> {
-    let end = doc.nodes.get(n as usize)?.end;
-    let first = (n + 1..end).find_map(|j| match &doc.nodes[j as usize].data {
-        NodeData::Text(t) if !t.trim().is_empty() => Some(t.as_str()),
-        _ => None,
-    })?;
-    if !byline::leads(first) {
+    if !byline::leads(first_text(doc, n)?) {
         return None;
     }
     let text = clean_value(&doc.text(n));
@@ -236,6 +227,15 @@ fn plain_byline(doc: &Doc, n: u32) -> Option<String> {
     let whole = text.split_whitespace().skip_while(|w| !w.eq_ignore_ascii_case("by")).skip(1).collect::<Vec<_>>().join(" ");
     let person = name == whole && byline::people(&name).iter().all(|p| byline::is_person(p));
     (person && !byline::in_comments(doc, n) && !listed(doc, n)).then_some(name)
+}
+
+/// The first text of element `n` that is not blank (a byline line's lead: `By`, `Posted on`).
+fn first_text(doc: &Doc, n: u32) -> Option<&str> {
+    let end = doc.nodes.get(n as usize)?.end;
+    (n + 1..end).find_map(|j| match &doc.nodes[j as usize].data {
+        NodeData::Text(t) if !t.trim().is_empty() => Some(t.as_str()),
+        _ => None,
+    })
 }
 
 /// The name a byline's text gives ([`byline::name`]) before any date in it, when it is a
