@@ -42,7 +42,7 @@ const MAX_CHARS: usize = 1000;
 /// assert_eq!(name("Posted by: Ann Lee on May 1, 2024").as_deref(), Some("Ann Lee"));
 /// assert_eq!(name("Posted in Travel By Ann").as_deref(), Some("Ann"));
 /// assert_eq!(name("Print Email Ann Lee ann@example.org Follow Ann on Twitter").as_deref(), Some("Ann Lee"));
-/// assert_eq!(name("Kelly Roe , Gazette 7:02 a.m. ET").as_deref(), Some("Kelly Roe, Gazette"));
+/// assert_eq!(name("Kelly Roe , Gazette 7:02 a.m. ET").as_deref(), Some("Kelly Roe"));
 /// assert_eq!(name("Ann Lee, Tuesday, May 1, 2024").as_deref(), Some("Ann Lee"));
 /// assert_eq!(name("By Ann Lee - Managing Editor").as_deref(), Some("Ann Lee"));
 /// assert_eq!(name("Ann Lee Ann Lee").as_deref(), Some("Ann Lee"));
@@ -51,6 +51,13 @@ const MAX_CHARS: usize = 1000;
 /// assert_eq!(name("page.head.extra.author"), None);
 /// ```
 pub fn name(raw: &str) -> Option<String> {
+    written(raw).map(|n| names_only(&n))
+}
+
+/// The byline as its text writes it, the lead, buttons, contacts and date gone but a role or
+/// an affiliation after the names kept (`Ann Lee, Staff Writer`): [`name`] before
+/// [`names_only`].
+pub fn written(raw: &str) -> Option<String> {
     let line = crate::clean::collapse_ws(raw);
     if line.contains("://") || line.starts_with("//") || is_placeholder(&line) {
         return None;
@@ -110,21 +117,106 @@ pub fn name(raw: &str) -> Option<String> {
     (name.chars().any(char::is_alphabetic) && name.len() <= MAX_CHARS).then(|| name.to_string())
 }
 
-/// The people a name gives: names of two to four capitalized words joined by `and` or `&` are
-/// several (`Ann Lee and Bo Chen`); a name with a one-word part stays whole (`Morgan & Morgan`,
-/// `Ben and Jerry`: a firm, a brand), and so does one with a role after a comma (`Ann Lee,
-/// Editor & Publisher`).
+/// Words of one person's role or title (`Staff Writer`, `Product Manager`, `Correspondent`):
+/// a part of a byline that holds one tells what the author does, not who. (Plurals name a
+/// group: `Washington Post editors`.)
+const ROLES: &[&str] = &[
+    "writer", "reporter", "editor", "correspondent", "producer", "columnist", "contributor", "director", "manager", "engineer",
+    "scientist", "founder", "president", "officer", "professor", "analyst", "strategist", "photographer", "critic", "journalist",
+    "meteorologist", "psychologist", "therapist", "physician", "dietitian", "nutritionist", "attorney", "lawyer", "consultant",
+    "designer", "developer", "researcher", "educator", "specialist", "advisor", "adviser", "coordinator", "student", "graduate",
+];
+
+/// Words that name an organization or a publication (`Times`, `Associated Press`, `Google
+/// Desktop Team`): a part of a byline that holds one is where the author works.
+const ORGANIZATIONS: &[&str] = &[
+    "news", "times", "post", "press", "journal", "chronicle", "tribune", "herald", "gazette", "daily", "weekly", "magazine", "media",
+    "network", "radio", "television", "tv", "inc", "ltd", "llc", "group", "team", "staff", "agency", "bureau", "university", "college",
+    "institute", "today", "wire", "newspaper", "online", "advertiser", "telegraph", "examiner", "inquirer", "dispatch", "courier",
+];
+
+/// Lower-case forms of the words that begin a phrase, never a name (`for CBC News`, `From
+/// Masculindians`, `The Plain Dealer`).
+const NOT_FIRST: &[&str] = &["the", "for", "from", "of", "at", "in", "with", "via"];
+
+/// Whether word `w` says one person's role ([`ROLES`]), or is an acronym (`CNN`, `BBC`, `MBE`;
+/// not a roman numeral after a name, `III`) when `acronyms`.
+fn role_word(w: &str, acronyms: bool) -> bool {
+    let bare = w.trim_matches(|c: char| !c.is_alphanumeric());
+    let acronym = bare.chars().count() >= 2 && bare.chars().all(|c| c.is_uppercase()) && !bare.chars().all(|c| matches!(c, 'I' | 'V' | 'X'));
+    (acronyms && acronym) || ROLES.contains(&bare.to_lowercase().as_str())
+}
+
+/// Whether word `w` says a role ([`role_word`]) or names an organization ([`ORGANIZATIONS`]).
+fn affiliation_word(w: &str) -> bool {
+    let bare = w.trim_matches(|c: char| !c.is_alphanumeric());
+    role_word(w, true) || ORGANIZATIONS.contains(&bare.to_lowercase().as_str())
+}
+
+/// A byline's names without the role or affiliation written after them: of its parts between
+/// commas, the first is a name, cut before a role or an acronym that follows two or more of its
+/// words (`Tim Lee Senior Writer` → `Tim Lee`, `Max B. Roe CNN Producer` → `Max B. Roe`; not
+/// before an organization's word, which may end the organization's own name: `Los Angeles
+/// Times`); each next part is kept while it is another person's name (`Jon Stokes, Ryan Paul`),
+/// and what follows goes (`, Times Staff Writer`, `, CNN`, `, MS, RD`, `, The Plain Dealer`). A
+/// first part of one word is a surname before a given name (`Kaplan, Karen`): kept whole.
+///
+/// ```
+/// use forest::metadata::byline::names_only;
+/// assert_eq!(names_only("Karen Kaplan, Times Staff Writer"), "Karen Kaplan");
+/// assert_eq!(names_only("Bill Mears CNN Supreme Court Producer"), "Bill Mears");
+/// assert_eq!(names_only("Jon Stokes, Ryan Paul"), "Jon Stokes, Ryan Paul");
+/// assert_eq!(names_only("Paul Adepoju and Kieron Monks, CNN"), "Paul Adepoju and Kieron Monks");
+/// assert_eq!(names_only("Ramona Pringle, for CBC News"), "Ramona Pringle");
+/// assert_eq!(names_only("Kaplan, Karen"), "Kaplan, Karen");
+/// assert_eq!(names_only("Guest Contributor"), "Guest Contributor");
+/// assert_eq!(names_only("Los Angeles Times"), "Los Angeles Times");
+/// assert_eq!(names_only("IEVA M. AUGSTUMS, Associated Press Writer"), "IEVA M. AUGSTUMS");
+/// ```
+pub fn names_only(name: &str) -> String {
+    let parts: Vec<&str> = name.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
+    let Some(first) = parts.first() else { return name.to_string() };
+    let words: Vec<&str> = first.split_whitespace().collect();
+    if words.len() < 2 {
+        return name.to_string();
+    }
+    // The first part: a name of two words (three with an initial between), then a role. A name
+    // in capitals (`AMY ROE, Associated Press Writer`) has no acronym after it.
+    let capitals = words[0].chars().all(|c| !c.is_lowercase());
+    let joined = |w: &str| w.eq_ignore_ascii_case("and") || w == "&";
+    let role = words.iter().enumerate().skip(2).find(|(_, w)| role_word(w, !capitals)).map(|(k, _)| k);
+    if let Some(k) = role.filter(|&k| !words[..k].iter().any(|w| joined(w))) {
+        let initial = words[1].trim_end_matches('.').chars().count() == 1;
+        let n = if initial && k >= 3 { 3 } else { 2 };
+        return words[..n].join(" ");
+    }
+    let mut kept = vec![*first];
+    for part in &parts[1..] {
+        let begins_phrase = part.split_whitespace().next().is_some_and(|w| NOT_FIRST.contains(&w.to_lowercase().as_str()));
+        if !is_person(part) || begins_phrase || part.split_whitespace().any(affiliation_word) {
+            break;
+        }
+        kept.push(part);
+    }
+    kept.join(", ")
+}
+
+/// The people a name gives: names of two to four capitalized words joined by commas, `and` or
+/// `&` are several (`Ann Lee and Bo Chen`, `Jon Stokes, Ryan Paul`); a name with a one-word part
+/// stays whole (`Morgan & Morgan`, `Ben and Jerry`: a firm, a brand), and so does one with a
+/// role after a comma (`Ann Lee, Editor & Publisher`).
 ///
 /// ```
 /// use forest::metadata::byline::people;
 /// assert_eq!(people("Ann Lee and Bo Chen"), ["Ann Lee", "Bo Chen"]);
 /// assert_eq!(people("Ann Lee & Bo Chen & Cy Diaz Ruiz"), ["Ann Lee", "Bo Chen", "Cy Diaz Ruiz"]);
+/// assert_eq!(people("Jon Stokes, Ryan Paul and Cy Diaz"), ["Jon Stokes", "Ryan Paul", "Cy Diaz"]);
 /// assert_eq!(people("Morgan & Morgan"), ["Morgan & Morgan"]);
 /// assert_eq!(people("Ann Lee, Editor & Publisher"), ["Ann Lee, Editor & Publisher"]);
 /// assert_eq!(people("Ann Lee and the Gazette staff"), ["Ann Lee and the Gazette staff"]);
 /// ```
 pub fn people(name: &str) -> Vec<String> {
-    let parts: Vec<&str> = name.split(" and ").flat_map(|p| p.split(" & ")).map(str::trim).collect();
+    let parts: Vec<&str> = name.split(',').flat_map(|p| p.split(" and ")).flat_map(|p| p.split(" & ")).map(str::trim).collect();
     if parts.len() > 1 && parts.iter().all(|p| is_person(p)) {
         parts.into_iter().map(str::to_string).collect()
     } else {
@@ -234,12 +326,12 @@ mod tests {
             ("newsfeedback@fool.com (Rich Smith)", Some("Rich Smith")),
             ("user3080392 19311 silver badge66 bronze badges", Some("user3080392")),
             ("JENNIFER BAIN in Boston", Some("JENNIFER BAIN")),
-            ("Tim Twentyman Senior Writer Follow Tim on Twitter", Some("Tim Twentyman Senior Writer")),
+            ("Tim Twentyman Senior Writer Follow Tim on Twitter", Some("Tim Twentyman")),
             ("Malavika Velayanikal | Tech In Asia", Some("Malavika Velayanikal")),
             (", USA TODAY", Some("USA TODAY")),
             ("Shane Goldmacher and Patrick McGreevy", Some("Shane Goldmacher and Patrick McGreevy")),
             ("Jan van der Berg", Some("Jan van der Berg")),
-            ("Ann Lee, The Gazette By Ann Lee, The Gazette", Some("Ann Lee, The Gazette")),
+            ("Ann Lee, The Gazette By Ann Lee, The Gazette", Some("Ann Lee")),
             ("Home » Services", None),
             ("— Ann Lee", Some("Ann Lee")),
             ("Matthew Roe ⋅ Review Editor ⋅ Nov 18, 2025", Some("Matthew Roe")),

@@ -215,17 +215,19 @@ fn byline_line(doc: &Doc, n: u32) -> Option<(Option<String>, String)> {
     Some((byline::name(&text).filter(|n| name_length(n)), day))
 }
 
-/// The name of element `n` when its whole text is a byline's lead and a person's name (`by
-/// Bill Pearis`, [`byline::people`]), outside reader comments and lists: a byline line with no
-/// date.
+/// The name of element `n` when its whole text is a byline's lead and a person's name, perhaps
+/// with a role after it (`by Bill Pearis`, `by Ann Lee, Staff Writer`: [`byline::people`],
+/// [`byline::names_only`]), outside reader comments and lists: a byline line with no date.
 fn plain_byline(doc: &Doc, n: u32) -> Option<String> {
     if !byline::leads(first_text(doc, n)?) {
         return None;
     }
     let text = clean_value(&doc.text(n));
-    let name = byline::name(&text)?;
+    let written = byline::written(&text)?;
     let whole = text.split_whitespace().skip_while(|w| !w.eq_ignore_ascii_case("by")).skip(1).collect::<Vec<_>>().join(" ");
-    let person = name == whole && byline::people(&name).iter().all(|p| byline::is_person(p));
+    // The line is the name, perhaps with a role after it (`by Ann Lee, Staff Writer`).
+    let name = byline::names_only(&written);
+    let person = written == whole && byline::people(&name).iter().all(|p| byline::is_person(p));
     (person && !byline::in_comments(doc, n) && !listed(doc, n)).then_some(name)
 }
 
