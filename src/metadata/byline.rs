@@ -239,7 +239,7 @@ fn is_placeholder(line: &str) -> bool {
 }
 
 /// Whether `w` names a day of the week (`Tue`, `Tuesday,`).
-fn is_weekday(w: &str) -> bool {
+pub(super) fn is_weekday(w: &str) -> bool {
     let w = w.trim_end_matches([',', '.']).to_ascii_lowercase();
     ["mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"].contains(&w.as_str())
         || ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].contains(&w.as_str())

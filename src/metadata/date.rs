@@ -133,7 +133,7 @@ fn compact(s: &str) -> Option<String> {
 const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
 /// A month's number from its English name or abbreviation (`Sept.` included).
-fn month(w: &str) -> Option<i64> {
+pub(super) fn month(w: &str) -> Option<i64> {
     let w = w.trim_end_matches('.').to_ascii_lowercase();
     if w.len() < 3 {
         return None;

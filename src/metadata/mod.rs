@@ -638,6 +638,16 @@ mod tests {
         assert_eq!(shown(&page(&format!("{line}<span class=author>Ada Byron</span>"))).0.as_deref(), Some("Ada Byron"));
         assert_eq!(shown(&page("<p>by continuing you agree to our terms</p>")), (None, None));
         assert_eq!(shown(&page("<p class=PostInfo>Posted on October 30, 2012 at 12:13 am as <em>News</em></p>")).1.as_deref(), Some("2012-10-30"));
+        // A line of only a date in the headline's block is the page's date; one that says it is
+        // an update's only when no other is shown; a date in a sentence, or in a listing's item
+        // far from the headline, is not.
+        let story = "<p>The bridge on Elm Street closes for six weeks of repairs from Monday.</p>";
+        let dated = |head: &str, rest: &str| shown(&page(&format!("<article><header><div>{head}</div></header></article>{rest}{story}"))).1;
+        assert_eq!(dated("<h1>Bridge closes</h1><span>Dec 12, 2025 · 4 min read</span>", "").as_deref(), Some("2025-12-12"));
+        assert_eq!(dated("<h1>Bridge closes</h1><p>Updated: 10/31/2024</p><p>Published on October 30, 2024 at 9:00 am EST</p>", "").as_deref(), Some("2024-10-30"));
+        assert_eq!(dated("<h1>Bridge closes</h1><p>Updated: 10/31/2024</p>", "").as_deref(), Some("2024-10-31"));
+        assert_eq!(dated("<h1>Bridge closes</h1><p>Crews will start work on May 4, 2026.</p>", ""), None);
+        assert_eq!(dated("<h1>Events</h1>", "<div><div><div><span>Wed, Mar 18, 2026</span></div></div></div>"), None);
         // A date right after the name ends it; a section's name before a date is no byline.
         for (line, name) in [("<cite class=byline>DUSAN STOJANOVIC June 30, 2013</cite>", Some("DUSAN STOJANOVIC")), ("<p class=byline>By Ann Lee on 11/12/2012</p>", Some("Ann Lee")), ("<p class=byline>Features / 1 day ago / by Luke Morton</p>", None), ("<p class=pricing-byline>billed annually, or $15/mo</p>", None)] {
             assert_eq!(shown(&page(line)).0.as_deref(), name, "{line}");

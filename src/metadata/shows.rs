@@ -118,6 +118,12 @@ const SHOWN_NODES: usize = 40;
 const BODY_CHARS: usize = 80;
 /// Longest text read as a shown date: a longer one is more than a dateline.
 const DATE_CHARS: usize = 120;
+/// Levels above the first `h1` whose element is the headline's block (`article > header > div >
+/// h1`): a dateline of no class is read inside it, not among a listing's dated items further on.
+const HEAD_LEVELS: usize = 3;
+/// Most words other than the date's in a dateline of no class (`Updated:`, `Posted on`, `4 min
+/// read`): more, and the date is a part of a sentence.
+const DATE_LABEL_WORDS: usize = 3;
 
 /// What a page shows of its byline and date where it declares neither, in one pass over its
 /// body: the text of the first element whose class or id names a byline or an author (not an
@@ -126,19 +132,28 @@ const DATE_CHARS: usize = 120;
 /// or id names a date whose text, at most [`DATE_CHARS`] long, reads as one ([`iso_date`]); else
 /// what the first byline line gives, whatever its markup (`byline_line`); else a line that is
 /// only `By` and a person's name between the first `h1` and the first paragraph of a
-/// sentence's length (`plain_byline`: where a story's byline stands). Elements of more than a
-/// few nodes are containers, not read.
+/// sentence's length (`plain_byline`: where a story's byline stands), and, for the date, a
+/// line there, in the headline's block, that is only a date (`date_line`; one that says it is
+/// an update's only when no other is shown). Elements of more than a few nodes are
+/// containers, not read.
 pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
     let (mut byline, mut date, mut line, mut plain) = (None, None, None, None);
+    let (mut plain_date, mut updated_date) = (None, None);
     // Between the headline and the body: where a byline of no class is looked for.
     let (mut headed, mut body) = (false, false);
+    // The headline's block, where a dateline of no class is looked for.
+    let mut head_block = 0..0;
     let body_end = doc.nodes.get(doc.body as usize).map_or(0, |n| n.end as usize);
     for i in doc.body as usize..body_end {
         if byline.is_some() && date.is_some() {
             break;
         }
         let Some(e) = doc.element(i as u32) else { continue };
-        headed |= e.name == "h1";
+        if !headed && e.name == "h1" {
+            headed = true;
+            let block = doc.ancestors(i as u32).take(HEAD_LEVELS).last().unwrap_or(i as u32);
+            head_block = block as usize..doc.nodes[block as usize].end as usize;
+        }
         if headed && !body && e.name == "p" {
             body = doc.text(i as u32).len() >= BODY_CHARS;
         }
@@ -161,6 +176,13 @@ pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
             if plain.is_none() && headed && !body {
                 plain = plain_byline(doc, i as u32);
             }
+            if plain_date.is_none() && headed && !body && head_block.contains(&i) {
+                match date_line(doc, i as u32) {
+                    Some((day, false)) => plain_date = Some(day),
+                    Some((day, true)) => updated_date = updated_date.or(Some(day)),
+                    None => {}
+                }
+            }
             continue;
         }
         // A list's item's byline or date (each related story's) is not the page's.
@@ -175,10 +197,32 @@ pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
             date = iso_date(&text);
         }
     }
+    // A dateline that says its date is an update's is read only when no other is shown.
+    let plain_date = plain_date.or(updated_date);
     match line {
         Some((name, day)) => (byline.or(name).or(plain), date.or(Some(day))),
-        None => (byline.or(plain), date),
+        None => (byline.or(plain), date.or(plain_date)),
     }
+}
+
+/// The date element `n` shows when its text is a date with at most [`DATE_LABEL_WORDS`] words
+/// besides the date's and its time's (`Published: May 1, 2024 at 9:00 am EST`, `Dec 12, 2025 4
+/// min read`), outside reader comments and lists: a dateline with no class that names it; and
+/// whether it says the date is an update's (`Updated`, `Modified`, `Edited`).
+fn date_line(doc: &Doc, n: u32) -> Option<(String, bool)> {
+    let text = clean_value(&doc.text(n));
+    if text.len() > DATE_CHARS {
+        return None;
+    }
+    let day = iso_date(&text)?;
+    let words = text.split(|c: char| c.is_whitespace() || c == ',').filter(|w| w.starts_with(char::is_alphabetic));
+    let timed = |w: &str| {
+        let bare = w.trim_end_matches(['.', ':']);
+        ["at", "am", "pm", "a.m", "p.m"].iter().any(|t| bare.eq_ignore_ascii_case(t)) || (bare.len() <= 4 && bare.chars().all(|c| c.is_ascii_uppercase()))
+    };
+    let other = words.clone().filter(|w| super::date::month(w).is_none() && !byline::is_weekday(w) && !timed(w)).count();
+    let updated = words.map(str::to_lowercase).any(|w| ["updated", "modified", "edited"].contains(&w.trim_end_matches(':')));
+    (other <= DATE_LABEL_WORDS && !byline::in_comments(doc, n) && !listed(doc, n)).then_some((day, updated))
 }
 
 /// Whether element `n` is a part of a list's item: the list item (`li`) it stands in, at most
