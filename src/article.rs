@@ -180,12 +180,16 @@ impl Article {
         let absolute = |u: &Option<String>| {
             u.as_deref().map(|u| parsed.as_ref().and_then(|base| base.join(u.trim()).ok()).map_or_else(|| u.to_string(), String::from))
         };
+        let authors = match (&declared.authors, &byline) {
+            (d, _) if !d.is_empty() => d.clone(),
+            (_, Some(b)) if meta.authors.is_empty() || person.is_some() => crate::metadata::byline::people(b),
+            _ => meta.authors.clone(),
+        };
+        // The site's own name beside a person's is the publisher's, not an author's.
+        let site_named = |a: &String| declared_site.as_deref().is_some_and(|s| crate::metadata::byline::names_site(a, s));
+        let authors = if authors.iter().any(|a| !site_named(a)) { authors.into_iter().filter(|a| !site_named(a)).collect() } else { authors };
         let extra = Meta {
-            authors: match (&declared.authors, &byline) {
-                (d, _) if !d.is_empty() => d.clone(),
-                (_, Some(b)) if meta.authors.is_empty() || person.is_some() => crate::metadata::byline::people(b),
-                _ => meta.authors.clone(),
-            },
+            authors,
             modified: meta.modified.as_deref().and_then(crate::metadata::normalized_date),
             site_name,
             description: meta.description.clone().filter(|d| !d.trim().is_empty()).or_else(|| first_paragraph(doc, &extraction)),

@@ -96,6 +96,23 @@ fn the_byline_is_a_persons_name_not_the_sites_or_its_buttons() {
     assert_eq!(article("", r#"<p>Posted by <a rel="author" href="/people/ann">Ann Lee</a> on May 1</p>"#).0.as_deref(), Some("Ann Lee"));
     let buttons = r#"<meta name="author" content="Print Email Ann Lee ann@news.example Follow Ann on Twitter">"#;
     assert_eq!(article(buttons, "").0.as_deref(), Some("Ann Lee"));
+    // The role after a name is no part of it; the site's own name beside a person's is no author.
+    let both = r#"<meta name="author" content="Ann Lee, Staff Writer"><meta property="author" content="The Gazette"><meta property="og:site_name" content="The Gazette">"#;
+    assert_eq!(article(both, ""), (Some("Ann Lee".into()), Some("Ann Lee".into())));
+}
+
+#[test]
+fn the_authors_are_the_bylines_links_not_the_teasers() {
+    let html = r#"<html><head><title>Bridge closes</title></head><body><article><h1>Bridge closes</h1>
+        <p class=by>By <a rel="author" href="/p/ann">Ann Lee</a> and <a rel="author" href="/p/bo">Bo Chen</a></p>
+        <p>The old bridge over the river closes for repairs on Monday, the council said today.</p>
+        <p>Drivers should use the ferry until the end of June, when the work is due to end.</p></article>
+        <aside><h4>Ferry fares rise</h4><div class=by><a rel="author" href="/p/cy">Cy Diaz</a></div>
+        <a rel="author" href="/p/ann">View my complete profile</a></aside></body></html>"#;
+    let page = Page::from_bytes(html.as_bytes(), "https://news.example/a").unwrap();
+    let a = forest::rules::Rules::SinglePage.resolver().unwrap().article(page).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&a.to_json(false)).unwrap();
+    assert_eq!(json["authors"], serde_json::json!(["Ann Lee", "Bo Chen"]));
 }
 
 #[test]

@@ -113,7 +113,7 @@ pub fn written(raw: &str) -> Option<String> {
         out.truncate(half);
     }
     let joined = out.join(" ").replace(" ,", ",");
-    let name = joined.trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':' | '-' | '–' | '—' | '|' | '/'));
+    let name = joined.trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':' | '-' | '–' | '—' | '|' | '/' | '→' | '›' | '»'));
     (name.chars().any(char::is_alphabetic) && name.len() <= MAX_CHARS).then(|| name.to_string())
 }
 
@@ -281,14 +281,26 @@ pub(super) fn key(s: &str) -> String {
 /// The name of the first `<a rel=author>` link outside the page's comments whose whole text is
 /// a name.
 pub fn linked(doc: &Doc) -> Option<String> {
-    (0..doc.nodes.len() as u32).find_map(|i| {
-        if !is_author_link(doc.element(i)?) || in_comments(doc, i) {
-            return None;
-        }
-        // Only a link whose whole text is a name: not `Google profile`, `Author archive`.
-        let text = crate::clean::collapse_ws(&doc.text(i));
-        name(&text).filter(|n| *n == text.trim())
-    })
+    (0..doc.nodes.len() as u32).find_map(|i| link_name(doc, i))
+}
+
+/// The names of the page's byline links: the first `<a rel=author>` link outside the comments
+/// whose whole text is a name, and those of the others beside it (under its grandparent: `By
+/// <a>Ann Lee</a> and <a>Bo Chen</a>`), not the authors of teasers further on.
+pub fn linked_all(doc: &Doc) -> Vec<String> {
+    let Some(first) = (0..doc.nodes.len() as u32).find(|&i| link_name(doc, i).is_some()) else { return Vec::new() };
+    let block = doc.ancestors(first).nth(1).unwrap_or(first);
+    (block..doc.end(block)).filter_map(|i| link_name(doc, i)).collect()
+}
+
+/// The name `<a rel=author>` link `i` gives, outside the comments, when its whole text is a
+/// name: not `Google profile`, `View my complete profile`, `See full bio`'s kind of text.
+fn link_name(doc: &Doc, i: u32) -> Option<String> {
+    if !is_author_link(doc.element(i)?) || in_comments(doc, i) {
+        return None;
+    }
+    let text = crate::clean::collapse_ws(&doc.text(i));
+    name(&text).filter(|n| *n == text.trim())
 }
 
 /// Whether element `n` stands among reader comments: it or an ancestor is a comment region

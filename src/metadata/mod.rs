@@ -180,7 +180,8 @@ pub fn read(doc: &Doc) -> Metadata {
 }
 
 /// Each author: the JSON-LD article's author names, else every author meta tag's value (not a
-/// URL), else the names of `<a rel=author>` links, else the byline; a name that joins people
+/// URL), else the names of the byline's `<a rel=author>` links ([`byline::linked_all`]), else
+/// the byline; a name that joins people
 /// (`Ann Lee and Bo Chen`) gives each ([`byline::people`]).
 fn authors(doc: &Doc, ld: Option<&serde_json::Map<String, Value>>, byline: Option<&str>) -> Vec<String> {
     let names = declared_authors(doc, ld, byline);
@@ -198,17 +199,7 @@ fn declared_authors(doc: &Doc, ld: Option<&serde_json::Map<String, Value>>, byli
     if !from_meta.is_empty() {
         return distinct(from_meta);
     }
-    let linked: Vec<String> = doc
-        .nodes
-        .iter()
-        .enumerate()
-        .filter_map(|(i, n)| match &n.data {
-            NodeData::Element(e) if byline::is_author_link(e) => {
-                byline::name(&doc.text(i as u32))
-            }
-            _ => None,
-        })
-        .collect();
+    let linked = byline::linked_all(doc);
     if !linked.is_empty() {
         return distinct(linked);
     }
