@@ -24,12 +24,6 @@ const ENDS_LOWER: &[&str] = &["on", "at", "in"];
 /// First words that label a byline rather than begin a name.
 const LEADS: &[&str] = &["from", "via", "author", "authors"];
 
-/// Months, whole and short, that begin a date after a name.
-const MONTHS: &[&str] = &[
-    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan",
-    "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
-];
-
 /// Longest name line kept (a paper's many authors fit).
 const MAX_CHARS: usize = 1000;
 
@@ -85,7 +79,7 @@ pub fn written(raw: &str) -> Option<String> {
         }
         let ends = ENDS.iter().any(|e| w.eq_ignore_ascii_case(e)) || ENDS_LOWER.contains(&w);
         // A date: a month's name before a number, or a number.
-        let month = MONTHS.iter().any(|m| w.trim_end_matches('.').eq_ignore_ascii_case(m)) && words.get(i + 1).is_some_and(|n| digit(n));
+        let month = super::date::month(w).is_some() && words.get(i + 1).is_some_and(|n| digit(n));
         if month || digit(w) {
             // What the date began with goes too: a weekday, a label, a separator.
             while out.last().is_some_and(|o| is_weekday(o) || o.ends_with(':') || !o.chars().any(char::is_alphanumeric)) {
@@ -288,9 +282,10 @@ pub fn linked(doc: &Doc) -> Option<String> {
 /// whose whole text is a name, and those of the others beside it (under its grandparent: `By
 /// <a>Ann Lee</a> and <a>Bo Chen</a>`), not the authors of teasers further on.
 pub fn linked_all(doc: &Doc) -> Vec<String> {
-    let Some(first) = (0..doc.nodes.len() as u32).find(|&i| link_name(doc, i).is_some()) else { return Vec::new() };
+    let Some((first, name)) = (0..doc.nodes.len() as u32).find_map(|i| link_name(doc, i).map(|n| (i, n))) else { return Vec::new() };
+    // The block's nodes before the first link have no name: none is read twice.
     let block = doc.ancestors(first).nth(1).unwrap_or(first);
-    (block..doc.end(block)).filter_map(|i| link_name(doc, i)).collect()
+    std::iter::once(name).chain((first + 1..doc.end(block)).filter_map(|i| link_name(doc, i))).collect()
 }
 
 /// The name `<a rel=author>` link `i` gives, outside the comments, when its whole text is a

@@ -181,8 +181,8 @@ pub fn read(doc: &Doc) -> Metadata {
 
 /// Each author: the JSON-LD article's author names, else every author meta tag's value (not a
 /// URL), else the names of the byline's `<a rel=author>` links ([`byline::linked_all`]), else
-/// the byline; a name that joins people
-/// (`Ann Lee and Bo Chen`) gives each ([`byline::people`]).
+/// the byline; a name that joins people (`Ann Lee and Bo Chen`) gives each
+/// ([`byline::people`]).
 fn authors(doc: &Doc, ld: Option<&serde_json::Map<String, Value>>, byline: Option<&str>) -> Vec<String> {
     let names = declared_authors(doc, ld, byline);
     distinct(names.iter().flat_map(|n| byline::people(n)).collect())

@@ -176,7 +176,8 @@ pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
             if plain.is_none() && headed && !body {
                 plain = plain_byline(doc, i as u32);
             }
-            if plain_date.is_none() && headed && !body && head_block.contains(&i) {
+            // (Not once a date element has given the date: it is the one kept.)
+            if plain_date.is_none() && date.is_none() && headed && !body && head_block.contains(&i) {
                 match date_line(doc, i as u32) {
                     Some((day, false)) => plain_date = Some(day),
                     Some((day, true)) => updated_date = updated_date.or(Some(day)),
