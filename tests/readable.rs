@@ -97,6 +97,12 @@ fn the_header_zone_and_the_tail_are_trimmed() {
     let off = Options { header: false, tail: false, ..Options::default() };
     let all = extract_with(&doc, &off).text;
     assert!(all.contains("Jane Doe") && all.contains("library"), "{all}");
+    // A data table between the headline and the story is kept whole; a layout table's cell
+    // holding the byline is not.
+    let table = "<table><tr><th>Merchant</th><th>Price</th></tr><tr><td>Riverside Hardware</td><td>$12.00</td></tr></table>";
+    let html = html.replace("<div>By Jane Doe</div>", &format!("<table><tr><td>By Jane Doe</td></tr></table>{table}"));
+    let r = extract(&page(&html)).text;
+    assert!(r.contains("Merchant") && r.contains("Riverside Hardware") && !r.contains("Jane Doe"), "{r}");
 }
 
 #[test]
@@ -124,6 +130,29 @@ fn a_list_of_teasers_to_other_stories_is_cut_but_a_list_of_outside_links_is_not(
     let html = html.replace(&teasers, &picks);
     let r = extract(&page(&html));
     assert!(r.text.contains("Choir songbook"), "{}", r.text);
+}
+
+#[test]
+fn a_data_tables_rows_of_links_and_what_they_are_for_are_not_teasers() {
+    // Each row as a teaser is: a link to another page of the site over a summary.
+    let row = |i: usize, title: &str| {
+        format!("<tr><td><a href='/guide/{i}'>{title}</a></td><td>A short summary of what this guide explains, two lines long.</td></tr>")
+    };
+    let rows: String = ["Repair the bridge", "Close the road", "Open the footpath"].iter().enumerate().map(|(i, t)| row(i, t)).collect();
+    let table = |head: &str| format!("<table>{head}<tbody>{rows}</tbody></table>");
+    let html = |head: &str| {
+        format!(
+            "<html><head><title>Bridge</title><link rel=canonical href='https://gazette.example/guide/bridge'></head><body>\
+             <div id=main><p>{P1}</p><p>{P2}</p>{}<p>{P3}</p></div></body></html>",
+            table(head)
+        )
+    };
+    // With a header row, the table's rows are its data.
+    let r = extract(&page(&html("<thead><tr><th>If you want to</th><th>Read</th></tr></thead>")));
+    assert!(r.text.contains("Close the road") && r.text.contains("shop owners"), "{}", r.text);
+    // Without one, such rows read as a list of teasers, as a layout table's list of stories.
+    let r = extract(&page(&html("")));
+    assert!(!r.text.contains("Close the road") && r.text.contains("shop owners"), "{}", r.text);
 }
 
 #[test]

@@ -16,7 +16,8 @@
 //!   `role=dialog` or `aria-modal`, never: it is shown over the page), and words
 //!   such as article, body, content, entry, post raise a block's score.
 //! - **teasers**: an element most of whose children (three or more) are teasers, a headline
-//!   link over a summary, is a boilerplate region (lists of other stories).
+//!   link over a summary, is a boilerplate region (lists of other stories); not a data table's
+//!   rows (a table with header cells: a link, then what it is for).
 //! - **landmarks**: `article`, `main`, `role=main` and `itemprop=articleBody` raise a block's
 //!   score.
 //! - **hidden**: hidden elements (`hidden`, `display:none`, hiding classes, and `aria-hidden`

@@ -358,7 +358,7 @@ fn teaser_lists(doc: &Doc, f: &mut Facts, first: &[NodeId]) {
             && links_away(doc, t, host.as_deref())
     };
     for p in 0..n {
-        if p == doc.body as usize || f.text[p] || f.width[p] == 0 {
+        if p == doc.body as usize || f.text[p] || f.width[p] == 0 || data_rows(doc, p) {
             continue;
         }
         let (mut kids, mut teasers) = (0usize, 0usize);
@@ -373,6 +373,19 @@ fn teaser_lists(doc: &Doc, f: &mut Facts, first: &[NodeId]) {
             f.verdict[p].boilerplate = true;
         }
     }
+}
+
+/// Whether `p` holds a data table's rows: a `table` or `tbody` of a [`data_table`], whose rows
+/// (a link, then what it is for) are the table's data, not teasers.
+fn data_rows(doc: &Doc, p: usize) -> bool {
+    doc.element(p as NodeId).is_some_and(|e| matches!(e.name.as_str(), "table" | "tbody")) && data_table(doc, p as NodeId)
+}
+
+/// Whether the nearest table that is or holds `n` has header cells (`th`) of its own: a data
+/// table, not a page's layout.
+pub(super) fn data_table(doc: &Doc, n: NodeId) -> bool {
+    let table_of = |n: NodeId| std::iter::once(n).chain(doc.ancestors(n)).find(|&a| doc.element(a).is_some_and(|e| e.name == "table"));
+    table_of(n).is_some_and(|t| (t..doc.end(t)).any(|i| doc.element(i).is_some_and(|e| e.name == "th") && table_of(i) == Some(t)))
 }
 
 /// Is text node `t` inside a link to another page of the same site: an `a` whose `href` is

@@ -294,6 +294,10 @@ fn header_zone(doc: &Doc, f: &Facts, lines: &[Line], skip: &mut [bool], headline
     }
     for l in &lines[..start] {
         let before_headline = headline.is_some_and(|h| l.last < h as usize);
+        // A data table's cells are the page's data, not a byline's or a date's lines.
+        if !before_headline && in_table_or_code(doc, l.block) && super::score::data_table(doc, l.block as NodeId) {
+            continue;
+        }
         if before_headline || !heading(doc, l.block) {
             cut_line(f, l, skip);
         }
