@@ -244,3 +244,50 @@ fn links(page: &Page, base: &Url) -> Vec<(Url, Option<String>)> {
         })
         .collect()
 }
+
+/// The sites of web archives, learned ([`from_archives`]): a wrapper for each host with enough
+/// HTML pages, and why the others got none.
+#[derive(Debug, Default)]
+pub struct ArchiveSites {
+    /// Each host learned, in host order: how many of its HTML pages were read, and its wrapper
+    /// (whose `host` is set).
+    pub learned: Vec<(String, usize, crate::Wrapper)>,
+    /// Hosts with fewer HTML pages than asked for.
+    pub too_few: usize,
+    /// Hosts whose pages gave no wrapper, with why.
+    pub failed: Vec<(String, crate::Error)>,
+    /// What the archives held.
+    pub stats: crate::warc::Stats,
+    /// HTML records that could not be read as pages.
+    pub unreadable: usize,
+}
+
+/// Learn every host of the web archives `files` that has at least `min_pages` HTML pages, from
+/// its first `max_pages`. Each host's pages go to its own [`crate::wrapper::Inducer`] as the
+/// archives are read: what is kept of a page is its summary, so memory grows by about a tenth
+/// of a page per page, not by a page.
+///
+/// # Errors
+/// As [`crate::warc::pages_by_host`].
+pub fn from_archives(files: &[PathBuf], min_pages: usize, max_pages: usize, budget: &Budget, config: &Config) -> crate::Result<ArchiveSites> {
+    let new = |h: &str| crate::wrapper::Inducer::new(h, config.clone());
+    let hosts = crate::warc::gather_by_host(files, max_pages, budget, new, |inducer, p| inducer.add(&p))?;
+    let mut sites = ArchiveSites { stats: hosts.stats, unreadable: hosts.unreadable, ..ArchiveSites::default() };
+    for (host, inducer) in hosts.pages {
+        let pages = inducer.pages_added();
+        if pages < min_pages {
+            sites.too_few += 1;
+            continue;
+        }
+        match inducer.finish() {
+            Ok(induction) => {
+                let mut wrapper = induction.wrapper;
+                wrapper.host = Some(host.clone());
+                sites.learned.push((host, pages, wrapper));
+            }
+            Err(e) => sites.failed.push((host, e)),
+        }
+    }
+    Ok(sites)
+}
+

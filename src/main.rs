@@ -22,7 +22,7 @@ mod induce;
 #[path = "cli/wrappers.rs"]
 mod wrappers;
 
-use apply::{apply, read_site_config};
+use apply::apply;
 use args::*;
 use bench::bench;
 use induce::induce;
@@ -119,6 +119,17 @@ fn progress_bar(len: usize, what: &str, quiet: bool) -> Option<indicatif::Progre
     Some(bar)
 }
 
+/// The line that names a skipped input and why: `skipped WHAT: WHY`, or `skipped: WHY` when
+/// WHY names it already (`cannot fetch URL: …`), so a line does not say it twice.
+fn skip_line(what: &dyn std::fmt::Display, why: &str) -> String {
+    let what = what.to_string();
+    if why.contains(&what) {
+        format!("forest: skipped: {why}")
+    } else {
+        format!("forest: skipped {what}: {why}")
+    }
+}
+
 /// A library error as the user should read it: with the flag or step that helps.
 fn explain(e: &forest::Error) -> String {
     use forest::budget::Limit;
@@ -198,7 +209,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 match index.merge_from(shard) {
                     Ok(n) => eprintln!("forest: merged {n} articles of {}", shard.display()),
                     Err(e) => {
-                        eprintln!("forest: skipped {}: {}", shard.display(), explain(&e));
+                        eprintln!("{}", skip_line(&shard.display(), &explain(&e)));
                         skipped += 1;
                     }
                 }

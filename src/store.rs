@@ -53,6 +53,17 @@ pub struct Entry {
     pub path: PathBuf,
 }
 
+/// A site config imported into a store ([`Store::import_site_config`]).
+#[derive(Debug)]
+pub struct Imported {
+    /// Its file in the store.
+    pub path: PathBuf,
+    /// Whether it replaced the host's site config.
+    pub replaced: bool,
+    /// What its file says that forest reads differently or not at all, by line.
+    pub warnings: Vec<crate::ftr::Warning>,
+}
+
 /// How a stored wrapper does on the pages it is applied to, kept beside it (`<host>.health`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Health {
@@ -359,6 +370,32 @@ impl Store {
     /// As [`Store::save`].
     pub fn save_site_config(&self, host: &str, text: &str) -> Result<PathBuf> {
         self.save_bytes(host, Kind::SiteConfig, text.as_bytes())
+    }
+
+    /// Import the FiveFilters site config in `file` for `host` (else the host its file name
+    /// says: `example.org.txt`, `.example.org.txt`), checked as `apply` will use it (it parses,
+    /// and every XPath it makes compiles); one already stored for the host is replaced only
+    /// when `force`.
+    ///
+    /// # Errors
+    /// As [`crate::ftr::SiteConfig::load`] and [`crate::ftr::ConfigApplier::new`];
+    /// [`Error::Invalid`] for a bad host, or for a host whose site config is stored when not
+    /// `force`; as [`Store::save`].
+    pub fn import_site_config(&self, file: &Path, host: Option<&str>, force: bool) -> Result<Imported> {
+        let bytes = crate::fetch::read_file_within(file, crate::ftr::MAX_CONFIG_BYTES)?;
+        let text = String::from_utf8_lossy(&bytes);
+        let (config, warnings) = crate::ftr::SiteConfig::parse(&text, &file.display().to_string())?;
+        crate::ftr::ConfigApplier::new(config)?;
+        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let key = crate::host::key(host.unwrap_or_else(|| name.strip_suffix(".txt").unwrap_or(name).trim_start_matches('.')))?;
+        let stored = self.path(&key, Kind::SiteConfig);
+        let replaced = stored.is_file();
+        if replaced && !force {
+            let why = format!("it would replace the site config of {key} already stored ({}): pass --force to replace it", stored.display());
+            return Err(Error::Invalid(why));
+        }
+        let path = self.save_site_config(&key, &text)?;
+        Ok(Imported { path, replaced, warnings })
     }
 
     fn save_bytes(&self, host: &str, kind: Kind, bytes: &[u8]) -> Result<PathBuf> {

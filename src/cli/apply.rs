@@ -8,7 +8,7 @@ use forest::article::Fields;
 use forest::rules::{Missing, Rules};
 
 /// Read and check a FiveFilters site config; its warnings go to stderr.
-pub(crate) fn read_site_config(path: &Path) -> anyhow::Result<forest::ftr::SiteConfig> {
+fn read_site_config(path: &Path) -> anyhow::Result<forest::ftr::SiteConfig> {
     let (config, warnings) = forest::ftr::SiteConfig::load(path)?;
     for w in warnings {
         eprintln!("forest: {}:{}: {}", path.display(), w.line, w.message);
@@ -40,7 +40,7 @@ impl<W: Write> Sink<W> {
         let article = match result {
             Ok(a) => a,
             Err(e) => {
-                eprintln!("forest: skipped {loc}: {}", explain(&e));
+                eprintln!("{}", skip_line(loc, &explain(&e)));
                 self.skipped += 1;
                 return Ok(());
             }
@@ -173,7 +173,7 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
             let mut reader = match forest::warc::Reader::open(file) {
                 Ok(r) => r,
                 Err(e) => {
-                    eprintln!("forest: skipped {}: {}", file.display(), explain(&e));
+                    eprintln!("{}", skip_line(&file.display(), &explain(&e)));
                     unread += 1;
                     continue;
                 }
@@ -280,7 +280,7 @@ pub(crate) fn feed(a: FeedArgs) -> anyhow::Result<ExitCode> {
         eprintln!("forest: skipped item {}: {}", s.what, s.why);
     }
     for (loc, e) in &full.failed {
-        eprintln!("forest: skipped {loc}: {}", explain(e));
+        eprintln!("{}", skip_line(loc, &explain(e)));
     }
     if !a.fetch.quiet {
         eprintln!("forest: {} of {} items with their full article", full.feed.filled, full.items);

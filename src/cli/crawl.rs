@@ -36,7 +36,7 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
                     b.set_position(fetched as u64);
                 }
             }
-            Event::Skipped(url, Skip::Failed, why) => eprintln!("forest: skipped {url}: {}", why.unwrap_or_default()),
+            Event::Skipped(url, Skip::Failed, why) => eprintln!("{}", skip_line(&url, &why.unwrap_or_default())),
             Event::Skipped(..) => {}
             Event::Learned(Ok((path, pages))) => {
                 if !a.fetch.quiet {
@@ -49,7 +49,7 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
                     Some(o) => o.article(&loc, &article)?,
                     None => stdout.put(&loc, article, None)?,
                 },
-                Err(e) => eprintln!("forest: skipped {loc}: {}", explain(&e)),
+                Err(e) => eprintln!("{}", skip_line(&loc, &explain(&e))),
             },
         }
         Ok(())

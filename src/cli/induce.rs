@@ -26,48 +26,28 @@ impl InduceArgs {
 /// Induce a wrapper for every host of web archives with enough pages, into the store.
 pub(crate) fn induce_warc(a: &InduceArgs) -> anyhow::Result<ExitCode> {
     let store = if a.no_store { None } else { Some(a.store.open()?) };
-    // Each host's pages go to its own inducer as the archives are read: what is kept of a page
-    // is its summary, so memory grows by about a tenth of a page per page, not by a page.
-    let cfg = a.config();
-    let hosts = forest::warc::gather_by_host(&a.warc, a.max_pages, &a.budget.page(), |h| Inducer::new(h, cfg.clone()), |inducer, p| inducer.add(&p))?;
-    let (by_host, stats, unreadable) = (hosts.pages, hosts.stats, hosts.unreadable);
-    eprintln!("forest: {stats}");
-    if unreadable > 0 {
-        eprintln!("forest: {unreadable} HTML records could not be read as pages");
+    let sites = forest::learn::from_archives(&a.warc, a.min_pages, a.max_pages, &a.budget.page(), &a.config())?;
+    eprintln!("forest: {}", sites.stats);
+    if sites.unreadable > 0 {
+        eprintln!("forest: {} HTML records could not be read as pages", sites.unreadable);
     }
     let mut out = std::io::stdout().lock();
-    let (mut induced, mut too_few, mut failed) = (0usize, 0usize, 0usize);
-    for (host, inducer) in by_host {
-        let pages = inducer.pages_added();
-        if pages < a.min_pages {
-            too_few += 1;
-            continue;
+    for (host, pages, wrapper) in &sites.learned {
+        if let Some(store) = &store {
+            store.keep(host, wrapper, a.replace)?;
         }
-        match inducer.finish() {
-            Ok(induction) => {
-                let mut w = induction.wrapper;
-                w.host = Some(host.clone());
-                if let Some(store) = &store {
-                    store.keep(&host, &w, a.replace)?;
-                }
-                writeln!(out, "{host}\t{pages}\t{}", w.xpath)?;
-                induced += 1;
-            }
-            Err(e) => {
-                eprintln!("forest: no wrapper for {host}: {e}");
-                failed += 1;
-            }
-        }
+        writeln!(out, "{host}\t{pages}\t{}", wrapper.xpath)?;
+    }
+    for (host, e) in &sites.failed {
+        eprintln!("forest: no wrapper for {host}: {e}");
     }
     let whereto = store.as_ref().map(|s| format!(" into {}", s.dir().display())).unwrap_or_default();
-    eprintln!(
-        "forest: {induced} wrappers induced{whereto}; {too_few} hosts with fewer than {} pages, {failed} failed",
-        a.min_pages
-    );
+    let (induced, failed) = (sites.learned.len(), sites.failed.len());
+    eprintln!("forest: {induced} wrappers induced{whereto}; {} hosts with fewer than {} pages, {failed} failed", sites.too_few, a.min_pages);
     if induced == 0 {
         bail!("no host of the archive has a wrapper (hosts with at least {} HTML pages: none that induce)", a.min_pages);
     }
-    let damaged = stats.skipped_bad + stats.skipped_too_large;
+    let damaged = sites.stats.skipped_bad + sites.stats.skipped_too_large;
     Ok(if failed > 0 || damaged > 0 { ExitCode::from(3) } else { ExitCode::SUCCESS })
 }
 
@@ -96,7 +76,7 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
         b.finish_and_clear();
     }
     for (what, e) in &read.failed {
-        eprintln!("forest: skipped {what}: {}", explain(e));
+        eprintln!("{}", skip_line(what, &explain(e)));
     }
     let (induction, pages, failed) = (read.induction?, read.pages, read.failed);
     let mut wrapper = induction.wrapper.clone();

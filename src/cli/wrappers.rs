@@ -78,9 +78,18 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
             // Each file is imported or skipped with its reason; the others go on.
             let mut skipped = 0usize;
             for file in &files {
-                if let Err(e) = import_one(&store, file, host.as_deref(), force) {
-                    eprintln!("forest: skipped {}: {e:#}", file.display());
-                    skipped += 1;
+                match store.import_site_config(file, host.as_deref(), force) {
+                    Ok(imported) => {
+                        for w in imported.warnings {
+                            eprintln!("forest: {}:{}: {}", file.display(), w.line, w.message);
+                        }
+                        let replaced = if imported.replaced { " (replacing the one stored)" } else { "" };
+                        eprintln!("forest: imported {} as {}{replaced}", file.display(), imported.path.display());
+                    }
+                    Err(e) => {
+                        eprintln!("{}", skip_line(&file.display(), &explain(&e)));
+                        skipped += 1;
+                    }
                 }
             }
             if skipped == files.len() {
@@ -92,25 +101,4 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Import one site config file into the store (as `host`, else the host its name says).
-fn import_one(store: &forest::store::Store, file: &std::path::Path, host: Option<&str>, force: bool) -> anyhow::Result<()> {
-    // Checked as `apply` will use it: every XPath it makes compiles (a `strip_id_or_class`
-    // value becomes one), so no config is imported that `apply` would then refuse.
-    forest::ftr::ConfigApplier::new(read_site_config(file)?)?;
-    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    let from_name = name.strip_suffix(".txt").unwrap_or(name).trim_start_matches('.');
-    let host = host.unwrap_or(from_name);
-    let key = forest::host::key(host)?;
-    let existing = store.list()?.into_iter().find(|e| e.host == key && e.kind == forest::store::Kind::SiteConfig);
-    if let (Some(e), false) = (&existing, force) {
-        bail!("it would replace the site config of {key} already stored ({}): pass --force to replace it", e.path.display());
-    }
-    let bytes = forest::fetch::read_file_within(file, forest::ftr::MAX_CONFIG_BYTES)?;
-    let text = String::from_utf8_lossy(&bytes);
-    let path = store.save_site_config(host, &text).with_context(|| format!("cannot import {}", file.display()))?;
-    let replaced = if existing.is_some() { " (replacing the one stored)" } else { "" };
-    eprintln!("forest: imported {} as {}{replaced}", file.display(), path.display());
-    Ok(())
 }

@@ -365,8 +365,11 @@ impl Fetcher {
                         if let Some(entry) = cached {
                             return Ok(entry.into_fetched(url));
                         }
-                        let tries = attempt + 1;
-                        return Err(Error::Fetch { url: url.to_string(), message: format!("{why} (after {tries} tries)"), status });
+                        let tries = match attempt {
+                            0 => String::new(),
+                            n => format!(" (after {} tries)", n + 1),
+                        };
+                        return Err(Error::Fetch { url: url.to_string(), message: format!("{why}{tries}"), status });
                     }
                     // Doubled at each retry, up to the longest wait a server may ask for.
                     let backoff = self.opts.backoff.saturating_mul(2u32.saturating_pow(attempt)).min(self.opts.max_retry_after);
@@ -409,7 +412,8 @@ impl Fetcher {
                 req = req.header(reqwest::header::IF_MODIFIED_SINCE, lm);
             }
         }
-        let resp = match req.send() {
+        // reqwest's messages name the URL, which the error this makes names already.
+        let resp = match req.send().map_err(reqwest::Error::without_url) {
             Ok(r) => r,
             // The guard refused the address (when resolving, or a redirect's target): no retry
             // will change that.
