@@ -176,6 +176,19 @@ impl Article {
         let site_name = declared_site.clone().or_else(|| crate::metadata::site_from_title(&doc.title, &title, host.as_deref()));
         // The title is the article's: a part of it that names the site goes (`… | The Gazette`).
         let title = if all { crate::metadata::title_without_site(&title, declared_site.as_deref(), host.as_deref()) } else { title };
+        // A headline that is only the site's name (a blog's name over each post) is not the
+        // title of an article other than the home page's: the declared headline is, else the
+        // `<title>`, each without the site's name.
+        let home = parsed.as_ref().is_none_or(|u| u.path().trim_matches('/').is_empty());
+        let title = match site_name.as_deref() {
+            Some(site) if all && !home && crate::metadata::byline::names_site(&title, site) => [meta.headline.as_deref(), Some(doc.title.as_str())]
+                .into_iter()
+                .flatten()
+                .map(|t| crate::metadata::title_without_site(&collapse_ws(t), Some(site), host.as_deref()))
+                .find(|t| !t.is_empty() && !crate::metadata::byline::names_site(t, site))
+                .unwrap_or(title),
+            _ => title,
+        };
         // URLs the page declares, made absolute against where it was read.
         let absolute = |u: &Option<String>| {
             u.as_deref().map(|u| parsed.as_ref().and_then(|base| base.join(u.trim()).ok()).map_or_else(|| u.to_string(), String::from))

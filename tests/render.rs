@@ -102,6 +102,24 @@ fn the_byline_is_a_persons_name_not_the_sites_or_its_buttons() {
 }
 
 #[test]
+fn a_blogs_name_over_its_post_is_not_the_posts_title() {
+    let title_and_site = |url: &str, head: &str| {
+        let html = format!(
+            "<html><head>{head}</head><body><h1>Riverside Notes</h1><div class=post><h3>Bridge closes</h3>\
+             <p>The old bridge over the river closes for repairs on Monday, the council said today.</p>\
+             <p>Drivers should use the ferry until the end of June, when the work is due to end.</p></div></body></html>"
+        );
+        let a = forest::rules::Rules::SinglePage.resolver().unwrap().article(Page::from_bytes(html.as_bytes(), url).unwrap()).unwrap();
+        (a.title.clone(), a.meta.site_name.clone().unwrap_or_default())
+    };
+    let head = "<title>Bridge closes | Riverside Notes</title><meta property=og:site_name content='Riverside Notes'>";
+    let post = "https://riversidenotes.example/2024/05/bridge-closes.html";
+    assert_eq!(title_and_site(post, head), ("Bridge closes".into(), "Riverside Notes".into()));
+    // The home page's title is the site's name.
+    assert_eq!(title_and_site("https://riversidenotes.example/", head).0, "Riverside Notes");
+}
+
+#[test]
 fn the_authors_are_the_bylines_links_not_the_teasers() {
     let html = r#"<html><head><title>Bridge closes</title></head><body><article><h1>Bridge closes</h1>
         <p class=by>By <a rel="author" href="/p/ann">Ann Lee</a> and <a rel="author" href="/p/bo">Bo Chen</a></p>

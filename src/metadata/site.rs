@@ -44,8 +44,9 @@ pub fn site_name(declared: &str, host: Option<&str>) -> String {
 /// The site's name a `<title>` gives beside the headline (`Bridge closes | The Gazette`,
 /// `The Gazette - Bridge closes`): its first or last part, separated by a ` | `, ` - `, ` – `,
 /// ` — `, ` :: ` or ` · `. The part that names the page's `host` when exactly one of the two
-/// does; else the side that is not the `headline`, when the other is. At most 6 words, then read
-/// as a declared name is ([`site_name`]).
+/// does; else the side that is not the `headline`, when the other is: the whole of that side
+/// when a part of it names the host, else its outer part. At most 6 words, then read as a
+/// declared name is ([`site_name`]).
 ///
 /// # Example
 /// ```
@@ -56,6 +57,9 @@ pub fn site_name(declared: &str, host: Option<&str>) -> String {
 /// // The side of the site's name holds a section too: the part that names the host is kept.
 /// let title = "Lawmakers Defend Earmarks - Politics | Political News - FOXNews.com";
 /// assert_eq!(site_from_title(title, "Lawmakers Defend Earmarks", Some("www.foxnews.com")).as_deref(), Some("FOXNews.com"));
+/// // The side beside the headline ends with a section: its part that names the host is kept.
+/// let title = "Whalers win - NHL.com - News";
+/// assert_eq!(site_from_title(title, "Whalers win", Some("www.nhl.com")).as_deref(), Some("NHL.com"));
 /// ```
 pub fn site_from_title(title: &str, headline: &str, host: Option<&str>) -> Option<String> {
     let (title, headline) = (crate::clean::collapse_ws(title), crate::clean::collapse_ws(headline));
@@ -70,14 +74,32 @@ pub fn site_from_title(title: &str, headline: &str, host: Option<&str>) -> Optio
         let (name, by_host) = match named {
             Some((true, false)) => (first, true),
             Some((false, true)) => (last, true),
-            _ if title.starts_with(&headline) && !headline.is_empty() => (last, false),
-            _ if title.ends_with(&headline) && !headline.is_empty() => (first, false),
+            _ if title.starts_with(&headline) && !headline.is_empty() => match title.get(headline.len()..).and_then(|side| named_side(side, sep, host)) {
+                Some(name) => return Some(name),
+                None => (last, false),
+            },
+            _ if title.ends_with(&headline) && !headline.is_empty() => {
+                match title.get(..title.len() - headline.len()).and_then(|side| named_side(side, sep, host)) {
+                    Some(name) => return Some(name),
+                    None => (first, false),
+                }
+            }
             _ => return None,
         };
         let name = (!name.is_empty() && name.split_whitespace().count() <= 6 && (by_host || name != headline)).then_some(name)?;
         // A side of several parts (`Political News - FOXNews.com`) is read as a declared name is.
         Some(site_name(name, host))
     })
+}
+
+/// The site's name in `side`, the whole of a title beside its headline, when a part of it
+/// names the `host` (`NHL.com` of `NHL.com - News`, beside `Whalers win - `: a section after
+/// the site's name).
+fn named_side(side: &str, sep: &str, host: Option<&str>) -> Option<String> {
+    let mark = sep.trim();
+    let side = side.trim().trim_start_matches(mark).trim_end_matches(mark).trim();
+    let name = site_name(side, host);
+    (name != side).then_some(name)
 }
 
 /// `title` without its first or last part when that part is the site's declared name (`site`)
