@@ -365,10 +365,7 @@ impl Fetcher {
                         if let Some(entry) = cached {
                             return Ok(entry.into_fetched(url));
                         }
-                        let tries = match attempt {
-                            0 => String::new(),
-                            n => format!(" (after {} tries)", n + 1),
-                        };
+                        let tries = if attempt == 0 { String::new() } else { format!(" (after {} tries)", attempt + 1) };
                         return Err(Error::Fetch { url: url.to_string(), message: format!("{why}{tries}"), status });
                     }
                     // Doubled at each retry, up to the longest wait a server may ask for.
