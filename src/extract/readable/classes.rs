@@ -442,8 +442,13 @@ const TERMINATORS: &[&str] = &[
 ];
 
 /// Does this short line end the article's body? Its text, lower-cased and trimmed of
-/// punctuation, begins with a terminator phrase, and it is not much longer than one.
+/// punctuation, begins with a terminator phrase, and it is not much longer than one, nor a
+/// sentence (a period after more than three words).
 pub fn terminator(line: &str) -> bool {
+    // A sentence (`See also man emirrordist.`) is the text's own, not a label over what ends it.
+    if line.trim_end().ends_with('.') && line.split_whitespace().count() > 3 {
+        return false;
+    }
     let t = line.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
     if t.is_empty() || t.chars().count() > 48 {
         return false;
@@ -532,5 +537,8 @@ mod tests {
         assert!(terminator("Lesen Sie auch"));
         assert!(!terminator("Relatedness of species is measured by the amount of shared DNA in genomes"));
         assert!(!terminator("Relativity"));
+        // A sentence that begins as a terminator does is the text's own.
+        assert!(terminator("See also") && terminator("Read more."));
+        assert!(!terminator("See also man emirrordist.") && !terminator("Read more on Lewis' quote here."));
     }
 }
