@@ -10,10 +10,16 @@ use forest::rules::{Missing, Rules};
 /// Read and check a FiveFilters site config; its warnings go to stderr.
 fn read_site_config(path: &Path) -> anyhow::Result<forest::ftr::SiteConfig> {
     let (config, warnings) = forest::ftr::SiteConfig::load(path)?;
+    say_warnings(path, &warnings);
+    Ok(config)
+}
+
+/// Say on stderr, by line, what a site config's file holds that forest reads differently or
+/// not at all.
+pub(crate) fn say_warnings(path: &Path, warnings: &[forest::ftr::Warning]) {
     for w in warnings {
         eprintln!("forest: {}:{}: {}", path.display(), w.line, w.message);
     }
-    Ok(config)
 }
 
 /// What `apply` writes ([`forest::output::Writer`]) and counts, and what it says of each page.

@@ -80,9 +80,7 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
             for file in &files {
                 match store.import_site_config(file, host.as_deref(), force) {
                     Ok(imported) => {
-                        for w in imported.warnings {
-                            eprintln!("forest: {}:{}: {}", file.display(), w.line, w.message);
-                        }
+                        apply::say_warnings(file, &imported.warnings);
                         let replaced = if imported.replaced { " (replacing the one stored)" } else { "" };
                         eprintln!("forest: imported {} as {}{replaced}", file.display(), imported.path.display());
                     }

@@ -74,14 +74,17 @@ pub fn site_from_title(title: &str, headline: &str, host: Option<&str>) -> Optio
         let (name, by_host) = match named {
             Some((true, false)) => (first, true),
             Some((false, true)) => (last, true),
-            _ if title.starts_with(&headline) && !headline.is_empty() => match title.get(headline.len()..).and_then(|side| named_side(side, sep, host)) {
-                Some(name) => return Some(name),
-                None => (last, false),
-            },
-            _ if title.ends_with(&headline) && !headline.is_empty() => {
-                match title.get(..title.len() - headline.len()).and_then(|side| named_side(side, sep, host)) {
+            // The headline at one end: the other side, whole when a part of it names the host,
+            // else its outer part.
+            _ if !headline.is_empty() => {
+                let (side, outer) = match (title.strip_prefix(headline.as_str()), title.strip_suffix(headline.as_str())) {
+                    (Some(side), _) => (side, last),
+                    (None, Some(side)) => (side, first),
+                    (None, None) => return None,
+                };
+                match named_side(side, sep, host) {
                     Some(name) => return Some(name),
-                    None => (first, false),
+                    None => (outer, false),
                 }
             }
             _ => return None,
