@@ -129,7 +129,8 @@ const DATE_LABEL_WORDS: usize = 3;
 /// body: the text of the first element whose class or id names a byline or an author (not an
 /// author's box or picture) that is a name's length once its `By` and what follows a date or a
 /// `|` are cut (at most 8 words and 80 characters, no digits); and the first element whose class
-/// or id names a date whose text, at most [`DATE_CHARS`] long, reads as one ([`iso_date`]); else
+/// or id names a date (a date word, or a compound ending with one at a capital: `NewsDate`)
+/// whose text, at most [`DATE_CHARS`] long, reads as one ([`iso_date`]); else
 /// what the first byline line gives, whatever its markup (`byline_line`); else a line that is
 /// only `By` and a person's name between the first `h1` and the first paragraph of a
 /// sentence's length (`plain_byline`: where a story's byline stands), and, for the date, a
@@ -167,7 +168,12 @@ pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
             let ends = |words: &[&str]| words.iter().any(|x| w.len() > x.len() && w.as_bytes()[w.len() - x.len()..].eq_ignore_ascii_case(x.as_bytes()));
             by |= is(BYLINE_WORDS) || ends(BYLINE_WORDS);
             not_by |= is(NOT_BYLINE_WORDS) || ends(NOT_BYLINE_WORDS);
-            dated |= is(DATE_WORDS);
+            // A date word ends a compound at a capital only (`NewsDate`, `postDate`; not
+            // `update`, `candidate`).
+            let capped = |words: &[&str]| {
+                words.iter().any(|x| w.len() > x.len() && w.as_bytes()[w.len() - x.len()].is_ascii_uppercase() && w.as_bytes()[w.len() - x.len()..].eq_ignore_ascii_case(x.as_bytes()))
+            };
+            dated |= is(DATE_WORDS) || capped(DATE_WORDS);
         }
         if !(by || dated) {
             if line.is_none() {
@@ -383,6 +389,19 @@ mod tests {
         // A sentence or a label under a byline's class is no name.
         assert_eq!(page(&format!("<h1>Bridge</h1><p class=byline>Tell us what you think</p>{story}")).0, None);
         assert_eq!(page(&format!("<h1>Bridge</h1><p class=postAuthor>Topic Author</p>{story}")).0, None);
+    }
+
+    #[test]
+    fn a_date_is_found_by_a_compound_class_that_ends_with_a_capitalized_date_word() {
+        let page = |body: &str| shown(&crate::clean::page(&format!("<body>{body}</body>"))).1;
+        let story = "<p>The bridge over the river reopened on Monday after two years of repairs and delays.</p>";
+        // Above a story with no headline (a page of 2005: the date stamp of a news item).
+        let stamp = format!("<p class=NewsDate>12/28/2005 3:13:17 PM, by Hannibal</p>{story}");
+        assert_eq!(page(&stamp).as_deref(), Some("2005-12-28"));
+        assert_eq!(page(&format!("<p id=postDate>Dec 31, 2025, 9:37 PM</p>{story}")).as_deref(), Some("2025-12-31"));
+        // A word that only ends with the letters of one is no date word (`update`, `candidate`).
+        assert_eq!(page(&format!("{story}<div class=update>May 1, 2024</div>")), None);
+        assert_eq!(page(&format!("{story}<div class=candidate>May 1, 2024</div>")), None);
     }
 
     #[test]
