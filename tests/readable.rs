@@ -299,9 +299,9 @@ fn a_discussion_cuts_a_short_copy_an_article_keeps() {
     assert_eq!(forum.matches("chain skips on the climb").count(), 1, "{forum}");
     let page = text_of(thread(""));
     assert_eq!(page.matches("chain skips on the climb").count(), 2, "under 500 bytes, a copy stays where the page is no discussion: {page}");
-    // A reply's preview of a one-paragraph post, and a signature under every post of one user.
+    // A reply's preview of a one-paragraph post, and a motto under every post of one user.
     let one = "<p>Has anyone fitted the wider tyres to the older frame without rubbing?</p>";
-    let sign = "<p class=signature>Riding since 1989, still learning every single day.</p>";
+    let sign = "<p class=motto>Riding since 1989, still learning every single day.</p>";
     let html = format!(
         "<html><head>{declared}</head><body><main><h1>Wider tyres</h1><div class=post>{one}{sign}</div>\
          <div class=post><div class=parent>{one}</div><p>{P1}</p></div><div class=post><p>{P2}</p>{sign}</div></main></body></html>"
@@ -340,4 +340,35 @@ fn a_discussion_s_posts_are_its_article_though_their_classes_name_comments() {
     let story = "<p>The project published its goals for the second half of the year on Monday.</p>".repeat(8);
     let article = text_of("", &format!("<article><h1>Project goals for 2024</h1>{story}</article>"));
     assert!(article.contains("second half") && !article.contains("ergonomic"), "{article}");
+}
+
+#[test]
+fn a_thread_s_user_cards_and_signatures_are_cut() {
+    // A forum thread that declares no kind: beside each post its user's card (a line of their
+    // standing, `Posts: 65703`), under it their signature.
+    let post = |who: &str, posts: &str, text: &str| {
+        format!(
+            "<div class=post><dl class=postprofile><dt><a href=/u/{who}>{who}</a></dt><dd>Moderator</dd>\
+             <dd><strong>Posts:</strong> {posts}</dd><dd><strong>Joined:</strong> Aug 2008</dd></dl>\
+             <div class=content><p>{text}</p></div><div class=signature>{who} of the Glitches, stats not canon.</div></div>"
+        )
+    };
+    let html = format!(
+        "<html><body><nav><a href=/>Forums</a></nav><div id=thread><h1>The bridge repairs</h1>{}{}{}</div></body></html>",
+        post("ann", "65,703", P1),
+        post("bo", "4", P2),
+        post("cy", "190", P3)
+    );
+    let doc = page(&html);
+    let text = extract(&doc).text;
+    for p in [P1, P2, P3] {
+        assert!(text.contains(p), "{text}");
+    }
+    assert!(!text.contains("Posts:") && !text.contains("Joined:") && !text.contains("Glitches"), "{text}");
+    let kept = extract_with(&doc, &Options::default().without("cards").expect("a mechanism")).text;
+    assert!(kept.contains("Posts:") && kept.contains("Glitches"), "{kept}");
+    // One such line in an article is the article's: no thread shows, nothing is cut.
+    let story = format!("<html><body><article><h1>Bridge</h1><p>{P1}</p><p>Joined: 2019</p><p class=signature>Ann Lee</p><p>{P2}</p></article></body></html>");
+    let one = extract(&page(&story)).text;
+    assert!(one.contains("Joined: 2019") && one.contains("Ann Lee"), "{one}");
 }

@@ -320,6 +320,12 @@ pub fn verdict(e: &Element, cache: &mut Cache) -> Verdict {
     v
 }
 
+/// Does `e`'s class or id name a signature (`post-signature`, `signaturecontainer`): the lines
+/// a forum's user puts under each of their posts?
+pub fn signature(e: &Element) -> bool {
+    e.id_class().into_iter().flatten().any(|v| contains_ci(v, "signature"))
+}
+
 /// Does `hay` contain `needle` (lower-case ASCII), ignoring ASCII case?
 fn contains_ci(hay: &str, needle: &str) -> bool {
     hay.as_bytes().windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))

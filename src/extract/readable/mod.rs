@@ -49,6 +49,11 @@
 //!   size, a line alone too: there posts quote and preview one another and repeat their
 //!   signatures, where elsewhere repeated lines are often a card's fine print. On a page whose comment regions the cleaner kept as its
 //!   content (a discussion), words naming comments mark no boilerplate.
+//! - **cards**: in a thread, the furniture of each post is cut: its user's card (found by two or
+//!   more lines of a user's standing, `Posts: 1,077`, `Joined: Aug 2008`: the largest element
+//!   around each that holds no paragraph and about 35 words at most) and, in a thread so shown
+//!   or declared, each post's signature (an element whose class or id names one). Cut from the
+//!   text only: the selection is made as before.
 //! - **header**: before the first sentence of the body only headings are kept (bylines,
 //!   dates and share lines go).
 //! - **tail**: the selection is cut at a line that ends articles ("Related", "More from",
@@ -132,6 +137,10 @@ pub struct Options {
     /// knows the page), and on a page the cleaner found to be a discussion
     /// ([`crate::clean::Doc::discussion`]) words naming comments mark no boilerplate.
     pub kinds: bool,
+    /// In a thread, each post's signature and its user's card (`Posts: 1,077`) are cut.
+    pub cards: bool,
+    /// The page is a discussion (set by `kinds`): its posts' signatures are cut.
+    pub thread: bool,
     /// Only headings are kept before the body's first sentence.
     pub header: bool,
     /// The selection is cut at a terminator line in its tail.
@@ -162,6 +171,8 @@ impl Default for Options {
             copy_bytes: ARTICLE_MIN as usize,
             copy_lines: 2,
             kinds: true,
+            cards: true,
+            thread: false,
             header: true,
             tail: true,
             headline: true,
@@ -174,7 +185,7 @@ impl Default for Options {
 
 /// The mechanisms `single-page-no-<name>` turns off (ablation).
 pub const MECHANISMS: &[&str] =
-    &["classes", "teasers", "landmarks", "hidden", "panels", "siblings", "prune", "link-blocks", "quotes", "copies", "kinds", "header", "tail", "headline", "stories", "listing", "sections"];
+    &["classes", "teasers", "landmarks", "hidden", "panels", "siblings", "prune", "link-blocks", "quotes", "copies", "kinds", "cards", "header", "tail", "headline", "stories", "listing", "sections"];
 
 impl Options {
     /// These options with mechanism `name` (one of [`MECHANISMS`]) turned off.
@@ -194,6 +205,7 @@ impl Options {
             "quotes" => self.quotes = false,
             "copies" => self.copies = false,
             "kinds" => self.kinds = false,
+            "cards" => self.cards = false,
             "header" => self.header = false,
             "tail" => self.tail = false,
             "headline" => self.headline = false,

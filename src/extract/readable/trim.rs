@@ -57,10 +57,13 @@ pub fn mask(doc: &Doc, f: &Facts, nodes: &[NodeId], opts: &Options, headline: Op
     if opts.quotes {
         repeated_quotes(doc, f, nodes, &mut skip);
     }
-    if !(opts.header || opts.tail || opts.copies) {
+    if !(opts.header || opts.tail || opts.copies || opts.cards) {
         return skip;
     }
-    let lines = lines(doc, f, nodes, &skip);
+    let mut lines = lines(doc, f, nodes, &skip);
+    if opts.cards && furniture(doc, f, nodes, &lines, &mut skip, opts.thread) {
+        lines = self::lines(doc, f, nodes, &skip);
+    }
     if opts.tail {
         for l in &lines {
             if l.cols <= 40 && classes::notice(&line_text(doc, f, l, &skip)) {
@@ -118,6 +121,69 @@ fn link_blocks(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
     for (i, stop) in cuts {
         skip[i..stop].iter_mut().for_each(|s| *s = true);
     }
+}
+
+/// Labels of a user's standing, which a forum shows beside each post (`Posts: 1,077`, `Join
+/// Date: Aug 2008`).
+const STANDING: &[&str] =
+    &["posts", "messages", "joined", "join date", "member since", "registered", "reputation", "reaction score", "likes received", "karma"];
+
+/// Most columns of a line of a user's standing.
+const STANDING_COLS: u32 = 40;
+
+/// Most columns of a user's card (about 35 words).
+const CARD_COLS: u32 = 200;
+
+/// Is `line` a user's standing: a label of [`STANDING`], a colon, and a value with a digit?
+fn standing(line: &str) -> bool {
+    let Some((label, value)) = line.split_once(':') else { return false };
+    let label = label.split_whitespace().collect::<Vec<_>>().join(" ");
+    STANDING.iter().any(|s| label.eq_ignore_ascii_case(s)) && value.chars().any(|c| c.is_ascii_digit())
+}
+
+/// Cut the furniture of a thread's posts: the user's card beside each post, found by two or
+/// more lines of a user's standing in the selection (each card the largest element around
+/// such a line that holds no paragraph and at most [`CARD_COLS`] columns), and, in a thread
+/// (a page of that evidence, or `thread`: a declared discussion), each post's signature
+/// ([`classes::signature`]). Whether anything was cut.
+fn furniture(doc: &Doc, f: &Facts, nodes: &[NodeId], lines: &[Line], skip: &mut [bool], thread: bool) -> bool {
+    // (A line's text is read only when it is short and holds a colon.)
+    let colon = |l: &Line| (l.first..=l.last).any(|i| matches!(&doc.nodes[i].data, NodeData::Text(t) if t.contains(':')));
+    let standings: Vec<&Line> =
+        lines.iter().filter(|l| l.cols <= STANDING_COLS && colon(l) && standing(&line_text(doc, f, l, skip))).collect();
+    let cards = standings.len() >= 2;
+    let mut cut = false;
+    for l in if cards { standings } else { Vec::new() } {
+        let mut card = l.block;
+        for a in doc.ancestors(l.block as NodeId) {
+            let a = a as usize;
+            let inside = nodes.iter().any(|&r| r as usize != a && doc.contains(r, a as NodeId));
+            if !inside || f.good[a] > 0.0 || f.width[a] > CARD_COLS {
+                break;
+            }
+            card = a;
+        }
+        skip[card..doc.nodes[card].end as usize].iter_mut().for_each(|s| *s = true);
+        cut = true;
+    }
+    if !(cards || thread) {
+        return cut;
+    }
+    for &r in nodes {
+        let end = doc.end(r) as usize;
+        let mut i = r as usize;
+        while i < end {
+            if doc.element(i as NodeId).is_some_and(classes::signature) {
+                let stop = doc.nodes[i].end as usize;
+                skip[i..stop].iter_mut().for_each(|s| *s = true);
+                cut = true;
+                i = stop;
+            } else {
+                i += 1;
+            }
+        }
+    }
+    cut
 }
 
 /// Fewest bytes of a line that is compared (shorter lines, such as `Ann said:`, are not).
