@@ -344,29 +344,31 @@ fn a_discussion_s_posts_are_its_article_though_their_classes_name_comments() {
 
 #[test]
 fn a_thread_s_user_cards_and_signatures_are_cut() {
-    // A forum thread that declares no kind: beside each post its user's card (a line of their
-    // standing, `Posts: 65703`), under it their signature.
-    let post = |who: &str, posts: &str, text: &str| {
+    // A forum thread that declares no kind: beside each post its user's card (lines of their
+    // standing, in three forms: `Posts: 65,703`, `Messages:` over `1,046`, `410 posts`), under
+    // it their signature.
+    let post = |who: &str, standing: &str, text: &str| {
         format!(
-            "<div class=post><dl class=postprofile><dt><a href=/u/{who}>{who}</a></dt><dd>Moderator</dd>\
-             <dd><strong>Posts:</strong> {posts}</dd><dd><strong>Joined:</strong> Aug 2008</dd></dl>\
+            "<div class=post><dl class=postprofile><dt><a href=/u/{who}>{who}</a></dt><dd>Moderator</dd>{standing}</dl>\
              <div class=content><p>{text}</p></div><div class=signature>{who} of the Glitches, stats not canon.</div></div>"
         )
     };
     let html = format!(
         "<html><body><nav><a href=/>Forums</a></nav><div id=thread><h1>The bridge repairs</h1>{}{}{}</div></body></html>",
-        post("ann", "65,703", P1),
-        post("bo", "4", P2),
-        post("cy", "190", P3)
+        post("ann", "<dd><strong>Posts:</strong> 65,703</dd><dd><strong>Joined:</strong> Aug 2008</dd>", P1),
+        post("bo", "<dd>Messages:</dd><dd>1,046</dd>", P2),
+        post("cy", "<dd>410 posts · Joined 2002</dd>", P3)
     );
     let doc = page(&html);
     let text = extract(&doc).text;
     for p in [P1, P2, P3] {
         assert!(text.contains(p), "{text}");
     }
-    assert!(!text.contains("Posts:") && !text.contains("Joined:") && !text.contains("Glitches"), "{text}");
+    for furniture in ["Posts:", "Joined", "Messages:", "1,046", "410 posts", "Glitches"] {
+        assert!(!text.contains(furniture), "{furniture}: {text}");
+    }
     let kept = extract_with(&doc, &Options::default().without("cards").expect("a mechanism")).text;
-    assert!(kept.contains("Posts:") && kept.contains("Glitches"), "{kept}");
+    assert!(kept.contains("Messages:") && kept.contains("Glitches"), "{kept}");
     // One such line in an article is the article's: no thread shows, nothing is cut.
     let story = format!("<html><body><article><h1>Bridge</h1><p>{P1}</p><p>Joined: 2019</p><p class=signature>Ann Lee</p><p>{P2}</p></article></body></html>");
     let one = extract(&page(&story)).text;

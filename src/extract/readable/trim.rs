@@ -134,11 +134,26 @@ const STANDING_COLS: u32 = 40;
 /// Most columns of a user's card (about 35 words).
 const CARD_COLS: u32 = 200;
 
-/// Is `line` a user's standing: a label of [`STANDING`], a colon, and a value with a digit?
-fn standing(line: &str) -> bool {
+/// Is `line` a user's standing: a label of [`STANDING`], a colon and a value with a digit
+/// (`Posts: 1,077`); a label and its colon alone over a `next` line that is a number
+/// (`Messages:` over `1,046`); or a count of posts or messages (`410 posts · Joined 2002`)?
+fn standing(line: &str, next: Option<&str>) -> bool {
+    let number = |w: &str| w.starts_with(|c: char| c.is_ascii_digit()) && w.chars().all(|c| c.is_ascii_digit() || c == ',' || c == '.');
+    let mut words = line.split_whitespace();
+    if let (Some(n), Some(w)) = (words.next(), words.next()) {
+        if number(n) && (w.eq_ignore_ascii_case("posts") || w.eq_ignore_ascii_case("messages")) {
+            return true;
+        }
+    }
     let Some((label, value)) = line.split_once(':') else { return false };
     let label = label.split_whitespace().collect::<Vec<_>>().join(" ");
-    STANDING.iter().any(|s| label.eq_ignore_ascii_case(s)) && value.chars().any(|c| c.is_ascii_digit())
+    if !STANDING.iter().any(|s| label.eq_ignore_ascii_case(s)) {
+        return false;
+    }
+    match value.trim() {
+        "" => next.is_some_and(|n| number(n.trim())),
+        v => v.chars().any(|c| c.is_ascii_digit()),
+    }
 }
 
 /// Cut the furniture of a thread's posts: the user's card beside each post, found by two or
@@ -147,24 +162,39 @@ fn standing(line: &str) -> bool {
 /// (a page of that evidence, or `thread`: a declared discussion), each post's signature
 /// ([`classes::signature`]). Whether anything was cut.
 fn furniture(doc: &Doc, f: &Facts, nodes: &[NodeId], lines: &[Line], skip: &mut [bool], thread: bool) -> bool {
-    // (A line's text is read only when it is short and holds a colon.)
-    let colon = |l: &Line| (l.first..=l.last).any(|i| matches!(&doc.nodes[i].data, NodeData::Text(t) if t.contains(':')));
-    let standings: Vec<&Line> =
-        lines.iter().filter(|l| l.cols <= STANDING_COLS && colon(l) && standing(&line_text(doc, f, l, skip))).collect();
+    // (A line's text is read only when it is short and holds a colon or starts with a digit.)
+    let short = |l: &Line| l.cols <= STANDING_COLS;
+    let hint = |l: &Line| {
+        (l.first..=l.last).any(|i| matches!(&doc.nodes[i].data, NodeData::Text(t) if t.contains(':')))
+            || matches!(&doc.nodes[l.first].data, NodeData::Text(t) if t.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+    };
+    let mut standings: Vec<&Line> = Vec::new();
+    for (k, l) in lines.iter().enumerate() {
+        if short(l) && hint(l) {
+            let next = lines.get(k + 1).filter(|n| short(n)).map(|n| line_text(doc, f, n, skip));
+            if standing(&line_text(doc, f, l, skip), next.as_deref()) {
+                standings.push(l);
+            }
+        }
+    }
     let cards = standings.len() >= 2;
     let mut cut = false;
     for l in if cards { standings } else { Vec::new() } {
-        let mut card = l.block;
+        // The card stands beside its post: the climb stops at an element that holds a paragraph.
+        let (mut card, mut beside) = (l.block, false);
         for a in doc.ancestors(l.block as NodeId) {
             let a = a as usize;
             let inside = nodes.iter().any(|&r| r as usize != a && doc.contains(r, a as NodeId));
             if !inside || f.good[a] > 0.0 || f.width[a] > CARD_COLS {
+                beside = inside && f.good[a] > 0.0;
                 break;
             }
             card = a;
         }
-        skip[card..doc.nodes[card].end as usize].iter_mut().for_each(|s| *s = true);
-        cut = true;
+        if beside {
+            skip[card..doc.nodes[card].end as usize].iter_mut().for_each(|s| *s = true);
+            cut = true;
+        }
     }
     if !(cards || thread) {
         return cut;
