@@ -374,3 +374,23 @@ fn a_thread_s_user_cards_and_signatures_are_cut() {
     let one = extract(&page(&story)).text;
     assert!(one.contains("Joined: 2019") && one.contains("Ann Lee"), "{one}");
 }
+
+#[test]
+fn a_discussion_s_comments_heading_ends_nothing() {
+    use forest::extract::{Extractor, SinglePage};
+    use forest::page::{Page, PageOptions};
+    // The first post, then its replies under a heading that ends an article's text elsewhere.
+    let text_of = |head: &str| {
+        let html = format!(
+            "<html><head>{head}</head><body><main><h1>Bridge repairs</h1><div class=discussion><p>{P1}</p><p>{P2}</p></div>\
+             <h2>Comments</h2><ul class=replies><li><p>{P3}</p></li><li><p>Thanks, the footpath is good news for the market.</p></li></ul></main></body></html>"
+        );
+        let page = Page::new(&html, PageOptions { location: "https://example.org/d/1".into(), ..PageOptions::default() }).expect("a page");
+        SinglePage::default().extract(&page).expect("an article").text
+    };
+    let declared = r#"<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>"#;
+    let thread = text_of(declared);
+    assert!(thread.contains(P3) && thread.contains("footpath is good news"), "{thread}");
+    let article = text_of("");
+    assert!(article.contains(P2) && !article.contains(P3), "{article}");
+}

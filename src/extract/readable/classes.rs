@@ -464,6 +464,19 @@ pub fn terminator(line: &str) -> bool {
     })
 }
 
+/// Terminator phrases that name reader comments: on a discussion, whose posts are its content,
+/// they end nothing.
+const COMMENT_TERMINATORS: &[&str] =
+    &["comments", "leave a comment", "leave a reply", "join the conversation", "kommentare", "commentaires", "comentarios", "commenti", "comentários", "reacties"];
+
+/// Does this short line name reader comments (`Comments`, `3 Comments`, `Leave a reply`)? Its
+/// text, lower-cased, without digits and punctuation at its ends, begins with a phrase of
+/// [`COMMENT_TERMINATORS`].
+pub fn names_comments(line: &str) -> bool {
+    let t = line.trim_matches(|c: char| !c.is_alphabetic()).to_lowercase();
+    COMMENT_TERMINATORS.iter().any(|p| t.starts_with(p))
+}
+
 /// Lines that interrupt an article without ending it (advertising labels, "continues below").
 const NOTICES: &[&str] = &[
     "advertisement", "advertising", "sponsored", "ad", "anzeige", "werbung", "publicité", "publicidad",
@@ -546,5 +559,7 @@ mod tests {
         // A sentence that begins as a terminator does is the text's own.
         assert!(terminator("See also") && terminator("Read more."));
         assert!(!terminator("See also man emirrordist.") && !terminator("Read more on Lewis' quote here."));
+        assert!(names_comments("2 Comments") && names_comments("Leave a Reply") && names_comments("Kommentare (3)"));
+        assert!(!names_comments("Related articles") && !names_comments("Commentary"));
     }
 }

@@ -75,7 +75,7 @@ pub fn mask(doc: &Doc, f: &Facts, nodes: &[NodeId], opts: &Options, headline: Op
         header_zone(doc, f, &lines, &mut skip, headline);
     }
     if opts.tail {
-        tail(doc, f, nodes, &lines, &mut skip);
+        tail(doc, f, nodes, &lines, &mut skip, opts.thread || (opts.kinds && doc.discussion));
     }
     // Last, so that where the article ends is judged on the text the page shows (a line cut
     // since has no words left to compare).
@@ -413,14 +413,17 @@ fn in_table_or_code(doc: &Doc, block: usize) -> bool {
 }
 
 /// Cut from the first terminator line (outside tables and code) that has most of the
-/// selection's paragraphs before it.
-fn tail(doc: &Doc, f: &Facts, nodes: &[NodeId], lines: &[Line], skip: &mut [bool]) {
+/// selection's paragraphs before it; on a `discussion` (declared, or shown by the page's
+/// kind), a line naming comments is none.
+fn tail(doc: &Doc, f: &Facts, nodes: &[NodeId], lines: &[Line], skip: &mut [bool], discussion: bool) {
     let total: u32 = lines.iter().filter(|l| f.para[l.block]).map(|l| l.cols).sum();
     let mut before = 0u32;
+    // On a discussion, a line naming comments heads the posts that follow: it ends nothing.
+    let ends = |t: &str| classes::terminator(t) && !(discussion && classes::names_comments(t));
     for l in lines {
         if before as f32 >= TAIL_AFTER * total as f32
             && l.cols <= 60
-            && classes::terminator(&line_text(doc, f, l, skip))
+            && ends(&line_text(doc, f, l, skip))
             && !in_table_or_code(doc, l.block)
         {
             for &r in nodes {
