@@ -139,7 +139,8 @@ pub struct Options {
     pub kinds: bool,
     /// In a thread, each post's signature and its user's card (`Posts: 1,077`) are cut.
     pub cards: bool,
-    /// The page is a discussion (set by `kinds`): its posts' signatures are cut.
+    /// The page is a discussion (set by `kinds`): its posts' signatures are cut, and a line
+    /// naming comments ends nothing (the replies it heads are posts).
     pub thread: bool,
     /// Only headings are kept before the body's first sentence.
     pub header: bool,
