@@ -51,7 +51,8 @@ pub struct Metadata {
     pub site_name: Option<String>,
     /// The headline declared in JSON-LD or `og:title`.
     pub headline: Option<String>,
-    /// The kind of page its schema.org types or `og:type` declare (see `declared_type` in this module).
+    /// The kind of page its schema.org types or `og:type` declare (see `declared_type` in this
+    /// module), or a forum thread its users' standings show ([`shows::shows_thread`]).
     pub declared_type: Option<PageType>,
     /// Each author, in order (the byline names them on one line).
     pub authors: Vec<String>,
@@ -141,7 +142,12 @@ pub fn read(doc: &Doc) -> Metadata {
     let site_name = first_meta(&["og:site_name", "application-name"])
         .or_else(|| ld.as_ref().and_then(|a| a.get("publisher")).and_then(|p| p.get("name")).and_then(text_of));
     let headline = ld_str("headline").or_else(|| first_meta(&["og:title"]));
-    let declared_type = declared_type(doc, &values);
+    // A forum thread that declares nothing but an article is known by its users' standings.
+    let declared_type = match declared_type(doc, &values) {
+        Some(kind) if kind != PageType::Article => Some(kind),
+        _ if shows::shows_thread(doc) => Some(PageType::Forum),
+        other => other,
+    };
     let authors = authors(doc, ld.as_ref(), byline.as_deref());
     let modified = ld_str("dateModified")
         .or_else(|| first_meta(&["article:modified_time", "og:updated_time", "datemodified", "dcterms.modified", "last-modified", "modified"]))

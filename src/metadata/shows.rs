@@ -337,6 +337,77 @@ fn class_words(e: &crate::clean::Element) -> impl Iterator<Item = &str> {
     [id, class].into_iter().flatten().flat_map(|v| v.split(|c: char| !c.is_ascii_alphanumeric())).filter(|w| !w.is_empty())
 }
 
+/// Labels of a user's standing, which a forum shows beside each post (`Posts: 1,077`, `Join
+/// Date: Aug 2008`).
+const STANDING: &[&str] =
+    &["posts", "messages", "joined", "join date", "member since", "registered", "reputation", "reaction score", "likes received", "karma"];
+
+/// Is `line` a user's standing: a label of [`STANDING`], a colon and a value with a digit
+/// (`Posts: 1,077`); a label and its colon alone over a `next` line that is a number
+/// (`Messages:` over `1,046`); or a count of posts or messages (`410 posts · Joined 2002`)?
+pub fn standing(line: &str, next: Option<&str>) -> bool {
+    let number = |w: &str| w.starts_with(|c: char| c.is_ascii_digit()) && w.chars().all(|c| c.is_ascii_digit() || c == ',' || c == '.');
+    let mut words = line.split_whitespace();
+    if let (Some(n), Some(w)) = (words.next(), words.next()) {
+        if number(n) && (w.eq_ignore_ascii_case("posts") || w.eq_ignore_ascii_case("messages")) {
+            return true;
+        }
+    }
+    let Some((label, value)) = line.split_once(':') else { return false };
+    let label = label.split_whitespace().collect::<Vec<_>>().join(" ");
+    if !STANDING.iter().any(|s| label.eq_ignore_ascii_case(s)) {
+        return false;
+    }
+    match value.trim() {
+        "" => next.is_some_and(|n| number(n.trim())),
+        v => v.chars().any(|c| c.is_ascii_digit()),
+    }
+}
+
+/// Most nodes of an element read as a line of a user's standing.
+const STANDING_NODES: usize = 8;
+
+/// Most bytes of such a line.
+const STANDING_BYTES: usize = 60;
+
+/// Does `doc` show two or more users' standings ([`standing`]: `Posts: 1,077` beside each
+/// post), outside reader comments: a forum thread, whatever it declares? Read from the texts
+/// that hold a colon or start with a digit: the text of the element holding one, or of that
+/// element's parent, when it has at most [`STANDING_NODES`] nodes, is a line.
+pub fn shows_thread(doc: &Doc) -> bool {
+    let end = doc.nodes.get(doc.body as usize).map_or(0, |n| n.end as usize);
+    let small = |e: usize| doc.element(e as NodeId).is_some() && (doc.nodes[e].end as usize) - e <= STANDING_NODES;
+    let line = |e: usize| Some(clean_value(&doc.text(e as NodeId))).filter(|t| !t.is_empty() && t.len() <= STANDING_BYTES);
+    // The element after `e`'s subtree, past white space: a label's value.
+    let next = |e: usize| {
+        let after = doc.nodes[e].end as usize;
+        (after..end.min(after + 3)).find(|&j| doc.element(j as NodeId).is_some()).filter(|&j| small(j)).and_then(line)
+    };
+    let (mut found, mut last) = (0, usize::MAX);
+    for i in doc.body as usize..end {
+        let NodeData::Text(t) = &doc.nodes[i].data else { continue };
+        if !(t.contains(':') || t.trim_start().starts_with(|c: char| c.is_ascii_digit())) {
+            continue;
+        }
+        let parent = doc.nodes[i].parent.map(|p| p as usize);
+        for e in parent.into_iter().chain(parent.and_then(|p| doc.nodes[p].parent).map(|g| g as usize)) {
+            if e == last || !small(e) {
+                continue;
+            }
+            let Some(text) = line(e) else { continue };
+            if standing(&text, next(e).as_deref()) && !byline::in_comments(doc, e as NodeId) {
+                found += 1;
+                last = e;
+                break;
+            }
+        }
+        if found >= 2 {
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -389,6 +460,23 @@ mod tests {
         // A sentence or a label under a byline's class is no name.
         assert_eq!(page(&format!("<h1>Bridge</h1><p class=byline>Tell us what you think</p>{story}")).0, None);
         assert_eq!(page(&format!("<h1>Bridge</h1><p class=postAuthor>Topic Author</p>{story}")).0, None);
+    }
+
+    #[test]
+    fn a_thread_is_shown_by_its_users_standings_outside_reader_comments() {
+        let post = |who: &str, standing: &str| {
+            format!("<div class=post><dl><dt>{who}</dt>{standing}</dl><p>The chain skips on the climb since I fitted the cassette.</p></div>")
+        };
+        let page = |body: &str| crate::clean::page(&format!("<body><h1>Chain skips</h1>{body}</body>"));
+        let thread = page(&(post("ann", "<dd><b>Posts:</b> 65,703</dd>") + &post("bo", "<dd>Messages:</dd><dd>1,046</dd>")));
+        assert!(shows_thread(&thread));
+        assert_eq!(super::super::page_type(&super::super::read(&thread), None), Some(super::super::PageType::Forum));
+        // One standing is no thread; nor are a story's reader comments with their authors' counts.
+        assert!(!shows_thread(&page(&post("ann", "<dd>Posts: 12</dd>"))));
+        let comments = "<div id=comments><div class=comment><b>cy</b> 108 posts | registered Jan 18, 2011</div>\
+                        <div class=comment><b>di</b> 362 posts | registered Nov 4, 2011</div></div>";
+        assert!(!shows_thread(&page(&format!("<p>The bridge reopened on Monday after two years of repairs.</p>{comments}"))));
+        assert!(standing("410 posts · Joined 2002", None) && standing("Join Date: Aug 2008", None) && !standing("Posts: many", None));
     }
 
     #[test]

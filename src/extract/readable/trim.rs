@@ -123,41 +123,14 @@ fn link_blocks(doc: &Doc, f: &Facts, nodes: &[NodeId], skip: &mut [bool]) {
     }
 }
 
-/// Labels of a user's standing, which a forum shows beside each post (`Posts: 1,077`, `Join
-/// Date: Aug 2008`).
-const STANDING: &[&str] =
-    &["posts", "messages", "joined", "join date", "member since", "registered", "reputation", "reaction score", "likes received", "karma"];
-
 /// Most columns of a line of a user's standing.
 const STANDING_COLS: u32 = 40;
 
 /// Most columns of a user's card (about 35 words).
 const CARD_COLS: u32 = 200;
 
-/// Is `line` a user's standing: a label of [`STANDING`], a colon and a value with a digit
-/// (`Posts: 1,077`); a label and its colon alone over a `next` line that is a number
-/// (`Messages:` over `1,046`); or a count of posts or messages (`410 posts · Joined 2002`)?
-fn standing(line: &str, next: Option<&str>) -> bool {
-    let number = |w: &str| w.starts_with(|c: char| c.is_ascii_digit()) && w.chars().all(|c| c.is_ascii_digit() || c == ',' || c == '.');
-    let mut words = line.split_whitespace();
-    if let (Some(n), Some(w)) = (words.next(), words.next()) {
-        if number(n) && (w.eq_ignore_ascii_case("posts") || w.eq_ignore_ascii_case("messages")) {
-            return true;
-        }
-    }
-    let Some((label, value)) = line.split_once(':') else { return false };
-    let label = label.split_whitespace().collect::<Vec<_>>().join(" ");
-    if !STANDING.iter().any(|s| label.eq_ignore_ascii_case(s)) {
-        return false;
-    }
-    match value.trim() {
-        "" => next.is_some_and(|n| number(n.trim())),
-        v => v.chars().any(|c| c.is_ascii_digit()),
-    }
-}
-
 /// Cut the furniture of a thread's posts: the user's card beside each post, found by two or
-/// more lines of a user's standing in the selection (each card the largest element around
+/// more lines of a user's standing ([`crate::metadata::shows::standing`]) in the selection (each card the largest element around
 /// such a line that holds no paragraph and at most [`CARD_COLS`] columns), and, in a thread
 /// (a page of that evidence, or `thread`: a declared discussion), each post's signature
 /// ([`classes::signature`]). Whether anything was cut.
@@ -172,7 +145,7 @@ fn furniture(doc: &Doc, f: &Facts, nodes: &[NodeId], lines: &[Line], skip: &mut 
     for (k, l) in lines.iter().enumerate() {
         if short(l) && hint(l) {
             let next = lines.get(k + 1).filter(|n| short(n)).map(|n| line_text(doc, f, n, skip));
-            if standing(&line_text(doc, f, l, skip), next.as_deref()) {
+            if crate::metadata::shows::standing(&line_text(doc, f, l, skip), next.as_deref()) {
                 standings.push(l);
             }
         }
