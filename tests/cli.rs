@@ -334,11 +334,18 @@ fn a_page_that_shows_no_text_is_said_to_be_so_not_a_wrapper_failure() {
     // An application shell: a splash, the content loaded by scripts.
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("shell.html");
-    std::fs::write(&page, "<html><head><title>Thread</title><meta name=description content='A thread'></head><body><section id=splash><div class=dots></div></section><script>load()</script></body></html>").unwrap();
+    let shell = |head: &str| format!("<html><head><title>Thread</title>{head}</head><body><section id=splash><div class=dots></div></section><script>load()</script></body></html>");
+    std::fs::write(&page, shell("")).unwrap();
     let o = forest(&["apply", p(&page), "--no-learn"]);
     let err = stderr(&o);
     assert!(err.contains("shows no text (its content may be loaded by scripts)"), "{err}");
     assert!(!err.contains("wrapper"), "{err}");
+    // One that declares what it holds gives that, and says so.
+    std::fs::write(&page, shell("<meta name=description content='Which first telescope shows the planets?'>")).unwrap();
+    let o = forest(&["apply", p(&page), "--no-learn"]);
+    let err = stderr(&o);
+    assert!(err.contains("its declared description is given") && !err.contains("wrapper"), "{err}");
+    assert_eq!(stdout(&o).trim(), "Which first telescope shows the planets?");
 }
 
 #[test]

@@ -394,3 +394,25 @@ fn a_discussion_s_comments_heading_ends_nothing() {
     let article = text_of("");
     assert!(article.contains(P2) && !article.contains(P3), "{article}");
 }
+
+#[test]
+fn a_page_whose_posts_scripts_write_gives_its_declared_description() {
+    use forest::extract::{Extractor, Rule, SinglePage};
+    // A discussion whose posts a script writes: the HTML holds a menu and the description.
+    let html = |description: &str| {
+        format!(
+            "<html><head><title>Range?</title><meta property=og:description content=\"{description}\"></head>\
+             <body><nav><a href=/>Home</a> <a href=/latest>Latest</a></nav><section id=main></section></body></html>"
+        )
+    };
+    let said = "So I wanted to know what real world range people are getting on one charge of their boards.";
+    let page = forest::Page::from_html("t", &html(said)).expect("a page");
+    let x = SinglePage::default().extract(&page).expect("an article");
+    assert_eq!((x.rule, x.text.as_str()), (Rule::Description, said));
+    assert!(x.confidence(&page.doc) < forest::article::DOUBTFUL);
+    let options = Options::default().without("description").expect("a mechanism");
+    assert_eq!(SinglePage { options }.extract(&page).expect("an article").rule, Rule::WholePage);
+    // A description that says less than the page's text is no stand-in for it.
+    let short = forest::Page::from_html("t", &html("Range")).expect("a page");
+    assert_eq!(SinglePage::default().extract(&short).expect("an article").rule, Rule::WholePage);
+}

@@ -88,6 +88,7 @@ impl<W: Write> Sink<W> {
                 let why = if article.text.trim().is_empty() { "the page shows no text (its content may be loaded by scripts)" } else { "no article found; the page's whole text is given" };
                 eprintln!("forest: {loc}: {why}");
             }
+            forest::Rule::Description => eprintln!("forest: {loc}: the page shows no article (its content may be loaded by scripts); its declared description is given"),
             rule => eprintln!("forest: {loc}: the wrapper's patterns matched nothing; used fallback rule {}", rule.name()),
         }
         if article.rule.is_fallback() {

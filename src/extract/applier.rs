@@ -184,7 +184,7 @@ impl Extractor for Applier {
         if self.signals.site_cuts {
             self.cut_template(doc, &mut sp);
         }
-        let sp = SinglePage::extraction(doc, sp.readable(doc), Rule::SinglePagePreferred);
+        let sp = SinglePage::extraction(page, sp.readable(doc), Rule::SinglePagePreferred, &Default::default());
         if evidence.is_none() && agreement(&x.text, &sp.text) >= AGREEMENT {
             return Ok(x);
         }
@@ -337,7 +337,7 @@ fn stands_before(doc: &Doc, nodes: &[NodeId], h: NodeId) -> bool {
 /// page's analysis when there is one).
 fn single_page_fallback(page: &Page, analysis: Option<&Analysis>) -> Extraction {
     match analysis {
-        Some(a) => SinglePage::extraction(&page.doc, a.extract(), Rule::SinglePageFallback),
+        Some(a) => SinglePage::extraction(page, a.extract(), Rule::SinglePageFallback, &Default::default()),
         None => SinglePage::default().extract_as(page, Rule::SinglePageFallback),
     }
 }

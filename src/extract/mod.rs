@@ -53,6 +53,9 @@ pub enum Rule {
     Candidate(usize),
     /// Nothing matched: the whole body.
     WholePage,
+    /// The page shows no article (its content is written by scripts) and less text than the
+    /// description it declares: that description.
+    Description,
     /// The site's rules matched nothing on this page: the single-page extractor took over.
     SinglePageFallback,
     /// The wrapper's article and the single-page extractor's disagreed, and the
@@ -73,6 +76,7 @@ impl Rule {
             Rule::Alternative(n) => format!("alternative-{}", n + 1),
             Rule::Candidate(n) => format!("candidate-{}", n + 1),
             Rule::WholePage => "whole-page".into(),
+            Rule::Description => "description".into(),
             Rule::SinglePageFallback => "single-page-fallback".into(),
             Rule::SinglePagePreferred => "single-page-preferred".into(),
             Rule::SinglePage => "single-page".into(),
@@ -92,7 +96,7 @@ impl Rule {
         match self {
             Rule::SinglePage => None,
             Rule::Exact | Rule::SameTypeSameLevel | Rule::SameType | Rule::Alternative(_) => Some(true),
-            Rule::Candidate(_) | Rule::WholePage | Rule::SinglePageFallback | Rule::SinglePagePreferred => Some(false),
+            Rule::Candidate(_) | Rule::WholePage | Rule::Description | Rule::SinglePageFallback | Rule::SinglePagePreferred => Some(false),
         }
     }
 }
@@ -126,6 +130,9 @@ impl Extraction {
     /// ([`arbiter::unchecked_confidence`]).
     pub fn confidence(&self, doc: &crate::clean::Doc) -> f64 {
         match &self.evidence {
+            // A description stands for an article the page does not show: an even agreement
+            // with none of the page's text.
+            None if self.rule == Rule::Description => arbiter::unchecked_confidence(1, usize::MAX),
             Some(e) if self.rule == Rule::SinglePagePreferred => e.confidence(arbiter::Verdict::SinglePage),
             Some(e) => e.confidence(arbiter::Verdict::Wrapper),
             None => arbiter::unchecked_confidence(crate::clean::non_space_chars(&self.text), doc.text_size(doc.body)),
@@ -164,7 +171,7 @@ impl SinglePage {
     /// The article of `page` by the single-page extractor, marked with `rule`; the whole body
     /// when it finds no text.
     pub fn extract_as(&self, page: &Page, rule: Rule) -> Extraction {
-        SinglePage::extraction(&page.doc, readable::extract_with(&page.doc, &SinglePage::options_for(page, self.options)), rule)
+        SinglePage::extraction(page, readable::extract_with(&page.doc, &SinglePage::options_for(page, self.options)), rule, &self.options)
     }
 
     /// `options` as they suit `page`'s kind (the `kinds` mechanism): documentation keeps its
@@ -181,10 +188,18 @@ impl SinglePage {
     }
 
     /// The extraction of a page's article found by the single-page extractor, marked with
-    /// `rule`; the whole body when it has no text.
-    pub fn extraction(doc: &crate::clean::Doc, r: readable::Readable, rule: Rule) -> Extraction {
+    /// `rule`; when it has no text, the page's declared description if it says more than the
+    /// page's whole text (the `description` mechanism), else the whole body.
+    pub fn extraction(page: &Page, r: readable::Readable, rule: Rule, options: &readable::Options) -> Extraction {
+        let doc = &page.doc;
         if r.text.trim().is_empty() {
-            return Extraction::new(vec![doc.body], doc.text(doc.body), Rule::WholePage);
+            let whole = doc.text(doc.body);
+            let words = |s: &str| s.split_whitespace().count();
+            let described = options.description.then(|| page.meta().description.as_deref()).flatten();
+            if let Some(d) = described.filter(|d| words(d) > words(&whole)) {
+                return Extraction::new(Vec::new(), d.to_string(), Rule::Description);
+            }
+            return Extraction::new(vec![doc.body], whole, Rule::WholePage);
         }
         Extraction { nodes: r.nodes, text: r.text, rule, skip: r.skip, headline: r.headline, xpath: None, evidence: None }
     }

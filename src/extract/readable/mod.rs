@@ -75,6 +75,8 @@
 //! - **sections**: a page whose best block holds under half of its paragraphs (a service or
 //!   landing page, its text spread over sections) gives the nearest element above it that
 //!   holds most of them.
+//! - **description**: a page that shows no article (its posts written by scripts) and less
+//!   text than the description it declares gives that description (rule `description`).
 
 mod classes;
 mod score;
@@ -154,6 +156,8 @@ pub struct Options {
     pub listing: bool,
     /// A page whose paragraphs are spread over sections gives the element holding most.
     pub sections: bool,
+    /// A page without article or text beyond its description gives that (in [`crate::extract::SinglePage`]).
+    pub description: bool,
 }
 
 impl Default for Options {
@@ -180,13 +184,14 @@ impl Default for Options {
             stories: true,
             listing: true,
             sections: true,
+            description: true,
         }
     }
 }
 
 /// The mechanisms `single-page-no-<name>` turns off (ablation).
 pub const MECHANISMS: &[&str] =
-    &["classes", "teasers", "landmarks", "hidden", "panels", "siblings", "prune", "link-blocks", "quotes", "copies", "kinds", "cards", "header", "tail", "headline", "stories", "listing", "sections"];
+    &["classes", "teasers", "landmarks", "hidden", "panels", "siblings", "prune", "link-blocks", "quotes", "copies", "kinds", "cards", "header", "tail", "headline", "stories", "listing", "sections", "description"];
 
 impl Options {
     /// These options with mechanism `name` (one of [`MECHANISMS`]) turned off.
@@ -213,6 +218,7 @@ impl Options {
             "stories" => self.stories = false,
             "listing" => self.listing = false,
             "sections" => self.sections = false,
+            "description" => self.description = false,
             _ => return Err(Error::Invalid(format!("unknown mechanism {name:?}; known: {}", MECHANISMS.join(", ")))),
         }
         Ok(self)
