@@ -418,30 +418,34 @@ pub fn control(tag: &str) -> bool {
 }
 
 /// Beginnings of the lines that end an article's body (a heading or short line before
-/// related links, sharing, sign-up, the author's box or comments), lower-case, in English,
-/// German, French, Spanish, Italian, Portuguese and Dutch.
+/// related links, sharing, sign-up, the author's box (`Author: Name` over a biography) or
+/// comments), lower-case, in English, German, French, Spanish, Italian, Portuguese and Dutch.
 const TERMINATORS: &[&str] = &[
     // en
-    "related", "more from", "more stories", "more on this", "more news", "more in ", "you may also like",
-    "you might also like", "you may be interested", "recommended", "read more", "read next", "share this",
-    "share on", "share article", "sign up", "subscribe", "about the author", "comments", "leave a comment",
-    "leave a reply", "tags:", "filed under", "trending", "most popular", "most read", "follow us",
-    "newsletter", "top stories", "latest news", "see also", "join the conversation", "next in ", "up next",
+    "related", "author:", "more from", "more stories", "more on this", "more news", "more in ",
+    "you may also like", "you might also like", "you may be interested", "recommended", "read more",
+    "read next", "share this", "share on", "share article", "sign up", "subscribe", "about the author",
+    "comments", "leave a comment", "leave a reply", "tags:", "filed under", "trending", "most popular",
+    "most read", "follow us", "newsletter", "top stories", "latest news", "see also",
+    "join the conversation", "next in ", "up next",
     // de
-    "mehr zum thema", "weitere artikel", "ähnliche artikel", "das könnte sie auch interessieren", "lesen sie auch",
-    "auch interessant", "artikel teilen", "kommentare", "über den autor", "mehr aus", "meistgelesen",
+    "autor:", "mehr zum thema", "weitere artikel", "ähnliche artikel", "das könnte sie auch interessieren",
+    "lesen sie auch", "auch interessant", "artikel teilen", "kommentare", "über den autor", "mehr aus",
+    "meistgelesen",
     // fr
-    "à lire aussi", "lire aussi", "sur le même sujet", "articles similaires", "partager", "commentaires",
-    "vous aimerez aussi", "à propos de l'auteur", "inscrivez-vous", "les plus lus", "dans la même rubrique",
+    "auteur:", "à lire aussi", "lire aussi", "sur le même sujet", "articles similaires", "partager",
+    "commentaires", "vous aimerez aussi", "à propos de l'auteur", "inscrivez-vous", "les plus lus",
+    "dans la même rubrique",
     // es
     "noticias relacionadas", "artículos relacionados", "te puede interesar", "también te puede interesar",
-    "lee también", "compartir", "comentarios", "más noticias", "sobre el autor", "suscríbete", "lo más leído",
+    "lee también", "compartir", "comentarios", "más noticias", "sobre el autor", "suscríbete",
+    "lo más leído",
     // it
-    "articoli correlati", "potrebbe interessarti", "leggi anche", "condividi", "commenti", "altre notizie",
-    "iscriviti", "più letti",
+    "autore:", "articoli correlati", "potrebbe interessarti", "leggi anche", "condividi", "commenti",
+    "altre notizie", "iscriviti", "più letti",
     // pt
-    "leia também", "veja também", "notícias relacionadas", "artigos relacionados", "compartilhe", "compartilhar",
-    "comentários", "mais lidas", "sobre o autor", "assine",
+    "leia também", "veja também", "notícias relacionadas", "artigos relacionados", "compartilhe",
+    "compartilhar", "comentários", "mais lidas", "sobre o autor", "assine",
     // nl
     "lees ook", "gerelateerde artikelen", "meer nieuws", "deel dit", "delen", "reacties", "meest gelezen",
     "over de auteur", "meer over",
@@ -556,6 +560,8 @@ mod tests {
         assert!(terminator("Lesen Sie auch"));
         assert!(!terminator("Relatedness of species is measured by the amount of shared DNA in genomes"));
         assert!(!terminator("Relativity"));
+        // The label over an author's box, not the word in a sentence.
+        assert!(terminator("Author: Richard Darell") && !terminator("Authors of the study say the effect is small"));
         // A sentence that begins as a terminator does is the text's own.
         assert!(terminator("See also") && terminator("Read more."));
         assert!(!terminator("See also man emirrordist.") && !terminator("Read more on Lewis' quote here."));
