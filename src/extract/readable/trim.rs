@@ -130,10 +130,10 @@ const STANDING_COLS: u32 = 40;
 const CARD_COLS: u32 = 200;
 
 /// Cut the furniture of a thread's posts: the user's card beside each post, found by two or
-/// more lines of a user's standing ([`crate::metadata::shows::standing`]) in the selection (each card the largest element around
-/// such a line that holds no paragraph and at most [`CARD_COLS`] columns), and, in a thread
-/// (a page of that evidence, or `thread`: a declared discussion), each post's signature
-/// ([`classes::signature`]). Whether anything was cut.
+/// more lines of a user's standing ([`crate::metadata::shows::standing`]) in the selection
+/// (each card the largest element around such a line that holds no paragraph and at most
+/// [`CARD_COLS`] columns), and, in a thread (a page of that evidence, or `thread`: a declared
+/// discussion), each post's signature ([`classes::signature`]). Whether anything was cut.
 fn furniture(doc: &Doc, f: &Facts, nodes: &[NodeId], lines: &[Line], skip: &mut [bool], thread: bool) -> bool {
     // (A line's text is read only when it is short and holds a colon or starts with a digit.)
     let short = |l: &Line| l.cols <= STANDING_COLS;
