@@ -156,14 +156,21 @@ impl Names {
                 }
             }
             let (mut b, mut it, mut g, mut user, mut card) = (false, false, false, false, false);
-            each_word(name, |w| match word(w, discussion) {
-                Word::Boilerplate => b = true,
-                Word::Items => it = true,
-                Word::Article => g = true,
-                Word::None => {
-                    out.panel |= PANEL_WORDS.contains(&w);
-                    user |= w == b"user";
-                    card |= USER_CARD_WORDS.contains(&w);
+            // `more` last, after an article word, is the rest of the article (`entry-more`, the
+            // part of a post after its break), not more items: it counts once a word follows.
+            let mut more = false;
+            each_word(name, |w| {
+                it |= std::mem::take(&mut more);
+                match word(w, discussion) {
+                    Word::Boilerplate => b = true,
+                    Word::Items if w == b"more" && g => more = true,
+                    Word::Items => it = true,
+                    Word::Article => g = true,
+                    Word::None => {
+                        out.panel |= PANEL_WORDS.contains(&w);
+                        user |= w == b"user";
+                        card |= USER_CARD_WORDS.contains(&w);
+                    }
                 }
             });
             out.hard |= b || (user && card);
@@ -519,6 +526,13 @@ mod tests {
         for w in [&b"extras"[..], b"likes", b"reputation", b"joined", b"notices"] {
             assert!(word(w, false) == Word::Boilerplate, "{}", String::from_utf8_lossy(w));
         }
+    }
+
+    #[test]
+    fn the_rest_of_an_entry_is_not_more_items() {
+        let bad = |class: &str| Names::of(class, true, false).bad;
+        assert!(!bad("entry-more") && Names::of("entry-more", true, false).good);
+        assert!(bad("more-stories") && bad("more") && bad("entry-more-links") && bad("related-posts"));
     }
 
     #[test]
