@@ -2,7 +2,8 @@
 //!
 //! A site gives what no single page has: its other pages. A text that appears with the same
 //! words under the same tag path (tags with tolerant `id`/`class`, no positions, no `dfs`) on
-//! at least two sample pages is site furniture — menus, share bars, "related" headers,
+//! at least two sample pages (a sentence: on a third of them, as two pages of one story share
+//! whole paragraphs) is site furniture — menus, share bars, "related" headers,
 //! copyright lines — not article text, whatever block it sits in. Such text is left out of the
 //! counts that rank patterns (so a block does not win for holding furniture) and cut from the
 //! text a wrapper outputs. A piece of a sentence (`, and` between two links) is never a line
@@ -390,6 +391,8 @@ impl PageKeys {
 #[derive(Debug, Default)]
 pub(crate) struct Learner {
     min_pages: usize,
+    /// Pages counted.
+    pages: u32,
     /// The keys seen on one page so far, while a line waits for a second.
     once: HashSet<u64, FxBuildHasher>,
     /// Per key whose line is written: the line, and on how many pages the key was seen.
@@ -418,6 +421,7 @@ impl Learner {
         if self.min_pages == 0 {
             return;
         }
+        self.pages += 1;
         let write_at = self.min_pages.min(2) as u32;
         // The page's paths as numbered here, as they are needed.
         let mut mine: Vec<u32> = Vec::new();
@@ -471,13 +475,22 @@ impl Learner {
         let mut lines = Vec::new();
         let mut keys: HashSet<u64, FxBuildHasher> = HashSet::default();
         for (key, w) in self.lines {
-            if w.pages as usize >= self.min_pages {
+            // A sentence two pages of one story share is the story's, not the site's: a
+            // sentence is template only on a third of the pages or more.
+            let shared = w.pages.saturating_mul(3) >= self.pages || !self.texts.get(w.text).is_some_and(sentence);
+            if w.pages as usize >= self.min_pages && shared {
                 keys.insert(key);
                 lines.push((w.path, w.text));
             }
         }
         Compact { keys, lines, paths: self.paths.freeze(), texts: self.texts.freeze() }
     }
+}
+
+/// Is `text` a sentence: more than three words, ending with a full stop, a question or an
+/// exclamation mark?
+fn sentence(text: &str) -> bool {
+    text.trim_end_matches(['"', '\'', '”', '’', ')']).ends_with(['.', '!', '?']) && text.split_whitespace().nth(3).is_some()
 }
 
 /// A template as [`Learner`] learned it: its keys, and its lines with their paths (a trie) and
@@ -662,6 +675,25 @@ mod tests {
         let end = a.doc.nodes[story as usize].end as usize;
         assert_eq!(&within[story as usize..end], &mask[story as usize..end]);
         assert!(!within[..story as usize].iter().any(|&m| m));
+    }
+
+    #[test]
+    fn a_paragraph_two_pages_of_one_story_share_is_not_template() {
+        let shared = "Tri-City won its third game in three nights, all of them at home.";
+        let page = |i: usize, with: bool| {
+            let extra = if with { format!("<p>{shared}</p>") } else { String::new() };
+            Page::from_html("p", &format!("<body><div class='story'><p>Story number {i} of the day.</p>{extra}<p>Follow us.</p><p>All rights reserved by the Gazette.</p></div></body>")).unwrap()
+        };
+        let texts = |pages: &[Page]| -> Vec<String> {
+            let refs: Vec<&Page> = pages.iter().collect();
+            Template::learn(&refs, 2).lines.into_iter().map(|l| l.text).collect()
+        };
+        // Two of seven pages share the paragraph: it is theirs; lines every page shows are template.
+        let seven: Vec<Page> = (0..7).map(|i| page(i, i < 2)).collect();
+        assert_eq!(texts(&seven), ["All rights reserved by the Gazette.", "Follow us."]);
+        // On three of seven it recurs as the site's furniture does.
+        let three: Vec<Page> = (0..7).map(|i| page(i, i < 3)).collect();
+        assert!(texts(&three).contains(&shared.to_string()));
     }
 
     /// A short sentence with links that recurs whole at one place (a comment policy) is a line
