@@ -163,21 +163,22 @@ impl Extractor for Applier {
         }
         // An article with nodes is weighed by the arbiter, on the characters each selects; one
         // without (text only) is compared by its words once the single-page text is written.
+        // A kept article without a headline of its own takes the single-page extractor's (the
+        // element best matching the page's title), when it stands before the block, outside
+        // it, and is no template line (the site's name): it is weighed with it.
+        let borrowed = (part.is_some_and(|p| p.wrapper.headline) && x.headline.is_none())
+            .then(|| sp.headline.filter(|&h| stands_before(doc, &x.nodes, h) && !self.is_template(doc, h)))
+            .flatten();
         let evidence = (!x.nodes.is_empty()).then(|| {
-            let wrapper = Chosen { nodes: &x.nodes, skip: &x.skip, headline: x.headline };
+            let wrapper = Chosen { nodes: &x.nodes, skip: &x.skip, headline: x.headline.or(borrowed) };
             let single = Chosen { nodes: &sp.nodes, skip: &sp.skip, headline: sp.headline };
             Evidence::measure(doc, wrapper, single, &self.template, self.signals.sentences)
         });
         if evidence.is_some_and(|e| e.verdict(self.signals) == Verdict::Wrapper) {
             let mut x = x;
-            // A kept article without a headline of its own takes the single-page extractor's
-            // (the element best matching the page's title), when it stands before the block,
-            // outside it, and is no template line (the site's name).
-            if part.is_some_and(|p| p.wrapper.headline) && x.headline.is_none() {
-                x.headline = sp.headline.filter(|&h| stands_before(doc, &x.nodes, h) && !self.is_template(doc, h));
-                if let Some(h) = x.headline {
-                    x.text = format!("{}\n\n{}", doc.text(h), x.text);
-                }
+            if let Some(h) = borrowed {
+                x.headline = Some(h);
+                x.text = format!("{}\n\n{}", doc.text(h), x.text);
             }
             return Ok(Extraction { evidence, ..x });
         }

@@ -13,7 +13,9 @@
 //!   the wrapper's extra is the page's own text (its template lines are cut), so the larger
 //!   wrapper article is kept; the single-page article's extra is kept unless most of it is the
 //!   site's template, and kept even when the two agree if it is an article's worth of text
-//!   outside the template (the story before a gallery the wrapper took).
+//!   outside the template (the story before a gallery the wrapper took), or if it holds all
+//!   of the wrapper's text and none of its extra is template (a date line, a closing
+//!   paragraph the block leaves out).
 //! - **template-share**: of two articles that share little, the one with a larger share of
 //!   its text on the site's template lines (by a quarter of its text or more) is not the
 //!   article, unless it holds most of the other (the same article with more around it).
@@ -213,6 +215,11 @@ impl Evidence {
         if signals.containment && w_in_s && extra.saturating_sub(self.single_extra_template) >= ARTICLE_WORTH {
             return Verdict::SinglePage;
         }
+        // All of the wrapper's text and more, none of it the site's template: the more is the
+        // page's own text (a date line, a last paragraph the block leaves out).
+        if signals.containment && self.both >= self.wrapper && extra > 0 && self.single_extra_template == 0 {
+            return Verdict::SinglePage;
+        }
         if self.agreement() >= AGREEMENT {
             return Verdict::Wrapper;
         }
@@ -286,7 +293,14 @@ mod tests {
         let gallery = e(13000, 15000, 13000);
         assert!(gallery.agreement() >= AGREEMENT);
         assert_eq!(gallery.verdict(Signals::default()), Verdict::SinglePage);
-        assert_eq!(e(13000, 13400, 13000).verdict(Signals::default()), Verdict::Wrapper);
+        // All of the wrapper's text and a little more (a date line): the more is the page's
+        // own unless it is on the site's template lines.
+        let dated = e(13000, 13400, 13000);
+        assert_eq!(dated.verdict(Signals::default()), Verdict::SinglePage);
+        assert_eq!(dated.verdict(Signals::default().without("containment").unwrap()), Verdict::Wrapper);
+        let share_bar = Evidence { single_template: 400, single_extra_template: 400, ..dated };
+        assert_eq!(share_bar.verdict(Signals::default()), Verdict::Wrapper);
+        assert_eq!(e(13000, 13400, 12990).verdict(Signals::default()), Verdict::Wrapper);
         // A reference page's introduction above the sections the wrapper took: the wrapper
         // holds nine in ten of the single-page article, yet 1,700 characters of the page's own
         // text are missed; the same extra on the site's template lines is not.
