@@ -156,7 +156,7 @@ pub struct Options {
     pub listing: bool,
     /// A page whose paragraphs are spread over sections gives the element holding most.
     pub sections: bool,
-    /// A page without article or text beyond its description gives that (in [`crate::extract::SinglePage`]).
+    /// A page showing no article and less text than its declared description gives that description.
     pub description: bool,
 }
 
