@@ -477,7 +477,7 @@ impl Learner {
         for (key, w) in self.lines {
             // A sentence two pages of one story share is the story's, not the site's: a
             // sentence is template only on a third of the pages or more.
-            let shared = w.pages.saturating_mul(3) >= self.pages || !self.texts.get(w.text).is_some_and(sentence);
+            let shared = w.pages.saturating_mul(3) >= self.pages || !self.texts.get(w.text).is_some_and(crate::text::is_sentence);
             if w.pages as usize >= self.min_pages && shared {
                 keys.insert(key);
                 lines.push((w.path, w.text));
@@ -485,12 +485,6 @@ impl Learner {
         }
         Compact { keys, lines, paths: self.paths.freeze(), texts: self.texts.freeze() }
     }
-}
-
-/// Is `text` a sentence: more than three words, ending with a full stop, a question or an
-/// exclamation mark?
-fn sentence(text: &str) -> bool {
-    text.trim_end_matches(['"', '\'', '”', '’', ')']).ends_with(['.', '!', '?']) && text.split_whitespace().nth(3).is_some()
 }
 
 /// A template as [`Learner`] learned it: its keys, and its lines with their paths (a trie) and

@@ -460,10 +460,10 @@ const TERMINATORS: &[&str] = &[
 
 /// Does this short line end the article's body? Its text, lower-cased and trimmed of
 /// punctuation, begins with a terminator phrase, and it is not much longer than one, nor a
-/// sentence (a period after more than three words).
+/// sentence ([`crate::text::is_sentence`]).
 pub fn terminator(line: &str) -> bool {
     // A sentence (`See also man emirrordist.`) is the text's own, not a label over what ends it.
-    if line.trim_end().ends_with('.') && line.split_whitespace().count() > 3 {
+    if crate::text::is_sentence(line) {
         return false;
     }
     let t = line.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();

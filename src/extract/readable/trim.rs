@@ -353,7 +353,7 @@ fn cut_line(f: &Facts, l: &Line, skip: &mut [bool]) {
 fn header_zone(doc: &Doc, f: &Facts, lines: &[Line], skip: &mut [bool], headline: Option<NodeId>) {
     let total: u32 = lines.iter().map(|l| l.cols).sum();
     let Some(start) = lines.iter().position(|l| {
-        f.para[l.block] && (l.cols >= BODY_START || ends_sentence(&line_text(doc, f, l, skip)))
+        f.para[l.block] && (l.cols >= BODY_START || crate::text::ends_sentence(&line_text(doc, f, l, skip)))
     }) else {
         return;
     };
@@ -371,11 +371,6 @@ fn header_zone(doc: &Doc, f: &Facts, lines: &[Line], skip: &mut [bool], headline
             cut_line(f, l, skip);
         }
     }
-}
-
-/// Does `s` end a sentence?
-fn ends_sentence(s: &str) -> bool {
-    s.trim_end().ends_with(['.', '!', '?', '。', '！', '？', '…', '"', '”', '»'])
 }
 
 /// Is `block` a table's cell (its text directly in it) or preformatted text? A line there is
