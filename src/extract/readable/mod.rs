@@ -75,6 +75,10 @@
 //! - **sections**: a page whose best block holds under half of its paragraphs (a service or
 //!   landing page, its text spread over sections) gives the nearest element above it that
 //!   holds most of them.
+//! - **main**: on a page that does not declare itself an article, a selection holding under
+//!   half of the text of the page's one `main` landmark (a `main` element, or `role=main`)
+//!   gives the landmark: the page's author marked it as the content, and the selection is one
+//!   of its parts (a service page's sections, a listing's groups of items).
 //! - **description**: a page that shows no article (its posts written by scripts) and less
 //!   text than the description it declares gives that description (rule `description`).
 
@@ -158,6 +162,9 @@ pub struct Options {
     pub sections: bool,
     /// A page showing no article and less text than its declared description gives that description.
     pub description: bool,
+    /// A selection holding under half of the text of the page's one `main` landmark gives the
+    /// landmark; off on a page that declares itself an article (set by `kinds`).
+    pub main: bool,
 }
 
 impl Default for Options {
@@ -185,13 +192,14 @@ impl Default for Options {
             listing: true,
             sections: true,
             description: true,
+            main: true,
         }
     }
 }
 
 /// The mechanisms `single-page-no-<name>` turns off (ablation).
 pub const MECHANISMS: &[&str] =
-    &["classes", "teasers", "landmarks", "hidden", "panels", "siblings", "prune", "link-blocks", "quotes", "copies", "kinds", "cards", "header", "tail", "headline", "stories", "listing", "sections", "description"];
+    &["classes", "teasers", "landmarks", "hidden", "panels", "siblings", "prune", "link-blocks", "quotes", "copies", "kinds", "cards", "header", "tail", "headline", "stories", "listing", "sections", "description", "main"];
 
 impl Options {
     /// These options with mechanism `name` (one of [`MECHANISMS`]) turned off.
@@ -219,6 +227,7 @@ impl Options {
             "listing" => self.listing = false,
             "sections" => self.sections = false,
             "description" => self.description = false,
+            "main" => self.main = false,
             _ => return Err(Error::Invalid(format!("unknown mechanism {name:?}; known: {}", MECHANISMS.join(", ")))),
         }
         Ok(self)
@@ -386,7 +395,33 @@ fn select(doc: &Doc, opts: &Options, f: &Facts) -> Draft {
             return finish(doc, opts, f, vec![wide], false);
         }
     }
+    // A selection holding under half of the text of the page's `main` landmark, on a page
+    // that is not an article, is one part of what the page's author marked as its content (a
+    // service page's sections, a listing's groups): the landmark is given.
+    if opts.main {
+        let sel_kept: f32 = nodes.iter().map(|&n| f.kept[n as usize]).sum();
+        let main = main_landmark(doc).filter(|&m| !f.junk[m as usize] && !nodes.contains(&m) && nodes.iter().all(|&n| doc.contains(m, n)));
+        if let Some(m) = main.filter(|&m| sel_kept < MOST_OF_PAGE * f.kept[m as usize]) {
+            return finish(doc, opts, f, vec![m], false);
+        }
+    }
     finish(doc, opts, f, nodes, false)
+}
+
+/// The page's `main` landmark: its one `main` element or element whose `role` is `main`
+/// (none when it has several, as a page that nests one page's layout in another's may).
+fn main_landmark(doc: &Doc) -> Option<NodeId> {
+    let mut found = None;
+    for i in doc.body..doc.nodes.len() as NodeId {
+        let Some(e) = doc.element(i) else { continue };
+        if e.name == "main" || e.attr("role").is_some_and(|r| r.trim().eq_ignore_ascii_case("main")) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(i);
+        }
+    }
+    found
 }
 
 /// The readable result of selection `nodes` (`listed`: chosen by the listing rule).

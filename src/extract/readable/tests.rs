@@ -116,7 +116,9 @@ fn a_page_of_sections_gives_them_all() {
     let found = |text: &str| words.iter().filter(|w| text.contains(&format!("{w} helps team number 1 "))).count();
     let text = extract(&doc).text;
     assert_eq!(found(&text), 4, "{text}");
-    let one = extract_with(&doc, &Options::default().without("sections").unwrap()).text;
+    // (The page's `main` landmark holds all four: the `main` mechanism, off here too, would
+    // give them as well.)
+    let one = extract_with(&doc, &Options::default().without("sections").and_then(|o| o.without("main")).unwrap()).text;
     assert_eq!(found(&one), 1, "{one}");
 }
 
@@ -226,4 +228,40 @@ fn aria_hidden_hides_a_closed_drawer_not_the_copy_the_page_shows() {
     let text = extract(&crate::clean::page(&html)).text;
     assert!(text.contains("Audit keeps") && text.contains("Consulting keeps") && text.contains("Tax keeps"), "{text}");
     assert!(!text.contains("Your bag"), "{text}");
+}
+
+#[test]
+fn a_selection_under_half_of_the_main_landmark_gives_the_landmark_unless_the_page_is_an_article() {
+    // A section front: an introduction, then groups of short items (a name over a line of
+    // detail, each under a paragraph's length), all inside `main`. The introduction is the
+    // best block and holds under half of the landmark's text; the groups are what the page
+    // lists.
+    let intro = "This week our reporters look at how small towns rebuild their bridges, roads and water systems. ".repeat(8);
+    let group = |name: &str| {
+        let items: String = (0..12).map(|i| format!("<li><h3>{name} item {i}</h3><div>Open until May {i}</div></li>")).collect();
+        format!("<section><h2>{name}</h2><ul>{items}</ul></section>")
+    };
+    let page = |head: &str| {
+        format!(
+            "<html><head><title>Infrastructure</title>{head}</head><body><nav><a href=/>Home</a></nav><main>\
+             <h1>Infrastructure</h1><div class=intro><p>{intro}</p></div>{}{}{}{}</main><footer>Gazette</footer></body></html>",
+            group("Bridges"),
+            group("Roads"),
+            group("Water"),
+            group("Power")
+        )
+    };
+    let html = page("");
+    let doc = crate::clean::page(&html);
+    let listed = |text: &str| ["Bridges", "Roads", "Water", "Power"].iter().filter(|g| text.contains(&format!("{g} item 3\n"))).count();
+    let text = extract(&doc).text;
+    assert!(text.contains("small towns rebuild") && listed(&text) == 4, "{text}");
+    let off = extract_with(&doc, &Options::default().without("main").unwrap()).text;
+    assert!(off.contains("small towns rebuild") && listed(&off) == 0, "{off}");
+    // The same page declared an article: its article is not widened to the landmark.
+    let declared = page(r#"<script type="application/ld+json">{"@type":"NewsArticle","headline":"Infrastructure"}</script>"#);
+    let article = crate::Page::from_html("front.html", &declared).unwrap();
+    assert_eq!(article.kind(), Some(crate::metadata::PageType::Article));
+    let text = crate::extract::SinglePage::default().extract_as(&article, crate::Rule::SinglePage).text;
+    assert!(text.contains("small towns rebuild") && listed(&text) == 0, "{text}");
 }
