@@ -76,9 +76,10 @@
 //!   landing page, its text spread over sections) gives the nearest element above it that
 //!   holds most of them.
 //! - **main**: on a page that does not declare itself an article, a selection holding under
-//!   half of the text of the page's one `main` landmark (a `main` element, or `role=main`)
-//!   gives the landmark: the page's author marked it as the content, and the selection is one
-//!   of its parts (a service page's sections, a listing's groups of items).
+//!   half of the text of the page's one `main` landmark (a `main` element, or `role=main`),
+//!   and not the page's first `h1`, gives the landmark: the page's author marked it as the
+//!   content, and the selection is one of its parts (a service page's sections, a listing's
+//!   groups of items). A selection holding the headline is the article it heads.
 //! - **description**: a page that shows no article (its posts written by scripts) and less
 //!   text than the description it declares gives that description (rule `description`).
 
@@ -162,8 +163,9 @@ pub struct Options {
     pub sections: bool,
     /// A page showing no article and less text than its declared description gives that description.
     pub description: bool,
-    /// A selection holding under half of the text of the page's one `main` landmark gives the
-    /// landmark; off on a page that declares itself an article (set by `kinds`).
+    /// A selection holding under half of the text of the page's one `main` landmark, and not
+    /// the page's first `h1`, gives the landmark; off on a page that declares itself an
+    /// article (set by `kinds`).
     pub main: bool,
 }
 
@@ -397,11 +399,15 @@ fn select(doc: &Doc, opts: &Options, f: &Facts) -> Draft {
     }
     // A selection holding under half of the text of the page's `main` landmark, on a page
     // that is not an article, is one part of what the page's author marked as its content (a
-    // service page's sections, a listing's groups): the landmark is given.
+    // service page's sections, a listing's groups): the landmark is given. A selection that
+    // holds the page's first `h1` is the article that headline heads, and stays.
     if opts.main {
+        let h1 = (doc.body..doc.nodes.len() as NodeId).find(|&i| doc.element(i).is_some_and(|e| e.name == "h1"));
+        let headed = h1.is_some_and(|h| nodes.iter().any(|&n| doc.contains(n, h)));
         let sel_kept: f32 = nodes.iter().map(|&n| f.kept[n as usize]).sum();
-        let main = main_landmark(doc).filter(|&m| !f.junk[m as usize] && !nodes.contains(&m) && nodes.iter().all(|&n| doc.contains(m, n)));
-        if let Some(m) = main.filter(|&m| sel_kept < MOST_OF_PAGE * f.kept[m as usize]) {
+        let main = (!headed).then(|| main_landmark(doc)).flatten();
+        let part = |m: NodeId| !f.junk[m as usize] && !nodes.contains(&m) && nodes.iter().all(|&n| doc.contains(m, n));
+        if let Some(m) = main.filter(|&m| part(m) && sel_kept < MOST_OF_PAGE * f.kept[m as usize]) {
             return finish(doc, opts, f, vec![m], false);
         }
     }

@@ -231,35 +231,40 @@ fn aria_hidden_hides_a_closed_drawer_not_the_copy_the_page_shows() {
 }
 
 #[test]
-fn a_selection_under_half_of_the_main_landmark_gives_the_landmark_unless_the_page_is_an_article() {
+fn a_selection_under_half_of_the_main_landmark_gives_the_landmark_unless_it_is_an_article() {
     // A section front: an introduction, then groups of short items (a name over a line of
     // detail, each under a paragraph's length), all inside `main`. The introduction is the
     // best block and holds under half of the landmark's text; the groups are what the page
     // lists.
-    let intro = "This week our reporters look at how small towns rebuild their bridges, roads and water systems. ".repeat(8);
+    let sentence = "This week our reporters look at how small towns rebuild their bridges, roads and water systems. ";
+    let intro = format!("<h1>Infrastructure</h1><div class=intro><p>{}</p></div>", sentence.repeat(8));
     let group = |name: &str| {
         let items: String = (0..12).map(|i| format!("<li><h3>{name} item {i}</h3><div>Open until May {i}</div></li>")).collect();
         format!("<section><h2>{name}</h2><ul>{items}</ul></section>")
     };
-    let page = |head: &str| {
+    let page = |head: &str, intro: &str| {
         format!(
             "<html><head><title>Infrastructure</title>{head}</head><body><nav><a href=/>Home</a></nav><main>\
-             <h1>Infrastructure</h1><div class=intro><p>{intro}</p></div>{}{}{}{}</main><footer>Gazette</footer></body></html>",
+             {intro}{}{}{}{}</main><footer>Gazette</footer></body></html>",
             group("Bridges"),
             group("Roads"),
             group("Water"),
             group("Power")
         )
     };
-    let html = page("");
+    let html = page("", &intro);
     let doc = crate::clean::page(&html);
     let listed = |text: &str| ["Bridges", "Roads", "Water", "Power"].iter().filter(|g| text.contains(&format!("{g} item 3\n"))).count();
     let text = extract(&doc).text;
     assert!(text.contains("small towns rebuild") && listed(&text) == 4, "{text}");
     let off = extract_with(&doc, &Options::default().without("main").unwrap()).text;
     assert!(off.contains("small towns rebuild") && listed(&off) == 0, "{off}");
+    // A selection that holds the page's headline is the article it heads: not widened.
+    let story = format!("<div class=story><h1>Infrastructure</h1><p>{}</p><p>{}</p></div>", sentence.repeat(4), sentence.repeat(4));
+    let text = extract(&crate::clean::page(&page("", &story))).text;
+    assert!(text.contains("small towns rebuild") && listed(&text) == 0, "{text}");
     // The same page declared an article: its article is not widened to the landmark.
-    let declared = page(r#"<script type="application/ld+json">{"@type":"NewsArticle","headline":"Infrastructure"}</script>"#);
+    let declared = page(r#"<script type="application/ld+json">{"@type":"NewsArticle","headline":"Infrastructure"}</script>"#, &intro);
     let article = crate::Page::from_html("front.html", &declared).unwrap();
     assert_eq!(article.kind(), Some(crate::metadata::PageType::Article));
     let text = crate::extract::SinglePage::default().extract_as(&article, crate::Rule::SinglePage).text;
