@@ -6,7 +6,7 @@
 //! selected in it, so every format keeps the article's structure (headings, lists, links);
 //! one read back from an index has its text only, and renders from that.
 
-use crate::clean::{collapse_ws, Doc};
+use crate::clean::{collapse_ws, Doc, NodeId};
 use crate::extract::{Extraction, Rule};
 use crate::fetch::Location;
 use crate::metadata::Metadata;
@@ -460,10 +460,21 @@ impl Article {
 fn title_of(doc: &Doc, x: &Extraction, meta: &Metadata) -> String {
     x.headline
         .or_else(|| crate::extract::headline(doc))
+        .or_else(|| first_h1(doc, x))
         .map(|h| collapse_ws(&doc.text(h)))
         .filter(|t| !t.is_empty())
         .or_else(|| meta.headline.clone())
         .unwrap_or_else(|| doc.title.clone())
+}
+
+/// The first `h1` inside the article's selection that was not cut from it: the headline of a
+/// selection that holds its own (a page's `main`, a listing under its heading).
+fn first_h1(doc: &Doc, x: &Extraction) -> Option<NodeId> {
+    let kept = |i: NodeId| !x.skip.get(i as usize).copied().unwrap_or(false);
+    x.nodes.iter().find_map(|&root| {
+        let end = doc.nodes.get(root as usize)?.end;
+        (root..end).find(|&i| kept(i) && doc.element(i).is_some_and(|e| e.name == "h1"))
+    })
 }
 
 /// Most characters of a first paragraph given as the article's description.
