@@ -401,13 +401,12 @@ fn select(doc: &Doc, opts: &Options, f: &Facts) -> Draft {
     // that is not an article, is one part of what the page's author marked as its content (a
     // service page's sections, a listing's groups): the landmark is given. A selection that
     // holds the page's first `h1` is the article that headline heads, and stays.
-    if opts.main {
+    let holder = |m: NodeId| !f.junk[m as usize] && !nodes.contains(&m) && nodes.iter().all(|&n| doc.contains(m, n));
+    if let Some(m) = opts.main.then(|| main_landmark(doc)).flatten().filter(|&m| holder(m)) {
+        let sel_kept: f32 = nodes.iter().map(|&n| f.kept[n as usize]).sum();
         let h1 = (doc.body..doc.nodes.len() as NodeId).find(|&i| doc.element(i).is_some_and(|e| e.name == "h1"));
         let headed = h1.is_some_and(|h| nodes.iter().any(|&n| doc.contains(n, h)));
-        let sel_kept: f32 = nodes.iter().map(|&n| f.kept[n as usize]).sum();
-        let main = (!headed).then(|| main_landmark(doc)).flatten();
-        let part = |m: NodeId| !f.junk[m as usize] && !nodes.contains(&m) && nodes.iter().all(|&n| doc.contains(m, n));
-        if let Some(m) = main.filter(|&m| part(m) && sel_kept < MOST_OF_PAGE * f.kept[m as usize]) {
+        if !headed && sel_kept < MOST_OF_PAGE * f.kept[m as usize] {
             return finish(doc, opts, f, vec![m], false);
         }
     }
