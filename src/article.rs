@@ -461,10 +461,23 @@ fn title_of(doc: &Doc, x: &Extraction, meta: &Metadata) -> String {
     x.headline
         .or_else(|| crate::extract::headline(doc))
         .or_else(|| first_h1(doc, x))
-        .map(|h| collapse_ws(&doc.text(h)))
+        .map(|h| collapse_ws(&headline_text(doc, h)))
         .filter(|t| !t.is_empty())
         .or_else(|| meta.headline.clone())
         .unwrap_or_else(|| doc.title.clone())
+}
+
+/// The text of headline `h` without the labels of the buttons inside it (rustdoc's `Copy item
+/// path` in each page's `h1`): controls, not words of the title.
+fn headline_text(doc: &Doc, h: NodeId) -> String {
+    let end = doc.nodes.get(h as usize).map_or(h, |n| n.end);
+    let mut skip: Vec<bool> = Vec::new();
+    for b in (h..end).filter(|&i| doc.element(i).is_some_and(|e| e.name == "button")) {
+        let b_end = doc.nodes[b as usize].end as usize;
+        skip.resize(b_end.max(skip.len()), false);
+        skip[b as usize..b_end].iter_mut().for_each(|s| *s = true);
+    }
+    doc.text_masked(&[h], &skip)
 }
 
 /// The first `h1` inside the article's selection that was not cut from it: the headline of a

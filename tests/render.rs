@@ -120,6 +120,20 @@ fn a_blogs_name_over_its_post_is_not_the_posts_title() {
 }
 
 #[test]
+fn the_title_is_the_h1_the_article_holds_without_its_buttons() {
+    // A documentation page: its `<title>` matches no element (a site's suffix, other words),
+    // and the article's block holds its own `h1`, with a copy button inside it.
+    let html = r#"<html><head><title>tokio - Rust crate reference</title><meta property="og:title" content="tokio crate docs"></head>
+        <body><nav><a href=/>Docs</a> <a href=/std>std</a></nav><main><div class=doc><h1>Crate <span>tokio</span> <button>Copy item path</button></h1>
+        <p>A runtime for writing reliable network applications without compromising speed, built on an event loop.</p>
+        <p>Tokio is an event-driven, non-blocking I/O platform for writing asynchronous applications in Rust.</p>
+        <p>At a high level, it provides a few major components: tools for tasks, an I/O driver and a timer.</p></div></main></body></html>"#;
+    let page = Page::from_bytes(html.as_bytes(), "https://docs.example/tokio/").unwrap();
+    let a = forest::rules::Rules::SinglePage.resolver().unwrap().article(page).unwrap();
+    assert_eq!(a.title, "Crate tokio");
+}
+
+#[test]
 fn the_authors_are_the_bylines_links_not_the_teasers() {
     let html = r#"<html><head><title>Bridge closes</title></head><body><article><h1>Bridge closes</h1>
         <p class=by>By <a rel="author" href="/p/ann">Ann Lee</a> and <a rel="author" href="/p/bo">Bo Chen</a></p>
