@@ -48,7 +48,8 @@
 //!   that declares itself a discussion (`DiscussionForumPosting`, `QAPage`) cuts copies of any
 //!   size, a line alone too: there posts quote and preview one another and repeat their
 //!   signatures, where elsewhere repeated lines are often a card's fine print. On a page whose comment regions the cleaner kept as its
-//!   content (a discussion), words naming comments mark no boilerplate.
+//!   content (a discussion), words naming comments mark no boilerplate. A page that declares
+//!   itself an article is not widened to its `main` landmark (mechanism `main`).
 //! - **cards**: in a thread, the furniture of each post is cut: its user's card (found by two or
 //!   more lines of a user's standing, `Posts: 1,077`, `Joined: Aug 2008`: the largest element
 //!   around each that holds no paragraph and about 35 words at most) and, in a thread so shown
@@ -140,9 +141,10 @@ pub struct Options {
     /// signature under every post (set by `kinds`).
     pub copy_lines: usize,
     /// The page's kind adapts the mechanisms: documentation keeps its lists of links, a
-    /// discussion cuts copies of any size (applied by [`crate::extract::SinglePage`], which
-    /// knows the page), and on a page the cleaner found to be a discussion
-    /// ([`crate::clean::Doc::discussion`]) words naming comments mark no boilerplate.
+    /// discussion cuts copies of any size, a declared article is not widened to its `main`
+    /// landmark (applied by [`crate::extract::SinglePage`], which knows the page), and on a
+    /// page the cleaner found to be a discussion ([`crate::clean::Doc::discussion`]) words
+    /// naming comments mark no boilerplate.
     pub kinds: bool,
     /// In a thread, each post's signature and its user's card (`Posts: 1,077`) are cut.
     pub cards: bool,
