@@ -9,6 +9,15 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// `eprintln!` that never fails: a message whose reader went away (`forest … 2>&1 | head`) is
+/// dropped, and the work and its output go on.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 #[path = "cli/apply.rs"]
 mod apply;
 #[path = "cli/args.rs"]
@@ -170,7 +179,7 @@ fn main() -> ExitCode {
                 }
                 parts.push(cause.to_string());
             }
-            eprintln!("forest: {}", parts.join(": "));
+            say!("forest: {}", parts.join(": "));
             ExitCode::from(1)
         }
     }
@@ -207,14 +216,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let mut skipped = 0usize;
             for shard in &shards {
                 match index.merge_from(shard) {
-                    Ok(n) => eprintln!("forest: merged {n} articles of {}", shard.display()),
+                    Ok(n) => say!("forest: merged {n} articles of {}", shard.display()),
                     Err(e) => {
-                        eprintln!("{}", skip_line(&shard.display(), &explain(&e)));
+                        say!("{}", skip_line(&shard.display(), &explain(&e)));
                         skipped += 1;
                     }
                 }
             }
-            eprintln!("forest: {} holds {} articles", into.display(), index.len());
+            say!("forest: {} holds {} articles", into.display(), index.len());
             if skipped == shards.len() && skipped > 0 {
                 anyhow::bail!("no shard could be merged ({skipped} skipped)");
             }

@@ -98,6 +98,10 @@ where
     let (done_tx, done_rx) = channel::<(usize, Option<T>)>();
     let (state, attempt) = (&state, &attempt);
     std::thread::scope(|scope| {
+        // Workers stop once the tasks run out, or at once after a failure, and after a panic
+        // of `put` or of the inputs too: the queue is closed on every way out of the run, so
+        // no worker waits forever for a task while the scope waits for the worker.
+        let _closing = Closing(&tasks);
         // The calling thread is one of the `jobs`: it hands out inputs, works on them too, and
         // writes the results, so no thread waits to be woken for each result while the others
         // work (on two cores, a third thread would take turns with the workers).
@@ -161,10 +165,17 @@ where
                 break Err(e);
             }
         };
-        // Workers stop once the tasks run out (or at once, after a failure).
-        tasks.close();
         result
     })
+}
+
+/// Closes the [`Tasks`] queue when dropped.
+struct Closing<'a, I>(&'a Tasks<I>);
+
+impl<I> Drop for Closing<'_, I> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
 }
 
 /// The inputs waiting for a thread: a queue no thread holds while it waits (a worker waits on
@@ -290,6 +301,20 @@ mod tests {
         for jobs in [1, 2] {
             let r = collect(0..50, jobs, || (), |_, i| if i == 7 { panic!("boom") } else { i });
             assert!(matches!(r, Err(Error::Internal(_))), "jobs {jobs}");
+        }
+    }
+
+    #[test]
+    fn a_panic_of_put_ends_the_run_instead_of_leaving_the_workers_waiting() {
+        // The command line's `put` writes to stderr, which panics once its reader is gone: the
+        // panic must come out of the run (the caller reports it), not leave it hanging.
+        for jobs in [1, 2, 4] {
+            let (tx, rx) = channel();
+            std::thread::spawn(move || {
+                let run = catch_unwind(|| ordered(0..1000, jobs, || (), |_, i| i, |i| if i == 10 { panic!("put failed") } else { Ok::<(), Error>(()) }));
+                let _ = tx.send(run.is_err());
+            });
+            assert_eq!(rx.recv_timeout(std::time::Duration::from_secs(60)), Ok(true), "jobs {jobs}");
         }
     }
 }

@@ -374,3 +374,39 @@ fn comments_come_only_when_asked_after_the_article_never_in_its_text() {
         assert!(out[at..].contains(comments[0].trim()) && !out[..at].contains(comments[0].trim()), "{format}: {out}");
     }
 }
+
+#[test]
+fn a_closed_stderr_drops_the_messages_and_keeps_every_article() {
+    // The reader of forest's messages went away (`forest … 2>&1 | head -1`, a log collector
+    // that died): a message is dropped, and the run neither stops, panics nor hangs.
+    let demo = demo();
+    let args = ["apply", "--no-learn", "-j2", "--format", "jsonl", p(&demo)];
+    let expected = forest(&args);
+    assert!(expected.status.success() && !expected.stderr.is_empty(), "{}", stderr(&expected));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_forest"))
+        .args(args)
+        .env("FOREST_STORE", Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-store"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run forest");
+    drop(child.stderr.take());
+    let mut out = child.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut out, &mut v).map(|_| v)
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("forest hung with its stderr closed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status}");
+    assert_eq!(reader.join().expect("reader").expect("stdout"), expected.stdout);
+}

@@ -18,7 +18,7 @@ fn read_site_config(path: &Path) -> anyhow::Result<forest::ftr::SiteConfig> {
 /// not at all.
 pub(crate) fn say_warnings(path: &Path, warnings: &[forest::ftr::Warning]) {
     for w in warnings {
-        eprintln!("forest: {}:{}: {}", path.display(), w.line, w.message);
+        say!("forest: {}:{}: {}", path.display(), w.line, w.message);
     }
 }
 
@@ -46,7 +46,7 @@ impl<W: Write> Sink<W> {
         let article = match result {
             Ok(a) => a,
             Err(e) => {
-                eprintln!("{}", skip_line(loc, &explain(&e)));
+                say!("{}", skip_line(loc, &explain(&e)));
                 self.skipped += 1;
                 return Ok(());
             }
@@ -58,7 +58,7 @@ impl<W: Write> Sink<W> {
             forest::Rule::SinglePage if !self.warc => {
                 let site = forest::host::of_url(article.key()).unwrap_or_else(|| "its site".into());
                 if self.hinted.insert(site.clone()) {
-                    eprintln!(
+                    say!(
                         "forest: {loc}: no stored wrapper for {site}; used the single-page extractor \
                          (for site-level accuracy, run `forest induce` on a feed or a few pages of the site)"
                     );
@@ -66,30 +66,30 @@ impl<W: Write> Sink<W> {
             }
             forest::Rule::SinglePage => {}
             forest::Rule::SinglePageFallback => {
-                eprintln!("forest: {loc}: the site's rules matched nothing on the page; used the single-page extractor");
+                say!("forest: {loc}: the site's rules matched nothing on the page; used the single-page extractor");
             }
             // The arbiter's choice and the wrapper's own patterns found by type or as
             // alternatives are the designed way to read pages outside the sample: said for a
             // single page, only counted for many.
             forest::Rule::SinglePagePreferred => {
                 if !self.many {
-                    eprintln!(
+                    say!(
                         "forest: {loc}: the wrapper's article and the single-page extractor's disagreed; the site's template favoured the single-page one"
                     );
                 }
             }
             rule @ (forest::Rule::SameTypeSameLevel | forest::Rule::SameType | forest::Rule::Alternative(_)) => {
                 if !self.many {
-                    eprintln!("forest: {loc}: found by the wrapper's element type, not its exact XPath (rule {})", rule.name());
+                    say!("forest: {loc}: found by the wrapper's element type, not its exact XPath (rule {})", rule.name());
                 }
             }
             // The single-page extractor found no article: the page's whole text is given.
             forest::Rule::WholePage if article.xpath.is_empty() => {
                 let why = if article.text.trim().is_empty() { "the page shows no text (its content may be loaded by scripts)" } else { "no article found; the page's whole text is given" };
-                eprintln!("forest: {loc}: {why}");
+                say!("forest: {loc}: {why}");
             }
-            forest::Rule::Description => eprintln!("forest: {loc}: the page shows no article (its content may be loaded by scripts); its declared description is given"),
-            rule => eprintln!("forest: {loc}: the wrapper's patterns matched nothing; used fallback rule {}", rule.name()),
+            forest::Rule::Description => say!("forest: {loc}: the page shows no article (its content may be loaded by scripts); its declared description is given"),
+            rule => say!("forest: {loc}: the wrapper's patterns matched nothing; used fallback rule {}", rule.name()),
         }
         if article.rule.is_fallback() {
             self.fallbacks += 1;
@@ -97,7 +97,7 @@ impl<W: Write> Sink<W> {
         if article.confidence < forest::article::DOUBTFUL {
             self.doubtful += 1;
             if !self.many {
-                eprintln!(
+                say!(
                     "forest: {loc}: low confidence ({:.2}): the article may be wrong or partial; check it, or route the page elsewhere",
                     article.confidence
                 );
@@ -180,7 +180,7 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
             let mut reader = match forest::warc::Reader::open(file) {
                 Ok(r) => r,
                 Err(e) => {
-                    eprintln!("{}", skip_line(&file.display(), &explain(&e)));
+                    say!("{}", skip_line(&file.display(), &explain(&e)));
                     unread += 1;
                     continue;
                 }
@@ -190,12 +190,12 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
             let pages = std::iter::from_fn(|| loop {
                 match reader.try_next_page(&mut stats)? {
                     Ok((url, fetched)) => return Some(Source::Fetched(Location::Url(url), fetched)),
-                    Err(e) => eprintln!("forest: skipped a record of {shown}: {}", explain(&e)),
+                    Err(e) => say!("forest: skipped a record of {shown}: {}", explain(&e)),
                 }
             });
             total += rules.articles(pages, jobs, &fetcher, &budget, fields, &mut put)?;
         }
-        eprintln!("forest: {stats}");
+        say!("forest: {stats}");
         if unread == a.warc.len() {
             bail!("no archive could be read ({unread} skipped)");
         }
@@ -208,12 +208,12 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
     }
     let (skipped, fallbacks, written, doubtful) = (sink.skipped, sink.fallbacks, sink.out.written, sink.doubtful);
     if let (Some((added, total)), Some(dir)) = (sink.out.finish()?, &a.index) {
-        eprintln!("forest: added {added} articles to the index {} (it holds {total})", dir.display());
+        say!("forest: added {added} articles to the index {} (it holds {total})", dir.display());
     }
     let outcomes = sink.outcomes;
     if total > 1 && !a.fetch.quiet {
         let secs = started.elapsed().as_secs_f64();
-        eprintln!(
+        say!(
             "forest: {total} pages: {written} articles ({fallbacks} by a fallback rule, {doubtful} of low confidence), {skipped} skipped; {secs:.1} s, {:.0} pages/s",
             total as f64 / secs.max(1e-9)
         );
@@ -222,7 +222,7 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
         bail!("no page could be read ({skipped} skipped)");
     }
     if damaged > 0 {
-        eprintln!("forest: {damaged} damaged or oversized archive records were skipped");
+        say!("forest: {damaged} damaged or oversized archive records were skipped");
     }
     if let (Rules::Store(store, missing), false) = (&rules, outcomes.is_empty()) {
         keep_health(store, missing, outcomes, a.relearn);
@@ -235,16 +235,16 @@ pub(crate) fn apply(a: ApplyArgs) -> anyhow::Result<ExitCode> {
 fn keep_health(store: &forest::store::Store, missing: &Missing, outcomes: forest::store::Outcomes, relearn: bool) {
     let (drifted, unrecorded) = outcomes.record(store);
     for (host, e) in unrecorded {
-        eprintln!("forest: the health of {host}'s wrapper was not recorded: {e}");
+        say!("forest: the health of {host}'s wrapper was not recorded: {e}");
     }
     for drift in drifted {
         let host = &drift.host;
         match (missing, relearn) {
             (Missing::Learn(learner), true) => match learner.relearn_drifted(&drift).outcome {
-                Ok(_) => eprintln!("forest: {host} drifted from its wrapper and was learned again (undo: `forest wrappers undo {host}`)"),
-                Err(why) => eprintln!("forest: {host} drifted from its wrapper, but was not learned again: {why}"),
+                Ok(_) => say!("forest: {host} drifted from its wrapper and was learned again (undo: `forest wrappers undo {host}`)"),
+                Err(why) => say!("forest: {host} drifted from its wrapper, but was not learned again: {why}"),
             },
-            _ => eprintln!("forest: {drift} (learn it again with `forest apply --relearn` on a recent page, or `forest induce`)"),
+            _ => say!("forest: {drift} (learn it again with `forest apply --relearn` on a recent page, or `forest induce`)"),
         }
     }
 }
@@ -261,10 +261,10 @@ fn learning(
     learner.time = time;
     let learner = learner.reporting(move |l| match &l.outcome {
         Ok((path, from, pages)) if !quiet => {
-            eprintln!("forest: learned {} from {pages} pages ({from}); stored as {}", l.host, path.display())
+            say!("forest: learned {} from {pages} pages ({from}); stored as {}", l.host, path.display())
         }
         Ok(_) => {}
-        Err(why) => eprintln!("forest: could not learn {}: {why}; its pages get the single-page extractor", l.host),
+        Err(why) => say!("forest: could not learn {}: {why}; its pages get the single-page extractor", l.host),
     });
     Missing::Learn(std::sync::Arc::new(learner))
 }
@@ -284,17 +284,17 @@ pub(crate) fn feed(a: FeedArgs) -> anyhow::Result<ExitCode> {
     }
     // Items the feed could not map to a page are skipped inputs too: each is named.
     for s in &full.skipped {
-        eprintln!("forest: skipped item {}: {}", s.what, s.why);
+        say!("forest: skipped item {}: {}", s.what, s.why);
     }
     for (loc, e) in &full.failed {
-        eprintln!("{}", skip_line(loc, &explain(e)));
+        say!("{}", skip_line(loc, &explain(e)));
     }
     if !a.fetch.quiet {
-        eprintln!("forest: {} of {} items with their full article", full.feed.filled, full.items);
+        say!("forest: {} of {} items with their full article", full.feed.filled, full.items);
     }
     let unfilled = (full.items - full.skipped.len()).saturating_sub(full.feed.filled + full.failed.len());
     if unfilled > 0 {
-        eprintln!("forest: {unfilled} items got no article (their link could not be matched in the feed)");
+        say!("forest: {unfilled} items got no article (their link could not be matched in the feed)");
     }
     Ok(if full.failed.is_empty() && full.skipped.is_empty() && unfilled == 0 { ExitCode::SUCCESS } else { ExitCode::from(3) })
 }

@@ -38,7 +38,7 @@ pub(crate) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &a.save_model {
         bench::train::train_all(&sites, &extra, &methods)?.save(path)?;
         if !a.quiet {
-            eprintln!("models written to {}", path.display());
+            say!("models written to {}", path.display());
         }
     }
     let bar = progress_bar(sites.len(), "sites", a.quiet);

@@ -16,7 +16,7 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
         None => None,
     };
     if let (Some(o), Some(dir)) = (output.as_ref().filter(|o| !o.done().is_empty()), &a.out_dir) {
-        eprintln!("forest: continuing the crawl in {}: {} articles already written", dir.display(), o.done().len());
+        say!("forest: continuing the crawl in {}: {} articles already written", dir.display(), o.done().len());
     }
     let bar = (!a.fetch.quiet).then(|| progress_bar(count(a.max_pages), "pages", false)).flatten();
     let mut stdout = forest::output::Writer::stream(std::io::stdout().lock(), a.format, true);
@@ -36,20 +36,20 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
                     b.set_position(fetched as u64);
                 }
             }
-            Event::Skipped(url, Skip::Failed, why) => eprintln!("{}", skip_line(&url, &why.unwrap_or_default())),
+            Event::Skipped(url, Skip::Failed, why) => say!("{}", skip_line(&url, &why.unwrap_or_default())),
             Event::Skipped(..) => {}
             Event::Learned(Ok((path, pages))) => {
                 if !a.fetch.quiet {
-                    eprintln!("forest: learned the site's templates from {pages} of its articles; stored as {}", path.display());
+                    say!("forest: learned the site's templates from {pages} of its articles; stored as {}", path.display());
                 }
             }
-            Event::Learned(Err(why)) => eprintln!("forest: could not learn the site: {why}; its articles get the single-page extractor"),
+            Event::Learned(Err(why)) => say!("forest: could not learn the site: {why}; its articles get the single-page extractor"),
             Event::Article(loc, result) => match *result {
                 Ok(article) => match &mut output {
                     Some(o) => o.article(&loc, &article)?,
                     None => stdout.put(&loc, article, None)?,
                 },
-                Err(e) => eprintln!("{}", skip_line(&loc, &explain(&e))),
+                Err(e) => say!("{}", skip_line(&loc, &explain(&e))),
             },
         }
         Ok(())
@@ -63,7 +63,7 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
         None => summary.articles,
     };
     for d in &summary.drifted {
-        eprintln!("forest: {d}");
+        say!("forest: {d}");
     }
     if let Some(path) = &a.summary {
         let json = serde_json::to_string_pretty(&summary)?;
@@ -71,7 +71,7 @@ pub(crate) fn crawl(a: CrawlArgs) -> anyhow::Result<ExitCode> {
     }
     if !a.fetch.quiet {
         let skipped: Vec<String> = summary.skipped.iter().map(|(why, n)| format!("{n} {}", why.name())).collect();
-        eprintln!(
+        say!(
             "forest: {} pages found, {} fetched ({}); {written} articles written{}; {:.1} s",
             summary.found,
             summary.fetched,

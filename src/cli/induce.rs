@@ -27,9 +27,9 @@ impl InduceArgs {
 pub(crate) fn induce_warc(a: &InduceArgs) -> anyhow::Result<ExitCode> {
     let store = if a.no_store { None } else { Some(a.store.open()?) };
     let sites = forest::learn::from_archives(&a.warc, a.min_pages, a.max_pages, &a.budget.page(), &a.config())?;
-    eprintln!("forest: {}", sites.stats);
+    say!("forest: {}", sites.stats);
     if sites.unreadable > 0 {
-        eprintln!("forest: {} HTML records could not be read as pages", sites.unreadable);
+        say!("forest: {} HTML records could not be read as pages", sites.unreadable);
     }
     let mut out = std::io::stdout().lock();
     for (host, pages, wrapper) in &sites.learned {
@@ -39,11 +39,11 @@ pub(crate) fn induce_warc(a: &InduceArgs) -> anyhow::Result<ExitCode> {
         writeln!(out, "{host}\t{pages}\t{}", wrapper.xpath)?;
     }
     for (host, e) in &sites.failed {
-        eprintln!("forest: no wrapper for {host}: {e}");
+        say!("forest: no wrapper for {host}: {e}");
     }
     let whereto = store.as_ref().map(|s| format!(" into {}", s.dir().display())).unwrap_or_default();
     let (induced, failed) = (sites.learned.len(), sites.failed.len());
-    eprintln!("forest: {induced} wrappers induced{whereto}; {} hosts with fewer than {} pages, {failed} failed", sites.too_few, a.min_pages);
+    say!("forest: {induced} wrappers induced{whereto}; {} hosts with fewer than {} pages, {failed} failed", sites.too_few, a.min_pages);
     if induced == 0 {
         bail!("no host of the archive has a wrapper (hosts with at least {} HTML pages: none that induce)", a.min_pages);
     }
@@ -59,10 +59,10 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
     let fetcher = a.fetch.fetcher_for(std::slice::from_ref(source))?;
     let sample = forest::feed::read_with(&fetcher, source)?;
     if let Some(feed) = &sample.found_at {
-        eprintln!("forest: {source} is a page; read the feed it links: {feed}");
+        say!("forest: {source} is a page; read the feed it links: {feed}");
     }
     for s in &sample.skipped {
-        eprintln!("forest: skipped feed item {}: {}", s.what, s.why);
+        say!("forest: skipped feed item {}: {}", s.what, s.why);
     }
     let bar = a.fetch.progress(sample.items.len().min(a.max_pages), "pages");
     let tick = || {
@@ -76,7 +76,7 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
         b.finish_and_clear();
     }
     for (what, e) in &read.failed {
-        eprintln!("{}", skip_line(what, &explain(e)));
+        say!("{}", skip_line(what, &explain(e)));
     }
     let (induction, pages, failed) = (read.induction?, read.pages, read.failed);
     let mut wrapper = induction.wrapper.clone();
@@ -105,15 +105,15 @@ pub(crate) fn induce(a: InduceArgs) -> anyhow::Result<ExitCode> {
             Some(host) => match a.store.open().and_then(|s| Ok(s.keep(host, &wrapper, a.replace)?)) {
                 Ok((path, kept)) if !a.fetch.quiet => {
                     let older = if kept > 0 { format!(" (with {kept} older template(s) its pages do not show)") } else { String::new() };
-                    eprintln!("forest: stored as the wrapper of {host}{older}: {}", path.display());
+                    say!("forest: stored as the wrapper of {host}{older}: {}", path.display());
                 }
                 Ok(_) => {}
                 Err(e) => {
                     not_stored = true;
-                    eprintln!("forest: the wrapper was not stored: {e:#}");
+                    say!("forest: the wrapper was not stored: {e:#}");
                 }
             },
-            None => eprintln!(
+            None => say!(
                 "forest: not stored: the pages name no host (no URL, no canonical link); pass --host HOST to store it"
             ),
         }

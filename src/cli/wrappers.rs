@@ -14,7 +14,7 @@ pub(crate) fn search(a: SearchArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if hits.is_empty() {
-        eprintln!("forest: no article of {} matches {:?}", a.dir.display(), a.query);
+        say!("forest: no article of {} matches {:?}", a.dir.display(), a.query);
         return Ok(ExitCode::SUCCESS);
     }
     for (i, h) in hits.iter().enumerate() {
@@ -38,7 +38,7 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
             if json {
                 writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
             } else if rows.is_empty() {
-                eprintln!("forest: no wrapper stored in {}", store.dir().display());
+                say!("forest: no wrapper stored in {}", store.dir().display());
             } else {
                 for r in &rows {
                     let health = match (r.applied, r.drifted) {
@@ -55,11 +55,11 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
             let Some(entry) = store.find(&host)? else {
                 bail!("no stored wrapper for {host} in {}", store.dir().display());
             };
-            eprintln!("forest: {} ({:?}): {}", entry.host, entry.kind, entry.path.display());
+            say!("forest: {} ({:?}): {}", entry.host, entry.kind, entry.path.display());
             out.write_all(&std::fs::read(&entry.path).with_context(|| format!("cannot read {}", entry.path.display()))?)?;
         }
         WrappersAction::Undo { host } => match store.undo(&host)? {
-            Some(path) => eprintln!("forest: put back the previous wrapper of {host}: {}", path.display()),
+            Some(path) => say!("forest: put back the previous wrapper of {host}: {}", path.display()),
             None => bail!("no previous wrapper of {host} to put back in {}", store.dir().display()),
         },
         WrappersAction::Rm { host } => {
@@ -68,7 +68,7 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
                 bail!("no stored wrapper for {host} in {}", store.dir().display());
             }
             for path in removed {
-                eprintln!("forest: removed {}", path.display());
+                say!("forest: removed {}", path.display());
             }
         }
         WrappersAction::Import { files, host, force } => {
@@ -82,10 +82,10 @@ pub(crate) fn wrappers(a: WrappersArgs) -> anyhow::Result<ExitCode> {
                     Ok(imported) => {
                         apply::say_warnings(file, &imported.warnings);
                         let replaced = if imported.replaced { " (replacing the one stored)" } else { "" };
-                        eprintln!("forest: imported {} as {}{replaced}", file.display(), imported.path.display());
+                        say!("forest: imported {} as {}{replaced}", file.display(), imported.path.display());
                     }
                     Err(e) => {
-                        eprintln!("{}", skip_line(&file.display(), &explain(&e)));
+                        say!("{}", skip_line(&file.display(), &explain(&e)));
                         skipped += 1;
                     }
                 }
