@@ -10,7 +10,8 @@
 //! - a body size cap that aborts the download as soon as it is passed (a `Content-Length`
 //!   over the cap is refused before reading; decompressed bytes count, so a gzip bomb stops at
 //!   the cap);
-//! - at most `per_host` requests at once to one host, and `delay` between them;
+//! - at most `per_host` requests at once to one host, and `delay` between them (a request's
+//!   turn is given back whatever becomes of it, a panic included);
 //! - an optional on-disk [`cache`] keyed by URL, revalidated with ETag / Last-Modified, and used
 //!   as is when the network fails, so a second run works offline.
 //!
@@ -21,15 +22,15 @@
 pub mod cache;
 mod charset;
 pub mod guard;
+mod turns;
 
 pub use charset::{decode, decode_owned};
 #[cfg(test)]
 use charset::{detector_input, DETECTOR_BYTES};
 
 use crate::{Error, Result};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Condvar, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Default largest page or feed, in bytes (a larger one is an error, not a truncation).
@@ -183,21 +184,13 @@ pub fn default_cache_dir() -> Option<PathBuf> {
     Some(crate::dirs::user_dir("XDG_CACHE_HOME", ".cache")?.join("forest"))
 }
 
-/// Per-host bookkeeping: requests running, and when the next may start.
-#[derive(Default)]
-struct Host {
-    active: usize,
-    next_at: Option<Instant>,
-}
-
 /// Fetches files and URLs (see the module documentation).
 pub struct Fetcher {
     /// Built on first use: setting up TLS (reading the system's certificates) costs more than
     /// cleaning a page, and local files never need it.
     client: std::sync::OnceLock<std::result::Result<reqwest::blocking::Client, String>>,
     opts: FetchOptions,
-    hosts: Mutex<HashMap<String, Host>>,
-    freed: Condvar,
+    turns: turns::Turns,
     /// Hosts that failed after all retries: later requests to them try once (and use the
     /// cache at once when it has the page), so an offline run does not wait out every retry.
     down: Mutex<std::collections::HashSet<String>>,
@@ -244,11 +237,11 @@ impl Fetcher {
     /// [`Error::Fetch`] when the HTTP client cannot be built (TLS setup).
     pub fn new(opts: FetchOptions) -> Result<Fetcher> {
         let opts_allow_private = opts.allow_private;
+        let turns = turns::Turns::new(opts.per_host, opts.delay);
         Ok(Fetcher {
             client: std::sync::OnceLock::new(),
             opts,
-            hosts: Mutex::new(HashMap::new()),
-            freed: Condvar::new(),
+            turns,
             down: Mutex::new(std::collections::HashSet::new()),
             guard: guard::Guard::new(opts_allow_private),
         })
@@ -344,9 +337,9 @@ impl Fetcher {
         self.client()?;
         let mut attempt = 0u32;
         loop {
-            self.acquire(&host);
+            let turn = self.turns.take(&host);
             let result = self.try_once(url, cached.as_ref(), body);
-            self.release(&host);
+            drop(turn);
             match result {
                 Try::Done(f) => {
                     if let (Some(c), false) = (&cache, f.from_cache) {
@@ -475,35 +468,6 @@ impl Fetcher {
             return Try::Fail(Error::TooLarge { what: url.to_string(), limit: max });
         }
         Try::Done(Fetched { location, bytes, content_type, from_cache: false, etag, last_modified })
-    }
-
-    /// Wait for a free slot on `host` and for its delay to pass.
-    fn acquire(&self, host: &str) {
-        let Ok(mut hosts) = self.hosts.lock() else { return };
-        loop {
-            let now = Instant::now();
-            let h = hosts.entry(host.to_string()).or_default();
-            let wait = h.next_at.filter(|&t| t > now).map(|t| t - now);
-            if h.active < self.opts.per_host.max(1) && wait.is_none() {
-                h.active += 1;
-                h.next_at = now.checked_add(self.opts.delay);
-                return;
-            }
-            let timeout = wait.unwrap_or(Duration::from_millis(100));
-            hosts = match self.freed.wait_timeout(hosts, timeout) {
-                Ok((g, _)) => g,
-                Err(_) => return,
-            };
-        }
-    }
-
-    fn release(&self, host: &str) {
-        if let Ok(mut hosts) = self.hosts.lock() {
-            if let Some(h) = hosts.get_mut(host) {
-                h.active = h.active.saturating_sub(1);
-            }
-        }
-        self.freed.notify_all();
     }
 }
 
