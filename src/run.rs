@@ -306,8 +306,8 @@ mod tests {
 
     #[test]
     fn a_panic_of_put_ends_the_run_instead_of_leaving_the_workers_waiting() {
-        // The command line's `put` writes to stderr, which panics once its reader is gone: the
-        // panic must come out of the run (the caller reports it), not leave it hanging.
+        // A `put` that panics (the command line's did, writing to a stderr whose reader was
+        // gone): the panic comes out of the run, to its caller, instead of leaving it hanging.
         for jobs in [1, 2, 4] {
             let (tx, rx) = channel();
             std::thread::spawn(move || {
