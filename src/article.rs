@@ -470,10 +470,9 @@ fn title_of(doc: &Doc, x: &Extraction, meta: &Metadata) -> String {
 /// The text of headline `h` without the labels of the buttons inside it (rustdoc's `Copy item
 /// path` in each page's `h1`): controls, not words of the title.
 fn headline_text(doc: &Doc, h: NodeId) -> String {
-    let end = doc.nodes.get(h as usize).map_or(h, |n| n.end);
     let mut skip: Vec<bool> = Vec::new();
-    for b in (h..end).filter(|&i| doc.element(i).is_some_and(|e| e.name == "button")) {
-        let b_end = doc.nodes[b as usize].end as usize;
+    for b in (h..doc.end(h)).filter(|&i| doc.element(i).is_some_and(|e| e.name == "button")) {
+        let b_end = doc.end(b) as usize;
         skip.resize(b_end.max(skip.len()), false);
         skip[b as usize..b_end].iter_mut().for_each(|s| *s = true);
     }
@@ -484,10 +483,7 @@ fn headline_text(doc: &Doc, h: NodeId) -> String {
 /// selection that holds its own (a page's `main`, a listing under its heading).
 fn first_h1(doc: &Doc, x: &Extraction) -> Option<NodeId> {
     let kept = |i: NodeId| !x.skip.get(i as usize).copied().unwrap_or(false);
-    x.nodes.iter().find_map(|&root| {
-        let end = doc.nodes.get(root as usize)?.end;
-        (root..end).find(|&i| kept(i) && doc.element(i).is_some_and(|e| e.name == "h1"))
-    })
+    x.nodes.iter().find_map(|&root| (root..doc.end(root)).find(|&i| kept(i) && doc.element(i).is_some_and(|e| e.name == "h1")))
 }
 
 /// Most characters of a first paragraph given as the article's description.
