@@ -550,6 +550,11 @@ mod tests {
         let more = by_class(&doc, "more");
         x.skip = (0..doc.nodes.len() as NodeId).map(|i| i >= more && i < doc.end(more)).collect();
         assert_eq!(markdown(&doc, &x, None), "| a | b |\n| --- | --- |\n| 1 | 2 |\n");
+        // An empty paragraph an editor left after a cell's text writes nothing: the table stays
+        // GFM; an image is not empty, and two paragraphs with it are an HTML block.
+        let empty = "<table><tr><th>a</th><th>b</th></tr><tr><td><p>1</p><p> <b></b> </p></td><td><p>2</p><p><br></p></td></tr></table>";
+        assert_eq!(md(empty), "| a | b |\n| --- | --- |\n| 1 | 2 |\n");
+        assert!(md("<table><tr><th>a</th><th>b</th></tr><tr><td><p>1</p><p><img src=i.png></p></td><td>2</td></tr></table>").starts_with("<table>"));
     }
 
     #[test]

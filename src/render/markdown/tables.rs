@@ -28,7 +28,8 @@ pub(super) fn layout_table(doc: &Doc, id: NodeId) -> bool {
 /// Does the data table at `id` fit a GFM table: no cell spanning rows or columns, and no
 /// cell holding blocks (a list, a quote, code, several paragraphs); a cell's one paragraph or
 /// heading (`<th><h4>In-office</h4></th>`) is its text. What `skip` cuts, cells or blocks in
-/// them, is not looked at.
+/// them, is not looked at, and nor is an empty block (`<p>&nbsp;</p>` an editor left after a
+/// cell's text), which writes nothing.
 pub(super) fn fits_gfm(doc: &Doc, id: NodeId, skip: &[bool]) -> bool {
     let Some(node) = doc.nodes.get(id as usize) else { return true };
     let mut i = id + 1;
@@ -45,9 +46,12 @@ pub(super) fn fits_gfm(doc: &Doc, id: NodeId, skip: &[bool]) -> bool {
         if e.name == "td" || e.name == "th" {
             let spans = ["colspan", "rowspan"].iter().any(|k| e.attr(k).and_then(|v| v.trim().parse::<usize>().ok()).is_some_and(|n| n > 1));
             let end = doc.nodes[i as usize].end;
-            let blocks = (i + 1..end).filter(|&c| !is_skipped(skip, c)).filter_map(|c| doc.element(c)).filter(|c| {
-                matches!(c.name.as_str(), "ul" | "ol" | "blockquote" | "pre" | "dl" | "table" | "p") || heading_level(&c.name).is_some()
-            });
+            let block = |c: NodeId| {
+                doc.element(c).filter(|e| {
+                    matches!(e.name.as_str(), "ul" | "ol" | "blockquote" | "pre" | "dl" | "table" | "p") || heading_level(&e.name).is_some()
+                })
+            };
+            let blocks = (i + 1..end).filter(|&c| !is_skipped(skip, c)).filter_map(|c| block(c).filter(|_| !empty(doc, c, skip)));
             let mut paragraphs = 0;
             for b in blocks {
                 paragraphs += 1;
@@ -64,4 +68,10 @@ pub(super) fn fits_gfm(doc: &Doc, id: NodeId, skip: &[bool]) -> bool {
         i += 1;
     }
     true
+}
+
+/// Does the element at `id` write nothing: no text (but what `skip` cuts) and no image?
+fn empty(doc: &Doc, id: NodeId, skip: &[bool]) -> bool {
+    let image = (id..doc.end(id)).any(|i| !is_skipped(skip, i) && doc.element(i).is_some_and(|e| e.name == "img"));
+    !image && !doc.has_text_masked(&[id], skip)
 }
