@@ -15,6 +15,7 @@
 /// assert_eq!(iso_date("Wed, 01 May 2024 10:00:00 GMT").as_deref(), Some("2024-05-01T10:00:00Z"));
 /// assert_eq!(iso_date("May 1, 2024").as_deref(), Some("2024-05-01"));
 /// assert_eq!(iso_date("01/05/2024"), None);
+/// assert_eq!(iso_date("November 20, 9999 7:00 PM"), None); // a placeholder for "never"
 /// ```
 pub fn iso_date(s: &str) -> Option<String> {
     let s = s.trim().trim_matches(['"', '\'']);
@@ -47,10 +48,14 @@ fn numeric(s: &str) -> Option<String> {
     })
 }
 
-/// A valid year, month and day.
+/// The years a page's date can have: a later one is a placeholder (`9999-12-31`, "never"), not
+/// a date a page was written or changed.
+const YEARS: std::ops::RangeInclusive<i64> = 1000..=2100;
+
+/// A valid year ([`YEARS`]), month and day.
 fn ymd(y: i64, m: i64, d: i64) -> Option<String> {
     let days = [31, if y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    ((1000..=9999).contains(&y) && (1..=12).contains(&m) && d >= 1 && d <= days[(m - 1) as usize]).then(|| format!("{y:04}-{m:02}-{d:02}"))
+    (YEARS.contains(&y) && (1..=12).contains(&m) && d >= 1 && d <= days[(m - 1) as usize]).then(|| format!("{y:04}-{m:02}-{d:02}"))
 }
 
 fn num(s: &str) -> Option<i64> {
@@ -156,7 +161,7 @@ fn worded(s: &str) -> Option<String> {
                 continue;
             }
         }
-        if let (None, Some(n)) = (y, num(w).filter(|n| (1000..=9999).contains(n))) {
+        if let (None, Some(n)) = (y, num(w).filter(|n| YEARS.contains(n))) {
             y = Some(n);
             at = Some(i);
             continue;
