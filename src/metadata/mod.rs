@@ -133,12 +133,9 @@ pub fn read(doc: &Doc) -> Metadata {
     let lang = doc
         .lang
         .as_deref()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(str::to_string)
-        .or_else(|| ld_str("inLanguage"))
-        .or_else(|| first_meta(&["content-language", "og:locale"]))
-        .map(|l| l.replace('_', "-"));
+        .and_then(language_tag)
+        .or_else(|| ld_str("inLanguage").as_deref().and_then(language_tag))
+        .or_else(|| first_meta(&["content-language", "og:locale"]).as_deref().and_then(language_tag));
     let site_name = first_meta(&["og:site_name", "application-name"])
         .or_else(|| ld.as_ref().and_then(|a| a.get("publisher")).and_then(|p| p.get("name")).and_then(text_of));
     let headline = ld_str("headline").or_else(|| first_meta(&["og:title"]));
@@ -409,6 +406,25 @@ fn type_names(o: &serde_json::Map<String, Value>) -> Vec<String> {
         Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(short).collect(),
         _ => Vec::new(),
     }
+}
+
+/// A language a page declares, as a BCP 47 tag in its usual case (`en-us`, `EN`, `de_DE` →
+/// `en-US`, `en`, `de-DE`; the first of a list, `en, fr`); `None` for what is no tag (`{{lang}}`)
+/// or says no language (`und`).
+///
+/// # Example
+/// ```
+/// use forest::metadata::language_tag;
+/// assert_eq!(language_tag(" en-us ").as_deref(), Some("en-US"));
+/// assert_eq!(language_tag("ZH_hant_tw").as_deref(), Some("zh-Hant-TW"));
+/// assert_eq!(language_tag("fr, en").as_deref(), Some("fr"));
+/// assert_eq!(language_tag("{{lang}}"), None);
+/// assert_eq!(language_tag("und"), None);
+/// ```
+pub fn language_tag(raw: &str) -> Option<String> {
+    let first = raw.split(',').next().unwrap_or_default().trim().replace('_', "-");
+    let tag = icu_locale_core::Locale::normalize(&first).ok()?.into_owned();
+    (tag != "und").then_some(tag)
 }
 
 /// The kind of a page: what its readers come for, and so what its main content is.
