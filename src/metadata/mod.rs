@@ -427,6 +427,15 @@ pub fn language_tag(raw: &str) -> Option<String> {
     (tag != "und").then_some(tag)
 }
 
+/// Does `url` name, by a segment of its path, one of `paths`, or by its host's first label
+/// (after `www`), one of `hosts` (in any case)?
+fn address_of(url: Option<&str>, paths: &[&str], hosts: &[&str]) -> bool {
+    let Some(u) = url.and_then(|u| url::Url::parse(u).ok()) else { return false };
+    let named = |names: &[&str], w: &str| names.iter().any(|n| n.eq_ignore_ascii_case(w));
+    let first_label = u.host_str().and_then(|h| h.split('.').find(|l| !l.eq_ignore_ascii_case("www")));
+    u.path_segments().is_some_and(|mut s| s.any(|seg| named(paths, seg))) || first_label.is_some_and(|l| named(hosts, l))
+}
+
 /// The kind of a page: what its readers come for, and so what its main content is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -477,11 +486,17 @@ const SEVERAL: usize = 3;
 /// documentation host (`docs.example.org`).
 const DOCUMENTATION_PATHS: &[&str] = &["docs", "doc", "documentation", "reference", "manual", "api-reference"];
 
+/// Path segments of a forum (`/threads/…`, `/forum/…`), and first labels of a forum's host
+/// (`forum.example.org`, `community.example.org`; `/community/` in a path may name a product).
+const FORUM_PATHS: &[&str] = &["forum", "forums", "thread", "threads", "discuss", "discussion", "discussions"];
+const FORUM_HOSTS: &[&str] = &["forum", "forums", "discuss", "discussion", "discussions", "community", "board", "boards"];
+
 /// The kind of page at `url` (when known) whose metadata is `meta` ([`read`]): what it
 /// declares (`declared_type`) but an article, else a documentation path or host in its URL,
-/// else a declared article; `None` when nothing says. A page that declares nothing may still be an
-/// article, a listing or a service page: forum threads, products and collections are nearly
-/// always declared by the software that serves them.
+/// else, when it declares nothing, a forum's path or host in its URL, else a declared article;
+/// `None` when nothing says. A page that declares nothing may still be an article, a listing or
+/// a service page: products and collections are nearly always declared by the software that
+/// serves them, and forum threads by that software or by their address.
 ///
 /// # Example
 /// ```
@@ -492,17 +507,20 @@ const DOCUMENTATION_PATHS: &[&str] = &["docs", "doc", "documentation", "referenc
 /// assert_eq!(page_type(&read(&doc), Some("https://example.org/docs/install")), Some(PageType::Documentation));
 /// assert_eq!(page_type(&read(&doc), Some("https://docs.example.org/install")), Some(PageType::Documentation));
 /// assert_eq!(page_type(&read(&doc), Some("https://example.org/install")), None);
+/// let doc = forest::clean::page("<h1>Which lathe?</h1><p>I am looking for a first lathe.</p>");
+/// assert_eq!(page_type(&read(&doc), Some("https://example.org/threads/which-lathe.123/")), Some(PageType::Forum));
+/// assert_eq!(page_type(&read(&doc), Some("https://forum.example.org/t/which-lathe/123")), Some(PageType::Forum));
+/// assert_eq!(page_type(&read(&doc), Some("https://example.org/vs/community/")), None);
 /// ```
 pub fn page_type(meta: &Metadata, url: Option<&str>) -> Option<PageType> {
     if let Some(kind) = meta.declared_type.filter(|&k| k != PageType::Article) {
         return Some(kind);
     }
-    let is_doc = |seg: &str| DOCUMENTATION_PATHS.contains(&seg.to_ascii_lowercase().as_str());
-    let documentation = url.and_then(|u| url::Url::parse(u).ok()).is_some_and(|u| {
-        u.path_segments().is_some_and(|mut s| s.any(is_doc)) || u.host_str().and_then(|h| h.split('.').next()).is_some_and(is_doc)
-    });
-    if documentation {
+    if address_of(url, DOCUMENTATION_PATHS, DOCUMENTATION_PATHS) {
         return Some(PageType::Documentation);
+    }
+    if meta.declared_type.is_none() && address_of(url, FORUM_PATHS, FORUM_HOSTS) {
+        return Some(PageType::Forum);
     }
     meta.declared_type
 }
