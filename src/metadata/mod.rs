@@ -427,6 +427,16 @@ pub fn language_tag(raw: &str) -> Option<String> {
     (tag != "und").then_some(tag)
 }
 
+/// The segment of `url`'s path before its last (in lower case): `product` in
+/// `/product/blue-lamp/`, a shop's product page (WooCommerce's), `collections` in
+/// `/collections/lamps`, a shop's collection (Shopify's).
+fn parent_segment(url: Option<&str>) -> Option<String> {
+    let u = url::Url::parse(url?).ok()?;
+    let segs: Vec<&str> = u.path_segments()?.filter(|s| !s.is_empty()).collect();
+    let parent = segs.len().checked_sub(2).and_then(|i| segs.get(i))?;
+    Some(parent.to_ascii_lowercase())
+}
+
 /// Does `url` name, by a segment of its path, one of `paths`, or by its host's first label
 /// (after `www`), one of `hosts` (in any case)?
 fn address_of(url: Option<&str>, paths: &[&str], hosts: &[&str]) -> bool {
@@ -493,10 +503,11 @@ const FORUM_HOSTS: &[&str] = &["forum", "forums", "discuss", "discussion", "disc
 
 /// The kind of page at `url` (when known) whose metadata is `meta` ([`read`]): what it
 /// declares (`declared_type`) but an article, else a documentation path or host in its URL,
-/// else, when it declares nothing, a forum's path or host in its URL, else a declared article;
-/// `None` when nothing says. A page that declares nothing may still be an article, a listing or
-/// a service page: products and collections are nearly always declared by the software that
-/// serves them, and forum threads by that software or by their address.
+/// else, when it declares nothing, a forum's path or host, a shop's product path
+/// (`/product/<slug>`) or collection path (`/collections/<handle>`) in its URL, else a declared
+/// article; `None` when nothing says. A page that declares nothing may still be an article, a
+/// listing or a service page: products, collections and forum threads are nearly always
+/// declared by the software that serves them, or named by their address.
 ///
 /// # Example
 /// ```
@@ -511,6 +522,8 @@ const FORUM_HOSTS: &[&str] = &["forum", "forums", "discuss", "discussion", "disc
 /// assert_eq!(page_type(&read(&doc), Some("https://example.org/threads/which-lathe.123/")), Some(PageType::Forum));
 /// assert_eq!(page_type(&read(&doc), Some("https://forum.example.org/t/which-lathe/123")), Some(PageType::Forum));
 /// assert_eq!(page_type(&read(&doc), Some("https://example.org/vs/community/")), None);
+/// assert_eq!(page_type(&read(&doc), Some("https://shop.example/product/lathe-12/")), Some(PageType::Product));
+/// assert_eq!(page_type(&read(&doc), Some("https://shop.example/collections/lathes")), Some(PageType::Collection));
 /// ```
 pub fn page_type(meta: &Metadata, url: Option<&str>) -> Option<PageType> {
     if let Some(kind) = meta.declared_type.filter(|&k| k != PageType::Article) {
@@ -519,10 +532,17 @@ pub fn page_type(meta: &Metadata, url: Option<&str>) -> Option<PageType> {
     if address_of(url, DOCUMENTATION_PATHS, DOCUMENTATION_PATHS) {
         return Some(PageType::Documentation);
     }
-    if meta.declared_type.is_none() && address_of(url, FORUM_PATHS, FORUM_HOSTS) {
+    if meta.declared_type.is_some() {
+        return meta.declared_type;
+    }
+    if address_of(url, FORUM_PATHS, FORUM_HOSTS) {
         return Some(PageType::Forum);
     }
-    meta.declared_type
+    match parent_segment(url).as_deref() {
+        Some("product") => Some(PageType::Product),
+        Some("collections") => Some(PageType::Collection),
+        _ => None,
+    }
 }
 
 /// The kind of page `doc` declares: a schema.org type (JSON-LD `@type` anywhere in its parsed
