@@ -437,6 +437,20 @@ fn parent_segment(url: Option<&str>) -> Option<String> {
     Some(parent.to_ascii_lowercase())
 }
 
+/// Path segments under which a site keeps its articles (`/blog/<slug>`, `/articles/<id>`;
+/// the section's own page, `/blog/`, is their list), and the first label of a blog's host.
+const ARTICLE_PATHS: &[&str] = &["blog", "blogs", "article", "articles", "posts"];
+
+/// Does `url` address an article: a segment of [`ARTICLE_PATHS`] with more path after it, or a
+/// path on a host whose first label (after `www`) is `blog`?
+fn article_address(url: Option<&str>) -> bool {
+    let Some(u) = url.and_then(|u| url::Url::parse(u).ok()) else { return false };
+    let segs: Vec<&str> = u.path_segments().map(|s| s.filter(|s| !s.is_empty()).collect()).unwrap_or_default();
+    let named = |w: &str| ARTICLE_PATHS.iter().any(|n| n.eq_ignore_ascii_case(w));
+    let host = u.host_str().and_then(|h| h.split('.').find(|l| !l.eq_ignore_ascii_case("www"))).is_some_and(|l| l.eq_ignore_ascii_case("blog"));
+    (host && !segs.is_empty()) || segs.iter().take(segs.len().saturating_sub(1)).any(|s| named(s))
+}
+
 /// Does `url` name, by a segment of its path, one of `paths`, or by its host's first label
 /// (after `www`), one of `hosts` (in any case)?
 fn address_of(url: Option<&str>, paths: &[&str], hosts: &[&str]) -> bool {
@@ -503,9 +517,9 @@ const FORUM_HOSTS: &[&str] = &["forum", "forums", "discuss", "discussion", "disc
 
 /// The kind of page at `url` (when known) whose metadata is `meta` ([`read`]): what it
 /// declares (`declared_type`) but an article, else a documentation path or host in its URL,
-/// else, when it declares nothing, a forum's path or host, a shop's product path
-/// (`/product/<slug>`) or collection path (`/collections/<handle>`) in its URL, else a declared
-/// article; `None` when nothing says. A page that declares nothing may still be an article, a
+/// else a declared article; when it declares nothing, a forum's path or host, a shop's product
+/// path (`/product/<slug>`) or collection path (`/collections/<handle>`), or an article's path
+/// (`/blog/<slug>`) in its URL; `None` when nothing says. A page that declares nothing may still be an article, a
 /// listing or a service page: products, collections and forum threads are nearly always
 /// declared by the software that serves them, or named by their address.
 ///
@@ -524,6 +538,8 @@ const FORUM_HOSTS: &[&str] = &["forum", "forums", "discuss", "discussion", "disc
 /// assert_eq!(page_type(&read(&doc), Some("https://example.org/vs/community/")), None);
 /// assert_eq!(page_type(&read(&doc), Some("https://shop.example/product/lathe-12/")), Some(PageType::Product));
 /// assert_eq!(page_type(&read(&doc), Some("https://shop.example/collections/lathes")), Some(PageType::Collection));
+/// assert_eq!(page_type(&read(&doc), Some("https://example.org/blog/which-lathe")), Some(PageType::Article));
+/// assert_eq!(page_type(&read(&doc), Some("https://example.org/blog/")), None);
 /// ```
 pub fn page_type(meta: &Metadata, url: Option<&str>) -> Option<PageType> {
     if let Some(kind) = meta.declared_type.filter(|&k| k != PageType::Article) {
@@ -541,6 +557,7 @@ pub fn page_type(meta: &Metadata, url: Option<&str>) -> Option<PageType> {
     match parent_segment(url).as_deref() {
         Some("product") => Some(PageType::Product),
         Some("collections") => Some(PageType::Collection),
+        _ if article_address(url) => Some(PageType::Article),
         _ => None,
     }
 }
