@@ -26,10 +26,13 @@
 
 pub mod byline;
 mod date;
+mod kind;
 pub mod shows;
 mod site;
 
 pub use date::iso_date;
+pub use kind::{page_type, PageType};
+use kind::declared_type;
 pub use shows::shown;
 pub use site::{site_from_title, site_name, title_without_site};
 
@@ -425,167 +428,6 @@ pub fn language_tag(raw: &str) -> Option<String> {
     let first = raw.split(',').next().unwrap_or_default().trim().replace('_', "-");
     let tag = icu_locale_core::Locale::normalize(&first).ok()?.into_owned();
     (tag != "und").then_some(tag)
-}
-
-/// The segment of `url`'s path before its last (in lower case): `product` in
-/// `/product/blue-lamp/`, a shop's product page (WooCommerce's), `collections` in
-/// `/collections/lamps`, a shop's collection (Shopify's).
-fn parent_segment(url: Option<&str>) -> Option<String> {
-    let u = url::Url::parse(url?).ok()?;
-    let segs: Vec<&str> = u.path_segments()?.filter(|s| !s.is_empty()).collect();
-    let parent = segs.len().checked_sub(2).and_then(|i| segs.get(i))?;
-    Some(parent.to_ascii_lowercase())
-}
-
-/// Path segments under which a site keeps its articles (`/blog/<slug>`, `/articles/<id>`;
-/// the section's own page, `/blog/`, is their list), and the first label of a blog's host.
-const ARTICLE_PATHS: &[&str] = &["blog", "blogs", "article", "articles", "posts"];
-
-/// Does `url` address an article: a segment of [`ARTICLE_PATHS`] with more path after it, or a
-/// path on a host whose first label (after `www`) is `blog`?
-fn article_address(url: Option<&str>) -> bool {
-    let Some(u) = url.and_then(|u| url::Url::parse(u).ok()) else { return false };
-    let segs: Vec<&str> = u.path_segments().map(|s| s.filter(|s| !s.is_empty()).collect()).unwrap_or_default();
-    let named = |w: &str| ARTICLE_PATHS.iter().any(|n| n.eq_ignore_ascii_case(w));
-    let host = u.host_str().and_then(|h| h.split('.').find(|l| !l.eq_ignore_ascii_case("www"))).is_some_and(|l| l.eq_ignore_ascii_case("blog"));
-    (host && !segs.is_empty()) || segs.iter().take(segs.len().saturating_sub(1)).any(|s| named(s))
-}
-
-/// Does `url` name, by a segment of its path, one of `paths`, or by its host's first label
-/// (after `www`), one of `hosts` (in any case)?
-fn address_of(url: Option<&str>, paths: &[&str], hosts: &[&str]) -> bool {
-    let Some(u) = url.and_then(|u| url::Url::parse(u).ok()) else { return false };
-    let named = |names: &[&str], w: &str| names.iter().any(|n| n.eq_ignore_ascii_case(w));
-    let first_label = u.host_str().and_then(|h| h.split('.').find(|l| !l.eq_ignore_ascii_case("www")));
-    u.path_segments().is_some_and(|mut s| s.any(|seg| named(paths, seg))) || first_label.is_some_and(|l| named(hosts, l))
-}
-
-/// The kind of a page: what its readers come for, and so what its main content is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PageType {
-    /// A story, a post, a report: one text.
-    Article,
-    /// A discussion: a forum thread, questions and answers; every post is content.
-    Forum,
-    /// One product for sale: its name, description, specifications.
-    Product,
-    /// A category of products: their names and summaries.
-    Collection,
-    /// Documentation: the whole body, code and tables included.
-    Documentation,
-}
-
-impl PageType {
-    /// Its name (`article`, `forum`, `product`, `collection`, `documentation`).
-    pub fn name(self) -> &'static str {
-        match self {
-            PageType::Article => "article",
-            PageType::Forum => "forum",
-            PageType::Product => "product",
-            PageType::Collection => "collection",
-            PageType::Documentation => "documentation",
-        }
-    }
-}
-
-/// Schema.org types a page declares, and the kind of page each says (first match wins, in
-/// this order: a forum thread may hold articles, a product page a list of others).
-const DECLARED_TYPES: &[(&str, PageType)] = &[
-    ("DiscussionForumPosting", PageType::Forum),
-    ("QAPage", PageType::Forum),
-    ("Product", PageType::Product),
-    ("ProductGroup", PageType::Collection),
-    ("SomeProducts", PageType::Collection),
-    ("OfferCatalog", PageType::Collection),
-    ("CollectionPage", PageType::Collection),
-    ("TechArticle", PageType::Documentation),
-    ("APIReference", PageType::Documentation),
-];
-
-/// Products declared on one page that make it a list of products.
-const SEVERAL: usize = 3;
-
-/// Path segments of documentation (`/docs/…`, `/reference/…`), and first labels of a
-/// documentation host (`docs.example.org`).
-const DOCUMENTATION_PATHS: &[&str] = &["docs", "doc", "documentation", "reference", "manual", "api-reference"];
-
-/// Path segments of a forum (`/threads/…`, `/forum/…`), and first labels of a forum's host
-/// (`forum.example.org`, `community.example.org`; `/community/` in a path may name a product).
-const FORUM_PATHS: &[&str] = &["forum", "forums", "thread", "threads", "discuss", "discussion", "discussions"];
-const FORUM_HOSTS: &[&str] = &["forum", "forums", "discuss", "discussion", "discussions", "community", "board", "boards"];
-
-/// The kind of page at `url` (when known) whose metadata is `meta` ([`read`]): what it
-/// declares (`declared_type`) but an article, else a documentation path or host in its URL,
-/// else a declared article; when it declares nothing, a forum's path or host, a shop's product
-/// path (`/product/<slug>`) or collection path (`/collections/<handle>`), or an article's path
-/// (`/blog/<slug>`) in its URL; `None` when nothing says. A page that declares nothing may still be an article, a
-/// listing or a service page: products, collections and forum threads are nearly always
-/// declared by the software that serves them, or named by their address.
-///
-/// # Example
-/// ```
-/// use forest::metadata::{page_type, read, PageType};
-/// let doc = forest::clean::page(r#"<script type="application/ld+json">{"@type":"Product","offers":{"@type":"Offer"}}</script><h1>Lamp</h1>"#);
-/// assert_eq!(page_type(&read(&doc), None), Some(PageType::Product));
-/// let doc = forest::clean::page("<h1>Install</h1><pre>cargo install forest</pre>");
-/// assert_eq!(page_type(&read(&doc), Some("https://example.org/docs/install")), Some(PageType::Documentation));
-/// assert_eq!(page_type(&read(&doc), Some("https://docs.example.org/install")), Some(PageType::Documentation));
-/// assert_eq!(page_type(&read(&doc), Some("https://example.org/install")), None);
-/// let doc = forest::clean::page("<h1>Which lathe?</h1><p>I am looking for a first lathe.</p>");
-/// assert_eq!(page_type(&read(&doc), Some("https://example.org/threads/which-lathe.123/")), Some(PageType::Forum));
-/// assert_eq!(page_type(&read(&doc), Some("https://forum.example.org/t/which-lathe/123")), Some(PageType::Forum));
-/// assert_eq!(page_type(&read(&doc), Some("https://example.org/vs/community/")), None);
-/// assert_eq!(page_type(&read(&doc), Some("https://shop.example/product/lathe-12/")), Some(PageType::Product));
-/// assert_eq!(page_type(&read(&doc), Some("https://shop.example/collections/lathes")), Some(PageType::Collection));
-/// assert_eq!(page_type(&read(&doc), Some("https://example.org/blog/which-lathe")), Some(PageType::Article));
-/// assert_eq!(page_type(&read(&doc), Some("https://example.org/blog/")), None);
-/// ```
-pub fn page_type(meta: &Metadata, url: Option<&str>) -> Option<PageType> {
-    if let Some(kind) = meta.declared_type.filter(|&k| k != PageType::Article) {
-        return Some(kind);
-    }
-    if address_of(url, DOCUMENTATION_PATHS, DOCUMENTATION_PATHS) {
-        return Some(PageType::Documentation);
-    }
-    if meta.declared_type.is_some() {
-        return meta.declared_type;
-    }
-    if address_of(url, FORUM_PATHS, FORUM_HOSTS) {
-        return Some(PageType::Forum);
-    }
-    match parent_segment(url).as_deref() {
-        Some("product") => Some(PageType::Product),
-        Some("collections") => Some(PageType::Collection),
-        _ if article_address(url) => Some(PageType::Article),
-        _ => None,
-    }
-}
-
-/// The kind of page `doc` declares: a schema.org type (JSON-LD `@type` anywhere in its parsed
-/// scripts `values`, or microdata `itemtype`; [`DECLARED_TYPES`], several products being a
-/// collection) or `og:type` product, else a schema.org article type (`og:type` article is no
-/// evidence: many sites give it to every page).
-fn declared_type(doc: &Doc, values: &[Value]) -> Option<PageType> {
-    let mut declared: Vec<String> = values.iter().flat_map(|v| ld_objects(v, true)).flat_map(type_names).collect();
-    for n in &doc.nodes {
-        if let NodeData::Element(e) = &n.data {
-            if let Some(t) = e.attr("itemtype") {
-                declared.extend(t.split_ascii_whitespace().map(|t| t.trim_end_matches('/').rsplit('/').next().unwrap_or(t).to_string()));
-            }
-        }
-    }
-    if let Some(&(_, kind)) = DECLARED_TYPES.iter().find(|(t, _)| declared.iter().any(|d| d == t)) {
-        // Several products declared are a list of them.
-        let products = declared.iter().filter(|d| *d == "Product").count();
-        return Some(if kind == PageType::Product && products >= SEVERAL { PageType::Collection } else { kind });
-    }
-    match doc.head.meta("og:type").map(|t| t.trim().to_ascii_lowercase()) {
-        Some(t) if t == "product" || t == "og:product" => return Some(PageType::Product),
-        Some(t) if t == "product.group" => return Some(PageType::Collection),
-        _ => {}
-    }
-    declared.iter().any(|d| d != "WebPage" && ARTICLE_TYPES.contains(&d.as_str())).then_some(PageType::Article)
 }
 
 /// Every JSON-LD script of the page that parses.
