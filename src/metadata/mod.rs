@@ -22,7 +22,9 @@
 //! Dates are given in ISO 8601 where they can be read as dates ([`iso_date`]); bylines as the
 //! names they give ([`byline::name`]: no `By`, buttons, e-mail addresses or date around them).
 //!
-//! The `<html lang>` attribute wins over JSON-LD for the language: it is what the page renders.
+//! The `<html lang>` attribute wins over JSON-LD for the language: it is what the page renders;
+//! each is read as a BCP 47 tag ([`language_tag`]). The page's kind ([`page_type`]) is what it
+//! declares, else what its address says.
 
 pub mod byline;
 mod date;
