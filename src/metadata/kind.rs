@@ -93,20 +93,22 @@ pub fn page_type(meta: &Metadata, url: Option<&str>) -> Option<PageType> {
     if let Some(kind) = meta.declared_type.filter(|&k| k != PageType::Article) {
         return Some(kind);
     }
-    if address_of(url, DOCUMENTATION_PATHS, DOCUMENTATION_PATHS) {
+    let address = url.and_then(Address::parse);
+    let address = address.as_ref();
+    if address.is_some_and(|a| a.names(DOCUMENTATION_PATHS, DOCUMENTATION_PATHS)) {
         return Some(PageType::Documentation);
     }
     if meta.declared_type.is_some() {
         return meta.declared_type;
     }
-    if address_of(url, FORUM_PATHS, FORUM_HOSTS) {
+    let a = address?;
+    if a.names(FORUM_PATHS, FORUM_HOSTS) {
         return Some(PageType::Forum);
     }
-    match parent_segment(url).as_deref() {
-        Some("product") => Some(PageType::Product),
-        Some("collections") => Some(PageType::Collection),
-        _ if article_address(url) => Some(PageType::Article),
-        _ => None,
+    match a.parent() {
+        Some(p) if p.eq_ignore_ascii_case("product") => Some(PageType::Product),
+        Some(p) if p.eq_ignore_ascii_case("collections") => Some(PageType::Collection),
+        _ => a.of_article().then_some(PageType::Article),
     }
 }
 
@@ -136,40 +138,50 @@ pub(super) fn declared_type(doc: &Doc, values: &[Value]) -> Option<PageType> {
     declared.iter().any(|d| d != "WebPage" && ARTICLE_TYPES.contains(&d.as_str())).then_some(PageType::Article)
 }
 
-/// The segment of `url`'s path before its last (in lower case): `product` in
-/// `/product/blue-lamp/`, a shop's product page (WooCommerce's), `collections` in
-/// `/collections/lamps`, a shop's collection (Shopify's).
-fn parent_segment(url: Option<&str>) -> Option<String> {
-    let u = url::Url::parse(url?).ok()?;
-    let segs: Vec<&str> = u.path_segments()?.filter(|s| !s.is_empty()).collect();
-    let parent = segs.len().checked_sub(2).and_then(|i| segs.get(i))?;
-    Some(parent.to_ascii_lowercase())
+/// What a page's URL says of it: the segments of its path (empty ones left out) and the first
+/// label of its host (after `www`).
+struct Address {
+    segments: Vec<String>,
+    first_label: Option<String>,
 }
 
 /// Path segments under which a site keeps its articles (`/blog/<slug>`, `/articles/<id>`;
 /// the section's own page, `/blog/`, is their list), and the first label of a blog's host.
 const ARTICLE_PATHS: &[&str] = &["blog", "blogs", "article", "articles", "posts"];
 
-/// Does `url` address an article: a segment of [`ARTICLE_PATHS`] with more path after it, a
-/// path on a host whose first label (after `www`) is `blog`, or a path that holds a year and
-/// a month and ends in a slug of words (`/2012/11/bridge-repair.html`; a day's or a month's
-/// archive, `/2012/11/05/`, ends in none)?
-fn article_address(url: Option<&str>) -> bool {
-    let Some(u) = url.and_then(|u| url::Url::parse(u).ok()) else { return false };
-    let segs: Vec<&str> = u.path_segments().map(|s| s.filter(|s| !s.is_empty()).collect()).unwrap_or_default();
-    let named = |w: &str| ARTICLE_PATHS.iter().any(|n| n.eq_ignore_ascii_case(w));
-    let host = u.host_str().and_then(|h| h.split('.').find(|l| !l.eq_ignore_ascii_case("www"))).is_some_and(|l| l.eq_ignore_ascii_case("blog"));
-    let number = |s: &str, r: std::ops::RangeInclusive<u32>| s.len() <= 4 && s.parse::<u32>().is_ok_and(|n| r.contains(&n));
-    let dated = segs.windows(2).any(|w| w[0].len() == 4 && number(w[0], 1990..=2099) && number(w[1], 1..=12));
-    let slug = segs.last().is_some_and(|l| l.split('-').filter(|w| w.chars().any(|c| c.is_alphabetic())).count() >= 2);
-    (host && !segs.is_empty()) || segs.iter().take(segs.len().saturating_sub(1)).any(|s| named(s)) || (dated && slug)
-}
+impl Address {
+    fn parse(url: &str) -> Option<Address> {
+        let u = url::Url::parse(url).ok()?;
+        let segments = u.path_segments().map(|s| s.filter(|s| !s.is_empty()).map(str::to_string).collect()).unwrap_or_default();
+        let first_label = u.host_str().and_then(|h| h.split('.').find(|l| !l.eq_ignore_ascii_case("www"))).map(str::to_string);
+        Some(Address { segments, first_label })
+    }
 
-/// Does `url` name, by a segment of its path, one of `paths`, or by its host's first label
-/// (after `www`), one of `hosts` (in any case)?
-fn address_of(url: Option<&str>, paths: &[&str], hosts: &[&str]) -> bool {
-    let Some(u) = url.and_then(|u| url::Url::parse(u).ok()) else { return false };
-    let named = |names: &[&str], w: &str| names.iter().any(|n| n.eq_ignore_ascii_case(w));
-    let first_label = u.host_str().and_then(|h| h.split('.').find(|l| !l.eq_ignore_ascii_case("www")));
-    u.path_segments().is_some_and(|mut s| s.any(|seg| named(paths, seg))) || first_label.is_some_and(|l| named(hosts, l))
+    /// Does a segment of the path name one of `paths`, or the host's first label one of
+    /// `hosts` (in any case)?
+    fn names(&self, paths: &[&str], hosts: &[&str]) -> bool {
+        let named = |names: &[&str], w: &str| names.iter().any(|n| n.eq_ignore_ascii_case(w));
+        self.segments.iter().any(|s| named(paths, s)) || self.first_label.as_deref().is_some_and(|l| named(hosts, l))
+    }
+
+    /// The segment before the last: `product` in `/product/blue-lamp/`, a shop's product page
+    /// (WooCommerce's), `collections` in `/collections/lamps`, a shop's collection (Shopify's).
+    fn parent(&self) -> Option<&str> {
+        let i = self.segments.len().checked_sub(2)?;
+        self.segments.get(i).map(String::as_str)
+    }
+
+    /// Does it address an article: a segment of [`ARTICLE_PATHS`] with more path after it, a
+    /// path on a host whose first label is `blog`, or a path that holds a year and a month and
+    /// ends in a slug of words (`/2012/11/bridge-repair.html`; a day's or a month's archive,
+    /// `/2012/11/05/`, ends in none)?
+    fn of_article(&self) -> bool {
+        let segs = &self.segments;
+        let under_section = segs.iter().take(segs.len().saturating_sub(1)).any(|s| ARTICLE_PATHS.iter().any(|n| n.eq_ignore_ascii_case(s)));
+        let blog_host = !segs.is_empty() && self.first_label.as_deref().is_some_and(|l| l.eq_ignore_ascii_case("blog"));
+        let number = |s: &str, r: std::ops::RangeInclusive<u32>| s.len() <= 4 && s.parse::<u32>().is_ok_and(|n| r.contains(&n));
+        let dated = segs.windows(2).any(|w| w[0].len() == 4 && number(&w[0], 1990..=2099) && number(&w[1], 1..=12));
+        let slug = segs.last().is_some_and(|l| l.split('-').filter(|w| w.chars().any(char::is_alphabetic)).count() >= 2);
+        under_section || blog_host || (dated && slug)
+    }
 }
