@@ -160,8 +160,7 @@ impl Address {
     /// Does a segment of the path name one of `paths`, or the host's first label one of
     /// `hosts` (in any case)?
     fn names(&self, paths: &[&str], hosts: &[&str]) -> bool {
-        let named = |names: &[&str], w: &str| names.iter().any(|n| n.eq_ignore_ascii_case(w));
-        self.segments.iter().any(|s| named(paths, s)) || self.first_label.as_deref().is_some_and(|l| named(hosts, l))
+        self.segments.iter().any(|s| one_of(paths, s)) || self.first_label.as_deref().is_some_and(|l| one_of(hosts, l))
     }
 
     /// The segment before the last: `product` in `/product/blue-lamp/`, a shop's product page
@@ -177,11 +176,16 @@ impl Address {
     /// `/2012/11/05/`, ends in none)?
     fn of_article(&self) -> bool {
         let segs = &self.segments;
-        let under_section = segs.iter().take(segs.len().saturating_sub(1)).any(|s| ARTICLE_PATHS.iter().any(|n| n.eq_ignore_ascii_case(s)));
+        let under_section = segs.iter().take(segs.len().saturating_sub(1)).any(|s| one_of(ARTICLE_PATHS, s));
         let blog_host = !segs.is_empty() && self.first_label.as_deref().is_some_and(|l| l.eq_ignore_ascii_case("blog"));
         let number = |s: &str, r: std::ops::RangeInclusive<u32>| s.len() <= 4 && s.parse::<u32>().is_ok_and(|n| r.contains(&n));
         let dated = segs.windows(2).any(|w| w[0].len() == 4 && number(&w[0], 1990..=2099) && number(&w[1], 1..=12));
         let slug = segs.last().is_some_and(|l| l.split('-').filter(|w| w.chars().any(char::is_alphabetic)).count() >= 2);
         under_section || blog_host || (dated && slug)
     }
+}
+
+/// Is `word` one of `names`, in any case?
+fn one_of(names: &[&str], word: &str) -> bool {
+    names.iter().any(|n| n.eq_ignore_ascii_case(word))
 }
