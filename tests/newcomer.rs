@@ -22,7 +22,7 @@ fn an_unknown_site_gets_an_article_from_a_file_stdin_a_list_gz_and_a_bare_file()
     let o = forest(&store, &["apply", p(&demo_page()), "--format", "json"]);
     let json: serde_json::Value = serde_json::from_str(&ok(&o)).unwrap();
     assert_eq!(json["rule"].as_str(), Some("single-page"));
-    assert!((0.25..=0.75).contains(&json["confidence"].as_f64().unwrap()), "{json}");
+    assert!((0.5..1.0).contains(&json["confidence"].as_f64().unwrap()), "{json}");
     let text = json["text"].as_str().unwrap().to_string();
     assert!(text.contains("Elm Street"), "{text}");
     assert!(String::from_utf8_lossy(&o.stderr).contains("forest induce"));

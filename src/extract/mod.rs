@@ -127,15 +127,24 @@ impl Extraction {
     /// An estimate of the article's F1, in [0, 1], on the page `doc` it was taken from: from
     /// what the arbiter weighed when the wrapper's article was checked
     /// ([`arbiter::Evidence::confidence`]), else from the share of the page's text it holds
-    /// ([`arbiter::unchecked_confidence`]).
+    /// ([`arbiter::unchecked_confidence`]; [`arbiter::stand_in_confidence`] for the page's
+    /// whole text or its description, given when no article was found).
     pub fn confidence(&self, doc: &crate::clean::Doc) -> f64 {
+        let held = || (crate::clean::non_space_chars(&self.text), doc.text_size(doc.body));
         match &self.evidence {
-            // A description stands for an article the page does not show: an even agreement
-            // with none of the page's text.
-            None if self.rule == Rule::Description => arbiter::unchecked_confidence(1, usize::MAX),
             Some(e) if self.rule == Rule::SinglePagePreferred => e.confidence(arbiter::Verdict::SinglePage),
             Some(e) => e.confidence(arbiter::Verdict::Wrapper),
-            None => arbiter::unchecked_confidence(crate::clean::non_space_chars(&self.text), doc.text_size(doc.body)),
+            // A description stands for an article the page does not show: it holds none of
+            // the page's text.
+            None if self.rule == Rule::Description => arbiter::stand_in_confidence(0, 1),
+            None if self.rule == Rule::WholePage && !self.text.trim().is_empty() => {
+                let (article, page) = held();
+                arbiter::stand_in_confidence(article, page)
+            }
+            None => {
+                let (article, page) = held();
+                arbiter::unchecked_confidence(article, page)
+            }
         }
     }
 
