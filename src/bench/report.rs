@@ -35,6 +35,9 @@ pub struct Row {
     pub x_parse_only: f64,
     /// Spearman's rank correlation of the outputs' confidence with their F1.
     pub confidence_rho: f64,
+    /// Mean absolute difference between the outputs' confidence and their F1: how well the
+    /// confidence estimates the F1 itself, not only its order.
+    pub confidence_error: f64,
 }
 
 /// A wrapper's output from anything but its exact XPath (single-page methods have none).
@@ -49,8 +52,9 @@ p9 … p91: F1 at the 9th, 25th, 50th, 75th and 91st percentile of pages; fail: 
 could not run on (scored 0); fb: pages a fallback rule extracted (not the wrapper's exact XPath);
 pages/s, MB/s: one thread, cleaning included, scoring not; ×parse: that speed over html5ever's
 alone, parsing the same pages into scraper's tree (the summary line gives its MB/s); ρconf:
-Spearman's rank correlation of the outputs' confidence with their F1. samples: fit and score on
-the same pages; unseen: each page left out of the fit.
+Spearman's rank correlation of the outputs' confidence with their F1; ±conf: the mean absolute
+difference between the two. samples: fit and score on the same pages; unseen: each page left
+out of the fit.
 ";
 
 impl Report {
@@ -87,6 +91,7 @@ impl Report {
                     mb_per_sec: per_sec(self.bytes as f64 / 1e6),
                     x_parse_only: if secs > 0.0 { self.parse_only_secs / secs } else { 0.0 },
                     confidence_rho: spearman(&rs.iter().map(|r| r.confidence).collect::<Vec<f64>>(), &f1),
+                    confidence_error: rs.iter().zip(&f1).map(|(r, f)| (r.confidence - f).abs()).sum::<f64>() / rs.len().max(1) as f64,
                     method,
                     protocol,
                 }
@@ -99,16 +104,16 @@ impl Report {
         let rows = self.rows();
         let w = rows.iter().map(|r| r.method.len()).max().unwrap_or(6).max(14);
         let mut s = format!(
-            "{:<w$} {:<8} {:>5} {:>6} {:>6} {:>6} {:>6}  {:>5} {:>5} {:>5} {:>5} {:>5}  {:>4} {:>4} {:>8} {:>6} {:>6} {:>6}\n",
-            "method", "protocol", "pages", "P", "R", "F1", "BoW", "p9", "p25", "p50", "p75", "p91", "fail", "fb", "pages/s", "MB/s", "×parse", "ρconf"
+            "{:<w$} {:<8} {:>5} {:>6} {:>6} {:>6} {:>6}  {:>5} {:>5} {:>5} {:>5} {:>5}  {:>4} {:>4} {:>8} {:>6} {:>6} {:>6} {:>6}\n",
+            "method", "protocol", "pages", "P", "R", "F1", "BoW", "p9", "p25", "p50", "p75", "p91", "fail", "fb", "pages/s", "MB/s", "×parse", "ρconf", "±conf"
         );
         for r in rows {
             let [a, b, c, d, e] = r.percentiles;
             let _ = writeln!(
                 s,
-                "{:<w$} {:<8} {:>5} {:>6.3} {:>6.3} {:>6.3} {:>6.3}  {:>5.3} {:>5.3} {:>5.3} {:>5.3} {:>5.3}  {:>4} {:>4} {:>8.1} {:>6.2} {:>6.2} {:>6.2}",
+                "{:<w$} {:<8} {:>5} {:>6.3} {:>6.3} {:>6.3} {:>6.3}  {:>5.3} {:>5.3} {:>5.3} {:>5.3} {:>5.3}  {:>4} {:>4} {:>8.1} {:>6.2} {:>6.2} {:>6.2} {:>6.3}",
                 r.method, r.protocol.name(), r.pages, r.mean.p, r.mean.r, r.mean.f1, r.mean.bow_f1, a, b, c, d, e,
-                r.failures, r.fallbacks, r.pages_per_sec, r.mb_per_sec, r.x_parse_only, r.confidence_rho
+                r.failures, r.fallbacks, r.pages_per_sec, r.mb_per_sec, r.x_parse_only, r.confidence_rho, r.confidence_error
             );
         }
         s.push_str(TABLE_FOOTER);
