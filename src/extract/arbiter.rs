@@ -191,16 +191,16 @@ impl Evidence {
         share(self.both, self.single)
     }
 
-    /// An estimate of the given article's F1, in [0, 1]: the mean of how much the two
-    /// extractors agree and how much of the page's own text (outside the site's template)
-    /// the article holds, [`calibrated`].
-    pub fn confidence(&self, verdict: Verdict) -> f64 {
+    /// How sure the evidence is that the given article is the page's article region, in
+    /// [0, 1]: the mean of how much the two extractors agree and how much of the page's own
+    /// text (outside the site's template) the article holds.
+    pub fn region(&self, verdict: Verdict) -> f64 {
         let article = match verdict {
             Verdict::Wrapper => self.wrapper,
             Verdict::SinglePage => self.single,
         };
         let own = self.page.saturating_sub(self.page_template);
-        calibrated((self.agreement() + share(article, own).min(1.0)) / 2.0)
+        (self.agreement() + share(article, own).min(1.0)) / 2.0
     }
 
     /// The verdict on these measures with `signals` on.
@@ -250,27 +250,32 @@ const UNCHECKED_AGREEMENT: f64 = 0.9;
 /// whole text, its declared description): an even one, nothing agreed or disagreed.
 const STAND_IN_AGREEMENT: f64 = 0.5;
 
-/// An estimate of the F1 of an article no second extractor checked, holding `article` of the
+/// [`Evidence::region`] for an article no second extractor checked, holding `article` of the
 /// `page`'s non-space characters: the mean of [`UNCHECKED_AGREEMENT`] and the share of the
-/// page's text it holds, [`calibrated`].
-pub fn unchecked_confidence(article: usize, page: usize) -> f64 {
-    if article == 0 {
-        return 0.0;
-    }
-    calibrated((UNCHECKED_AGREEMENT + share(article, page).min(1.0)) / 2.0)
+/// page's text it holds.
+pub fn unchecked_region(article: usize, page: usize) -> f64 {
+    (UNCHECKED_AGREEMENT + share(article, page).min(1.0)) / 2.0
 }
 
-/// The estimated F1 of a stand-in for an article (the page's whole text, or its description)
-/// holding `article` of the `page`'s non-space characters: as [`unchecked_confidence`], with
-/// [`STAND_IN_AGREEMENT`].
-pub fn stand_in_confidence(article: usize, page: usize) -> f64 {
-    calibrated((STAND_IN_AGREEMENT + share(article, page).min(1.0)) / 2.0)
+/// [`unchecked_region`] for a stand-in for an article (the page's whole text, or its
+/// description), with [`STAND_IN_AGREEMENT`].
+pub fn stand_in_region(article: usize, page: usize) -> f64 {
+    (STAND_IN_AGREEMENT + share(article, page).min(1.0)) / 2.0
 }
 
-/// The estimated F1 of an article whose evidence (agreement and share, each in [0, 1]) scores
-/// `e`: `1 − (1 − e)²`, an F1 short of 1 by the square of the evidence's shortfall. Measured on
-/// every shared set, the F1 of articles falls that way: an article whose evidence scores 0.75
-/// has an F1 near 0.94, not 0.75.
+/// An estimate of an article's F1, in [0, 1], from two questions weighed alike: is it the
+/// page's article region (`region`: [`Evidence::region`], [`unchecked_region`]), and did it keep
+/// that region whole (`kept`: the share of the region's text left after what was cut inside it,
+/// bylines, captions, the site's template lines, link blocks: each cut is a judgment that can
+/// be wrong). Their mean, [`calibrated`].
+pub fn confidence(region: f64, kept: f64) -> f64 {
+    calibrated((region + kept) / 2.0)
+}
+
+/// The estimated F1 of an article whose evidence scores `e` in [0, 1]: `1 − (1 − e)²`, an F1
+/// short of 1 by the square of the evidence's shortfall. Measured on every shared set, the F1
+/// of articles falls that way: an article whose evidence scores 0.75 has an F1 near 0.94,
+/// not 0.75.
 fn calibrated(e: f64) -> f64 {
     let short = 1.0 - e.clamp(0.0, 1.0);
     1.0 - short * short
@@ -354,21 +359,22 @@ mod tests {
     #[test]
     fn confidence_estimates_f1() {
         use crate::article::DOUBTFUL;
-        // Two extractors that agree on an article holding all the page's own text: near 1.
+        // Two extractors that agree on an article holding all the page's own text, kept whole:
+        // 1. Half the evidence gives three quarters, not a half; none gives none.
         let agreed = Evidence { page: 1000, ..e(1000, 1000, 1000) };
-        assert_eq!(agreed.confidence(Verdict::Wrapper), 1.0);
-        // Half the evidence gives three quarters, not a half; none gives none.
+        assert_eq!(confidence(agreed.region(Verdict::Wrapper), 1.0), 1.0);
         assert_eq!(calibrated(0.5), 0.75);
         assert_eq!(calibrated(0.0), 0.0);
-        // Disjoint articles on a page of other text are doubtful.
+        // Text cut inside the region lowers it.
+        assert!(confidence(agreed.region(Verdict::Wrapper), 0.6) < confidence(agreed.region(Verdict::Wrapper), 0.9));
+        // Disjoint articles on a page of other text, much of them cut, are doubtful.
         let disjoint = Evidence { page: 10_000, ..e(500, 500, 0) };
-        assert!(disjoint.confidence(Verdict::Wrapper) < DOUBTFUL);
-        // An unchecked article is confident when it holds much of the page, never certain, and
-        // less confident as it holds less of it; a description standing for the page's article is
-        // doubtful; an empty article has none.
-        let (most, little) = (unchecked_confidence(800, 1000), unchecked_confidence(50, 1000));
+        assert!(confidence(disjoint.region(Verdict::Wrapper), 0.3) < DOUBTFUL);
+        // An unchecked article kept whole is confident when it holds much of the page, never
+        // certain, and less confident as it holds less of it; a stand-in that holds none of the
+        // page's text (a description) is doubtful.
+        let (most, little) = (confidence(unchecked_region(800, 1000), 1.0), confidence(unchecked_region(50, 1000), 1.0));
         assert!(DOUBTFUL < little && little < most && most < 1.0, "{little} {most}");
-        assert!(stand_in_confidence(0, 1) < DOUBTFUL);
-        assert_eq!(unchecked_confidence(0, 1000), 0.0);
+        assert!(confidence(stand_in_region(0, 1), 0.0) < DOUBTFUL);
     }
 }

@@ -124,27 +124,45 @@ pub struct Extraction {
 }
 
 impl Extraction {
-    /// An estimate of the article's F1, in [0, 1], on the page `doc` it was taken from: from
-    /// what the arbiter weighed when the wrapper's article was checked
-    /// ([`arbiter::Evidence::confidence`]), else from the share of the page's text it holds
-    /// ([`arbiter::unchecked_confidence`]; [`arbiter::stand_in_confidence`] for the page's
-    /// whole text or its description, given when no article was found).
+    /// An estimate of the article's F1, in [0, 1], on the page `doc` it was taken from
+    /// ([`arbiter::confidence`]): how sure it is the article's region, from what the arbiter
+    /// weighed when the wrapper's article was checked ([`arbiter::Evidence::region`]), else from
+    /// the share of the page's text it holds ([`arbiter::unchecked_region`];
+    /// [`arbiter::stand_in_region`] for the page's whole text or its description, given when no
+    /// article was found); and how much of that region's text it kept ([`Extraction::kept`]).
     pub fn confidence(&self, doc: &crate::clean::Doc) -> f64 {
-        let held = || (crate::clean::non_space_chars(&self.text), doc.text_size(doc.body));
-        match &self.evidence {
-            Some(e) if self.rule == Rule::SinglePagePreferred => e.confidence(arbiter::Verdict::SinglePage),
-            Some(e) => e.confidence(arbiter::Verdict::Wrapper),
+        let (article, page) = (crate::clean::non_space_chars(&self.text), doc.text_size(doc.body));
+        let region = match &self.evidence {
+            _ if article == 0 => return 0.0,
+            Some(e) if self.rule == Rule::SinglePagePreferred => e.region(arbiter::Verdict::SinglePage),
+            Some(e) => e.region(arbiter::Verdict::Wrapper),
             // A description stands for an article the page does not show: it holds none of
             // the page's text.
-            None if self.rule == Rule::Description => arbiter::stand_in_confidence(0, 1),
-            None if self.rule == Rule::WholePage && !self.text.trim().is_empty() => {
-                let (article, page) = held();
-                arbiter::stand_in_confidence(article, page)
+            None if self.rule == Rule::Description => return arbiter::confidence(arbiter::stand_in_region(0, 1), 0.0),
+            None if self.rule == Rule::WholePage => arbiter::stand_in_region(article, page),
+            None => arbiter::unchecked_region(article, page),
+        };
+        arbiter::confidence(region, self.kept(doc, article))
+    }
+
+    /// The share of the selection's text (its elements', and the headline's put before them)
+    /// that the article's `article` non-space characters keep: less than all when text inside
+    /// the selection was cut. 1 for an empty selection.
+    pub fn kept(&self, doc: &crate::clean::Doc, article: usize) -> f64 {
+        let mut roots: Vec<NodeId> = self.headline.iter().chain(&self.nodes).copied().collect();
+        roots.sort_unstable();
+        // Each element once: one inside another counted is passed over.
+        let (mut selected, mut end) = (0usize, 0);
+        for r in roots {
+            if r >= end {
+                selected += doc.text_size(r);
+                end = doc.end(r);
             }
-            None => {
-                let (article, page) = held();
-                arbiter::unchecked_confidence(article, page)
-            }
+        }
+        if selected == 0 {
+            1.0
+        } else {
+            article.min(selected) as f64 / selected as f64
         }
     }
 
