@@ -359,8 +359,8 @@ mod tests {
     #[test]
     fn confidence_estimates_f1() {
         use crate::article::DOUBTFUL;
-        // Two extractors that agree on an article holding all the page's own text, kept whole:
-        // 1. Half the evidence gives three quarters, not a half; none gives none.
+        // Two extractors that agree on an article holding all the page's own text, kept whole,
+        // give 1. Half the evidence gives three quarters, not a half; none gives none.
         let agreed = Evidence { page: 1000, ..e(1000, 1000, 1000) };
         assert_eq!(confidence(agreed.region(Verdict::Wrapper), 1.0), 1.0);
         assert_eq!(calibrated(0.5), 0.75);

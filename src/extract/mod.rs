@@ -151,14 +151,8 @@ impl Extraction {
     pub fn kept(&self, doc: &crate::clean::Doc, article: usize) -> f64 {
         let mut roots: Vec<NodeId> = self.headline.iter().chain(&self.nodes).copied().collect();
         roots.sort_unstable();
-        // Each element once: one inside another counted is passed over.
-        let (mut selected, mut end) = (0usize, 0);
-        for r in roots {
-            if r >= end {
-                selected += doc.text_size(r);
-                end = doc.end(r);
-            }
-        }
+        // Each element once: one inside another is counted with it.
+        let selected: usize = doc.outermost(roots).into_iter().map(|r| doc.text_size(r)).sum();
         if selected == 0 {
             1.0
         } else {
