@@ -131,7 +131,9 @@ impl Extraction {
     /// [`arbiter::stand_in_region`] for the page's whole text or its description, given when no
     /// article was found); and how much of that region's text it kept ([`Extraction::kept`]).
     pub fn confidence(&self, doc: &crate::clean::Doc) -> f64 {
-        let (article, page) = (crate::clean::non_space_chars(&self.text), doc.text_size(doc.body));
+        let article = crate::clean::non_space_chars(&self.text);
+        // The page's text is measured only for an article the arbiter did not check.
+        let page = || doc.text_size(doc.body);
         let region = match &self.evidence {
             _ if article == 0 => return 0.0,
             Some(e) if self.rule == Rule::SinglePagePreferred => e.region(arbiter::Verdict::SinglePage),
@@ -139,8 +141,8 @@ impl Extraction {
             // A description stands for an article the page does not show: it holds none of
             // the page's text.
             None if self.rule == Rule::Description => return arbiter::confidence(arbiter::stand_in_region(0, 1), 0.0),
-            None if self.rule == Rule::WholePage => arbiter::stand_in_region(article, page),
-            None => arbiter::unchecked_region(article, page),
+            None if self.rule == Rule::WholePage => arbiter::stand_in_region(article, page()),
+            None => arbiter::unchecked_region(article, page()),
         };
         arbiter::confidence(region, self.kept(doc, article))
     }
