@@ -1,7 +1,7 @@
 //! The kind of a page ([`PageType`]): what it declares (schema.org types, `og:type`), else
 //! what its address says (a documentation, forum, shop or article path or host).
 
-use super::{ld_objects, type_names, Metadata, ARTICLE_TYPES};
+use super::{ld_objects, one_of, type_names, Metadata, ARTICLE_TYPES};
 use crate::clean::{Doc, NodeData};
 use serde_json::Value;
 
@@ -183,9 +183,4 @@ impl Address {
         let slug = segs.last().is_some_and(|l| l.split('-').filter(|w| w.chars().any(char::is_alphabetic)).count() >= 2);
         under_section || blog_host || (dated && slug)
     }
-}
-
-/// Is `word` one of `names`, in any case?
-fn one_of(names: &[&str], word: &str) -> bool {
-    names.iter().any(|n| n.eq_ignore_ascii_case(word))
 }

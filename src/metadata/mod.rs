@@ -432,6 +432,11 @@ pub fn language_tag(raw: &str) -> Option<String> {
     (tag != "und").then_some(tag)
 }
 
+/// Is `word` one of `names`, in any case?
+fn one_of(names: &[&str], word: &str) -> bool {
+    names.iter().any(|n| n.eq_ignore_ascii_case(word))
+}
+
 /// Every JSON-LD script of the page that parses.
 fn parse_all(scripts: &[String]) -> Vec<Value> {
     scripts.iter().filter_map(|s| parse_ld(s)).collect()

@@ -163,17 +163,16 @@ pub fn shown(doc: &Doc) -> (Option<String>, Option<String>) {
         }
         let (mut by, mut not_by, mut dated) = (false, false, false);
         for w in class_words(e) {
-            let is = |words: &[&str]| words.iter().any(|x| x.eq_ignore_ascii_case(w));
             // A compound word names what it ends with (`newsByLine`, `postAuthor`, `authorBox`).
             let ends = |words: &[&str]| words.iter().any(|x| w.len() > x.len() && w.as_bytes()[w.len() - x.len()..].eq_ignore_ascii_case(x.as_bytes()));
-            by |= is(BYLINE_WORDS) || ends(BYLINE_WORDS);
-            not_by |= is(NOT_BYLINE_WORDS) || ends(NOT_BYLINE_WORDS);
+            by |= super::one_of(BYLINE_WORDS, w) || ends(BYLINE_WORDS);
+            not_by |= super::one_of(NOT_BYLINE_WORDS, w) || ends(NOT_BYLINE_WORDS);
             // A date word ends a compound at a capital only (`NewsDate`, `postDate`; not
             // `update`, `candidate`).
             let capped = |words: &[&str]| {
                 words.iter().any(|x| w.len() > x.len() && w.as_bytes()[w.len() - x.len()].is_ascii_uppercase() && w.as_bytes()[w.len() - x.len()..].eq_ignore_ascii_case(x.as_bytes()))
             };
-            dated |= is(DATE_WORDS) || capped(DATE_WORDS);
+            dated |= super::one_of(DATE_WORDS, w) || capped(DATE_WORDS);
         }
         if !(by || dated) {
             if line.is_none() {
@@ -323,7 +322,7 @@ const CURRENCIES: &[char] = &['$', '€', '£', '¥', '₹', '₩', '₽', '¢',
 /// is`), and no label's word (`Topic Author`).
 fn name_length(n: &str) -> bool {
     let words = || n.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
-    let sentence = words().any(|w| NOT_NAME_WORDS.iter().any(|x| x.eq_ignore_ascii_case(w)));
+    let sentence = words().any(|w| super::one_of(NOT_NAME_WORDS, w));
     n.len() <= 80 && n.split_whitespace().count() <= 8 && !sentence && !n.chars().any(|c| c.is_ascii_digit())
 }
 
